@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+func newTestEngine(t *testing.T, files map[string]string, opts Options) *Engine {
+	t.Helper()
+	m := fstest.MapFS{}
+	for n, s := range files {
+		m[n] = &fstest.MapFile{Data: []byte(s)}
+	}
+	opts.Rules = m
+	e, err := New(opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return e
+}
+
+func TestOnceDecodesData(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": `
+greet(Name, hello(Name, N)) :- length(Name, N).
+`}, Options{})
+	sol, err := e.Once(context.Background(), "greet", String("abc"), NewVar())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sol[1].(CompoundValue)
+	if got.Functor != "hello" || got.Args[0] != StringValue("abc") || got.Args[1] != int64(3) {
+		t.Fatalf("got %#v", got)
+	}
+}
+
+func TestBudgetAndDeadline(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"loop.pl": "loop :- loop.\n"}, Options{Inferences: 10000})
+	_, err := e.Once(context.Background(), "loop")
+	if !errors.Is(err, ErrInferenceBudget) {
+		t.Fatalf("want budget error, got %v", err)
+	}
+	var qe *QueryError
+	if !errors.As(err, &qe) || qe.Goal != "loop/0" {
+		t.Fatalf("want *QueryError for loop/0, got %#v", err)
+	}
+	e2 := newTestEngine(t, map[string]string{"loop.pl": "loop :- loop.\n"}, Options{Inferences: 1 << 62})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = e2.Once(ctx, "loop")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want deadline, got %v", err)
+	}
+}
+
+func TestLoadPolicy(t *testing.T) {
+	cases := []struct {
+		name, file, text, want string
+	}{
+		{"builtin", "x.pl", "ok.\nlength(_, 3).\n", "x.pl:2: length/2: redefines a builtin"},
+		{"prelude", "x.pl", "member(_, _).\n", "x.pl:1: member/2: redefines a prelude predicate"},
+		{"host", "x.pl", "a.\nb.\nsecret(_, x).\n", "x.pl:3: secret/2: redefines a host (bridge) predicate"},
+		{"halt", "x.pl", "halt.\n", "halt/0: redefines a builtin excluded from the sandbox"},
+		{"directive", "x.pl", ":- initialization(halt).\n", "directive not allowed"},
+		{"include", "x.pl", ":- include('/etc/passwd').\n", "directive not allowed"},
+		{"syntax", "x.pl", "a :- .\n", "syntax error"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := fstest.MapFS{c.file: &fstest.MapFile{Data: []byte(c.text)}}
+			_, err := New(Options{Rules: m, Predicates: []Predicate{{Name: "secret", Arity: 2, Fn: func(context.Context, []any) (Term, error) { return Atom("x"), nil }}}})
+			var le *LoadError
+			if !errors.As(err, &le) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want LoadError containing %q, got %v", c.want, err)
+			}
+		})
+	}
+}
+
+func TestDuplicateAcrossFiles(t *testing.T) {
+	m := fstest.MapFS{"a.pl": {Data: []byte("p(1).\n")}, "b.pl": {Data: []byte("p(2).\n")}}
+	_, err := New(Options{Rules: m})
+	if err == nil || !strings.Contains(err.Error(), "already defined in rules/a.pl") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestSandboxHasNoDangerousBuiltins(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": "ok.\n"}, Options{})
+	for _, q := range []string{"halt", "consult('/etc/passwd')", "assertz(evil(1))", "open('/etc/passwd', read, S)", "op(700, xfx, ===)", "set_prolog_flag(unknown, fail)", "read_term(T, [])", "atom_to_term('halt', T, B)"} {
+		_, err := e.QueryText(context.Background(), q, func([]Binding) bool { return true })
+		if err == nil || !strings.Contains(err.Error(), "existence_error") {
+			t.Errorf("%s: want existence_error, got %v", q, err)
+		}
+	}
+}
+
+func TestQueryText(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": "p(1).\np(2).\n"}, Options{})
+	var got []string
+	n, err := e.QueryText(context.Background(), "p(X), Y = \"ab\"", func(bs []Binding) bool {
+		for _, b := range bs {
+			got = append(got, b.Name+"="+b.Value)
+		}
+		return true
+	})
+	if err != nil || n != 2 {
+		t.Fatalf("n=%d err=%v", n, err)
+	}
+	want := "X=1 Y=[a,b] X=2 Y=[a,b]"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("got %q want %q", strings.Join(got, " "), want)
+	}
+}
+
+func TestHostPredicate(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": "twice(X, Y) :- double(X, Y).\n"}, Options{Predicates: []Predicate{{Name: "double", Arity: 2, Fn: func(_ context.Context, in []any) (Term, error) {
+		return Int(in[0].(int64) * 2), nil
+	}}}})
+	sol, err := e.Once(context.Background(), "twice", Int(21), NewVar())
+	if err != nil || sol[1] != int64(42) {
+		t.Fatalf("got %v %v", sol, err)
+	}
+	_, err = e.Once(context.Background(), "twice", NewVar(), NewVar())
+	if err == nil || !strings.Contains(err.Error(), "instantiation_error") {
+		t.Fatalf("want instantiation error, got %v", err)
+	}
+}
+
+func TestPreludeHelpers(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": `
+t1 :- msort([b,a,b], [a,b,b]).
+t2 :- reverse([1,2,3], [3,2,1]).
+t3 :- sum_list([1,2,3], 6).
+t4 :- foldl(add, [1,2,3], 0, 6).
+add(X, A0, A) :- A is A0 + X.
+t5 :- forall(member(X, [1,2]), X > 0).
+t6 :- atomic_list_concat([a, b, 1], '-', 'a-b-1'), atomic_list_concat(L, '-', 'x-y'), L == [x, y].
+t7 :- memberchk(b, [a,b,c]).
+t8 :- atomic_list_concat([a, "bc"], abc).
+`}, Options{})
+	for _, g := range []string{"t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8"} {
+		if _, err := e.Once(context.Background(), g); err != nil {
+			t.Errorf("%s: %v", g, err)
+		}
+	}
+}
+
+func TestRuleTestRunnerReportsFailingGoal(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": "p(1).\n", "a_test.pl": "test(good) :- p(1).\n\ntest(bad) :-\n    X = 1,\n    p(X),\n    p(2).\n"}, Options{})
+	srcs := e.TestSources()
+	if len(srcs) != 1 {
+		t.Fatalf("test sources: %v", srcs)
+	}
+	res, err := e.RunTests(context.Background(), srcs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 || !res[0].Passed || res[1].Passed {
+		t.Fatalf("results: %+v", res)
+	}
+	if got, want := res[1].String(), "rules/a_test.pl:3: test bad: goal failed: p(2)"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}

@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	pl "github.com/ichiban/prolog/engine"
+)
+
+// Rule tests
+//
+// A rule file rules/X.pl has its tests in rules/X_test.pl: named test
+// clauses
+//
+//	test(classifies_bare_identifier) :-
+//	    classify(features(...), C, _),
+//	    C == identifier.
+//
+// A test passes if its body succeeds (once). A test file may define helper
+// predicates of its own. When a test fails the runner re-runs the body's
+// conjuncts one by one and reports the first goal that failed or raised,
+// with the bindings it had at that point, and the file:line of the test.
+
+// TestCase is one test clause.
+type TestCase struct {
+	File string // display path of the _test.pl file
+	Line int    // 1-based line of the test clause
+	Name string // the test's name as written
+	body pl.Term
+}
+
+// TestResult is the outcome of one TestCase.
+type TestResult struct {
+	TestCase
+	Passed     bool
+	Goal       string // the failing goal, if any
+	Failure    string // readable reason
+	Inferences int64
+	Elapsed    time.Duration
+}
+
+// String formats a failed result as "file:line: test NAME: reason".
+func (r TestResult) String() string {
+	if r.Passed {
+		return fmt.Sprintf("%s:%d: test %s: ok", r.File, r.Line, r.Name)
+	}
+	return fmt.Sprintf("%s:%d: test %s: %s", r.File, r.Line, r.Name, r.Failure)
+}
+
+// RunTests runs the tests of one test source against this engine's rules.
+// It returns a *LoadError if the test file itself cannot be loaded.
+func (e *Engine) RunTests(ctx context.Context, src Source) ([]TestResult, error) {
+	clauses, err := scanSource(src)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range clauses {
+		if why, ok := e.reserved[c.indicator]; ok && c.directive == "" {
+			return nil, &LoadError{File: src.Path, Line: c.line, Clause: c.indicator, Reason: "redefines " + why}
+		}
+		if f, ok := e.defs[c.indicator]; ok && c.directive == "" {
+			return nil, &LoadError{File: src.Path, Line: c.line, Clause: c.indicator, Reason: "already defined in " + f}
+		}
+	}
+	vm, err := e.newVM([]Source{src})
+	if err != nil {
+		return nil, err
+	}
+	var results []TestResult
+	for _, c := range clauses {
+		if c.indicator != "test/1" {
+			continue
+		}
+		tc := TestCase{File: src.Path, Line: c.line, body: c.body}
+		tc.Name = FormatTerm(vm, c.head.(pl.Compound).Arg(0), nil)
+		results = append(results, e.runOne(ctx, vm, tc, c.head))
+	}
+	return results, nil
+}
+
+func (e *Engine) runOne(ctx context.Context, vm *pl.VM, tc TestCase, head pl.Term) TestResult {
+	start := time.Now()
+	bctx := withBudget(ctx, e.opts.Inferences)
+	// Run the clause as written (the head, not the parsed body, so that
+	// multiple clauses for one name behave as Prolog says).
+	ok, err := pl.Call(vm, head, func(*pl.Env) *pl.Promise { return pl.Bool(true) }, nil).Force(bctx)
+	r := TestResult{TestCase: tc, Inferences: bctx.used(), Elapsed: time.Since(start)}
+	if err == nil && ok {
+		r.Passed = true
+		return r
+	}
+	r.Goal, r.Failure = e.diagnose(ctx, vm, tc.body, err)
+	return r
+}
+
+// diagnose finds the first conjunct of body that fails or raises.
+func (e *Engine) diagnose(ctx context.Context, vm *pl.VM, body pl.Term, whole error) (string, string) {
+	if body == nil {
+		return "", "the test is a fact with no body, yet did not succeed"
+	}
+	goals := conjuncts(body)
+	for i := range goals {
+		prefix := conjoin(goals[:i+1])
+		var env0 *pl.Env
+		bctx := withBudget(ctx, e.opts.Inferences)
+		ok, err := pl.Call(vm, prefix, func(env *pl.Env) *pl.Promise { env0 = env; return pl.Bool(true) }, nil).Force(bctx)
+		if err != nil || !ok {
+			// Show the failing goal with the bindings of the prefix before it.
+			var shown string
+			if i == 0 {
+				shown = FormatTerm(vm, goals[i], nil)
+			} else {
+				var envBefore *pl.Env
+				before := conjoin(goals[:i])
+				_, _ = pl.Call(vm, before, func(env *pl.Env) *pl.Promise { envBefore = env; return pl.Bool(true) }, nil).Force(withBudget(ctx, e.opts.Inferences))
+				shown = FormatTerm(vm, goals[i], envBefore)
+			}
+			_ = env0
+			if err != nil {
+				return shown, fmt.Sprintf("goal raised %s: %s", describeErr(vm, err), shown)
+			}
+			return shown, "goal failed: " + shown
+		}
+	}
+	if whole != nil {
+		return "", "raised " + describeErr(vm, whole)
+	}
+	return "", "every goal succeeded alone but the clause failed (check the head or a later clause)"
+}
+
+func describeErr(vm *pl.VM, err error) string {
+	var ex pl.Exception
+	if errors.As(err, &ex) {
+		return FormatTerm(vm, ex.Term(), nil)
+	}
+	if errors.Is(err, ErrInferenceBudget) {
+		return "inference budget exhausted"
+	}
+	return err.Error()
+}
+
+func conjuncts(t pl.Term) []pl.Term {
+	if c, ok := t.(pl.Compound); ok && c.Functor() == pl.NewAtom(",") && c.Arity() == 2 {
+		return append(conjuncts(c.Arg(0)), conjuncts(c.Arg(1))...)
+	}
+	return []pl.Term{t}
+}
+
+func conjoin(ts []pl.Term) pl.Term {
+	t := ts[len(ts)-1]
+	for i := len(ts) - 2; i >= 0; i-- {
+		t = pl.NewAtom(",").Apply(ts[i], t)
+	}
+	return t
+}

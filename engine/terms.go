@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"reflect"
+
+	pl "github.com/ichiban/prolog/engine"
+)
+
+// Term is a Prolog term. Build data terms with Atom, String, Int, Float,
+// Compound, List and NewVar; never by formatting text into a goal.
+type Term = pl.Term
+
+// Atom returns the atom named name.
+//
+// ichiban/prolog interns atoms in a process-wide table that is never freed,
+// so Atom is for a closed vocabulary (class names, strategy names, feature
+// names). Text that comes from users, models or files must use String.
+func Atom(name string) Term { return pl.NewAtom(name) }
+
+// String returns s as a Prolog string, represented as a list of
+// one-character atoms (the engine runs with double_quotes set to chars, so
+// "abc" in rule text unifies with String("abc")). The list is backed by the
+// Go string and costs O(1) to build, whatever its length.
+func String(s string) Term { return pl.CharList(s) }
+
+// Int returns an integer term.
+func Int(i int64) Term { return pl.Integer(i) }
+
+// Float returns a float term. NaN and infinities are not Prolog numbers; they
+// are mapped to the atoms nan, inf and neg_inf.
+func Float(f float64) Term {
+	switch {
+	case math.IsNaN(f):
+		return pl.NewAtom("nan")
+	case math.IsInf(f, 1):
+		return pl.NewAtom("inf")
+	case math.IsInf(f, -1):
+		return pl.NewAtom("neg_inf")
+	}
+	return pl.Float(f)
+}
+
+// Compound returns the compound term name(args...). With no args it is the
+// atom name.
+func Compound(name string, args ...Term) Term {
+	if len(args) == 0 {
+		return pl.NewAtom(name)
+	}
+	return pl.NewAtom(name).Apply(args...)
+}
+
+// List returns the proper list [ts...].
+func List(ts ...Term) Term { return pl.List(ts...) }
+
+// Strings returns a list of String terms.
+func Strings(ss []string) Term {
+	ts := make([]Term, len(ss))
+	for i, s := range ss {
+		ts[i] = String(s)
+	}
+	return pl.List(ts...)
+}
+
+// NewVar returns a fresh variable, e.g. for the output argument of a goal.
+func NewVar() Term { return pl.NewVariable() }
+
+// Values decoded from Prolog terms. A decoded term is one of:
+//
+//	AtomValue          an atom
+//	StringValue        a string passed in with String (or a list of chars, see Text)
+//	int64, float64     numbers
+//	[]any              a proper list of decoded terms
+//	CompoundValue      any other compound
+//	VarValue           an unbound variable
+type (
+	// AtomValue is a decoded atom.
+	AtomValue string
+	// StringValue is a decoded string.
+	StringValue string
+	// VarValue is an unbound variable, named by its internal number.
+	VarValue string
+	// CompoundValue is a decoded compound term Functor(Args...).
+	CompoundValue struct {
+		Functor string
+		Args    []any
+	}
+)
+
+// maxDecodeDepth bounds decoding of deeply nested terms.
+const maxDecodeDepth = 10000
+
+// Decode converts t, resolved under env, to Go values (see AtomValue).
+func Decode(t Term, env *pl.Env) (any, error) {
+	return decode(t, env, 0)
+}
+
+func decode(t Term, env *pl.Env, depth int) (any, error) {
+	if depth > maxDecodeDepth {
+		return nil, fmt.Errorf("%w: term nested deeper than %d", ErrDecode, maxDecodeDepth)
+	}
+	t = env.Resolve(t)
+	switch v := t.(type) {
+	case pl.Variable:
+		return VarValue(fmt.Sprintf("_G%d", int64(v))), nil
+	case pl.Atom:
+		if v == pl.NewAtom("[]") {
+			return []any{}, nil
+		}
+		return AtomValue(v.String()), nil
+	case pl.Integer:
+		return int64(v), nil
+	case pl.Float:
+		return float64(v), nil
+	case pl.Compound:
+		if s, ok := backedText(v); ok {
+			return StringValue(s), nil
+		}
+		if v.Functor() == pl.NewAtom(".") && v.Arity() == 2 {
+			var out []any
+			iter := pl.ListIterator{List: v, Env: env}
+			for iter.Next() {
+				e, err := decode(iter.Current(), env, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, e)
+			}
+			if err := iter.Err(); err == nil {
+				return out, nil
+			}
+			// A partial or improper list: fall through to a compound.
+		}
+		c := CompoundValue{Functor: v.Functor().String(), Args: make([]any, v.Arity())}
+		for i := range c.Args {
+			a, err := decode(v.Arg(i), env, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			c.Args[i] = a
+		}
+		return c, nil
+	default:
+		return nil, fmt.Errorf("%w: unsupported term type %T", ErrDecode, t)
+	}
+}
+
+// backedText recognises the engine's string-backed char and code lists,
+// which is what String builds, without walking them.
+func backedText(c pl.Compound) (string, bool) {
+	switch reflect.TypeOf(c).Name() {
+	case "charList", "codeList":
+		if s, ok := c.(fmt.Stringer); ok {
+			return s.String(), true
+		}
+	}
+	return "", false
+}
+
+// Text returns the text of a decoded value: a StringValue, an AtomValue, or
+// a list of one-character atoms (a string built by rules in chars mode).
+func Text(v any) (string, bool) {
+	switch x := v.(type) {
+	case StringValue:
+		return string(x), true
+	case AtomValue:
+		return string(x), true
+	case []any:
+		var b bytes.Buffer
+		for _, e := range x {
+			a, ok := e.(AtomValue)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(string(a))
+		}
+		return b.String(), true
+	}
+	return "", false
+}
+
+// FormatTerm writes t under env in quoted, operator-aware form, as writeq/1
+// would.
+func FormatTerm(vm *pl.VM, t Term, env *pl.Env) string {
+	var b bytes.Buffer
+	s := pl.NewOutputTextStream(&b)
+	opts := pl.List(pl.NewAtom("quoted").Apply(pl.NewAtom("true")), pl.NewAtom("numbervars").Apply(pl.NewAtom("true")))
+	_, _ = pl.WriteTerm(vm, s, t, opts, pl.Success, env).Force(contextBackground)
+	return b.String()
+}

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	pl "github.com/ichiban/prolog/engine"
+)
+
+// Binding is one variable of a top-level query and its value, written as
+// writeq/1 would.
+type Binding struct {
+	Name  string
+	Value string
+}
+
+// MaxQueryTextBytes bounds the text accepted by QueryText.
+const MaxQueryTextBytes = 64 << 10
+
+// QueryText runs one query typed by the operator at a top level (the REPL).
+// This is the only API that parses text, and it is meant for a person at a
+// terminal, never for model output: the text is parsed as a query against
+// the sandbox, so it can reach only the sandbox's builtins and the rules.
+// yield is called per solution with the bindings of the query's named
+// variables; returning false stops. It returns the number of solutions.
+func (e *Engine) QueryText(ctx context.Context, text string, yield func([]Binding) bool) (int, error) {
+	if len(text) > MaxQueryTextBytes {
+		return 0, fmt.Errorf("engine: query over %d bytes", MaxQueryTextBytes)
+	}
+	vm, err := e.get()
+	if err != nil {
+		return 0, err
+	}
+	defer e.put(vm)
+	text = strings.TrimSpace(text)
+	if !strings.HasSuffix(text, ".") {
+		text += "."
+	}
+	p := pl.NewParser(vm, strings.NewReader(text))
+	t, err := p.Term()
+	if err != nil {
+		return 0, fmt.Errorf("engine: syntax error: %w", err)
+	}
+	vars := append([]pl.ParsedVariable(nil), p.Vars...)
+	n := 0
+	bctx := withBudget(ctx, e.opts.Inferences)
+	_, err = pl.Call(vm, t, func(env *pl.Env) *pl.Promise {
+		n++
+		var bs []Binding
+		for _, v := range vars {
+			name := v.Name.String()
+			if strings.HasPrefix(name, "_") {
+				continue
+			}
+			bs = append(bs, Binding{Name: name, Value: truncate(FormatTerm(vm, v.Variable, env), 100_000)})
+		}
+		return pl.Bool(!yield(bs))
+	}, nil).Force(bctx)
+	if err != nil {
+		return n, e.queryError(vm, "query", bctx, err)
+	}
+	return n, nil
+}

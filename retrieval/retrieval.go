@@ -1,0 +1,225 @@
+// Package retrieval is the backend-neutral retrieval contract: documents,
+// requests, filters, hits that keep their score kind, capabilities, and the
+// Backend interface (Search, Fetch, Upsert, Delete). It knows nothing of
+// Prolog or of any one store; the embedded SQLite backend lives in
+// retrieval/embedded and the Chroma one in chroma/.
+package retrieval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Strategy names a way of finding evidence.
+type Strategy string
+
+// The strategies of the contract.
+const (
+	Exact      Strategy = "exact"      // symbol name equality (case-sensitive first)
+	Lexical    Strategy = "lexical"    // BM25 over symbol-level chunks
+	Vector     Strategy = "vector"     // embedding similarity
+	Structural Strategy = "structural" // symbol kinds, containment, paths
+	Graph      Strategy = "graph"      // calls, references, imports
+	Hybrid     Strategy = "hybrid"     // reciprocal rank fusion of others
+)
+
+// ScoreKind says what a Hit's Score means and which direction is better.
+// Scores of different kinds are never compared or rescaled onto one scale;
+// fusion works on ranks (see FuseRRF).
+type ScoreKind string
+
+// Score kinds.
+const (
+	// ScoreExact: 1 for a case-sensitive match, 0.5 for a case-insensitive
+	// one. Higher is better.
+	ScoreExact ScoreKind = "exact"
+	// ScoreBM25: the BM25 relevance, sign-flipped from SQLite FTS5's bm25()
+	// (which returns more-negative-is-better) so that higher is better.
+	ScoreBM25 ScoreKind = "bm25"
+	// ScoreCosineSimilarity: cosine similarity in [-1, 1]; higher is better.
+	ScoreCosineSimilarity ScoreKind = "cosine_similarity"
+	// ScoreL2Distance: Euclidean (or squared, as the backend documents)
+	// distance; lower is better.
+	ScoreL2Distance ScoreKind = "l2_distance"
+	// ScoreRank: a fused reciprocal-rank score; higher is better.
+	ScoreRank ScoreKind = "rank"
+	// ScoreCount: the number of matching edges (graph); higher is better.
+	ScoreCount ScoreKind = "count"
+)
+
+// HigherIsBetter reports the direction of the score kind.
+func (k ScoreKind) HigherIsBetter() bool { return k != ScoreL2Distance }
+
+// Document is one retrievable unit: for source code, one definition
+// (function, method, type, ...) with its location and indexed text.
+type Document struct {
+	ID        string `json:"id"`                  // stable within a backend; see DocumentID
+	Path      string `json:"path"`                // slash-separated, relative to the project root
+	StartLine int    `json:"start_line"`          // 1-based, inclusive
+	EndLine   int    `json:"end_line"`            // 1-based, inclusive
+	Symbol    string `json:"symbol"`              // the definition's name, e.g. "ServeHTTP"
+	Qualified string `json:"qualified,omitempty"` // e.g. "Server.ServeHTTP"
+	Kind      string `json:"kind"`                // function, method, type, interface, ...
+	Language  string `json:"language,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Doc       string `json:"doc,omitempty"`
+	// Text is what lexical and vector strategies index (split name, doc,
+	// signature, path).
+	Text        string `json:"text,omitempty"`
+	ContentHash string `json:"content_hash,omitempty"` // the file's sourcefacts.ContentHash string
+	Test        bool   `json:"test,omitempty"`
+	// Refs are the names this definition uses, for the graph strategy.
+	Refs     []Ref             `json:"refs,omitempty"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// DocumentID builds the conventional id "path#qualified@startLine".
+func DocumentID(path, qualified string, startLine int) string {
+	return fmt.Sprintf("%s#%s@%d", path, qualified, startLine)
+}
+
+// Ref is one use of a name inside a Document.
+type Ref struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"` // "call" or "type" (sourcefacts.RefCall, RefType)
+	Line int    `json:"line"` // 1-based
+}
+
+// Relation selects the edges the graph strategy follows.
+type Relation string
+
+// Graph relations.
+const (
+	Callers    Relation = "callers"    // documents containing a call to Name
+	Callees    Relation = "callees"    // names called from the documents named Name
+	References Relation = "references" // documents that use Name in any way
+)
+
+// Filter narrows any strategy that can honour it (see Capabilities).
+// Empty fields do not filter.
+type Filter struct {
+	PathPrefixes []string `json:"path_prefixes,omitempty"`
+	Kinds        []string `json:"kinds,omitempty"`
+	Languages    []string `json:"languages,omitempty"`
+	ExcludeTests bool     `json:"exclude_tests,omitempty"`
+}
+
+// Request asks one strategy for hits.
+type Request struct {
+	Strategy Strategy `json:"strategy"`
+	// Text is free text for lexical, vector and hybrid strategies.
+	Text string `json:"text,omitempty"`
+	// Name is a symbol name for exact and graph strategies. Exact also
+	// matches "Recv.Name" qualified names.
+	Name string `json:"name,omitempty"`
+	// CaseInsensitive lets exact fall back to case-insensitive matching.
+	CaseInsensitive bool     `json:"case_insensitive,omitempty"`
+	Relation        Relation `json:"relation,omitempty"` // graph only
+	Limit           int      `json:"limit"`              // 1..MaxLimit; 0 means DefaultLimit
+	Filter          Filter   `json:"filter"`
+}
+
+// Limits of the contract.
+const (
+	DefaultLimit = 10
+	MaxLimit     = 1000
+	// MaxQueryBytes bounds Request.Text and Request.Name.
+	MaxQueryBytes = 64 << 10
+)
+
+// Hit is one ranked result.
+type Hit struct {
+	Document  Document  `json:"document"`
+	Score     float64   `json:"score"`
+	ScoreKind ScoreKind `json:"score_kind"`
+	Strategy  Strategy  `json:"strategy"`
+	Rank      int       `json:"rank"` // 1-based position in its own result list
+	// Lines are 1-based lines inside Document that made it match (for graph:
+	// the call sites), if the strategy knows them.
+	Lines []int `json:"lines,omitempty"`
+}
+
+// Capabilities says what a backend can do.
+type Capabilities struct {
+	Strategies []Strategy `json:"strategies"`
+	Filters    bool       `json:"filters"`
+	MaxLimit   int        `json:"max_limit"`
+}
+
+// Supports reports whether s is among c.Strategies.
+func (c Capabilities) Supports(s Strategy) bool {
+	for _, x := range c.Strategies {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Backend is a retrieval store. Implementations are safe for concurrent use.
+// Errors wrap the sentinel errors below where they apply.
+type Backend interface {
+	Search(ctx context.Context, req Request) ([]Hit, error)
+	Fetch(ctx context.Context, ids []string) ([]Document, error)
+	Upsert(ctx context.Context, docs []Document) error
+	Delete(ctx context.Context, ids []string) error
+	Capabilities() Capabilities
+	Close() error
+}
+
+// Sentinel errors; match with errors.Is.
+var (
+	ErrUnsupported = errors.New("retrieval: strategy not supported by backend")
+	ErrBadRequest  = errors.New("retrieval: bad request")
+	ErrTooLarge    = errors.New("retrieval: input too large")
+)
+
+// Normalize validates req and fills defaults. It returns an error wrapping
+// ErrBadRequest or ErrTooLarge.
+func (req Request) Normalize() (Request, error) {
+	if req.Limit == 0 {
+		req.Limit = DefaultLimit
+	}
+	if req.Limit < 0 || req.Limit > MaxLimit {
+		return req, fmt.Errorf("%w: limit %d outside 1..%d", ErrBadRequest, req.Limit, MaxLimit)
+	}
+	if len(req.Text) > MaxQueryBytes || len(req.Name) > MaxQueryBytes {
+		return req, fmt.Errorf("%w: query over %d bytes", ErrTooLarge, MaxQueryBytes)
+	}
+	switch req.Strategy {
+	case Exact:
+		if req.Name == "" {
+			return req, fmt.Errorf("%w: exact needs Name", ErrBadRequest)
+		}
+	case Graph:
+		if req.Name == "" {
+			return req, fmt.Errorf("%w: graph needs Name", ErrBadRequest)
+		}
+		switch req.Relation {
+		case Callers, Callees, References:
+		default:
+			return req, fmt.Errorf("%w: unknown relation %q", ErrBadRequest, req.Relation)
+		}
+	case Lexical, Vector, Hybrid, Structural:
+	default:
+		return req, fmt.Errorf("%w: unknown strategy %q", ErrBadRequest, req.Strategy)
+	}
+	return req, nil
+}
+
+// DocumentError names the document that made a batch operation (such as
+// Upsert) fail. Err wraps one of the sentinel errors above (for example
+// ErrTooLarge or ErrBadRequest), so callers can match the cause with
+// errors.Is and read the id with errors.As.
+type DocumentError struct {
+	ID  string // the offending Document.ID (may be empty when that is the fault)
+	Err error
+}
+
+func (e *DocumentError) Error() string {
+	return fmt.Sprintf("retrieval: document %.200q: %v", e.ID, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *DocumentError) Unwrap() error { return e.Err }

@@ -1,0 +1,143 @@
+// Package sourcefacts turns source bytes into definition, reference and
+// import facts, each bound to its provenance: the project, the file, the
+// exact content hash of the bytes it came from, the generation, the parser
+// and grammar versions and the extractor version.
+//
+// Symbols and references come from each grammar's own queries/tags.scm (the
+// tree-sitter tags convention: @definition.*, @reference.*, @name), plus a
+// small extra query only where tags.scm lacks something (imports, var and
+// const definitions). See queries/ for the query files and their licences.
+package sourcefacts
+
+import (
+	"fmt"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// ExtractorVersion names the version of the extraction logic and the query
+// files together. Bump it whenever either changes the facts produced for the
+// same bytes, so that stored facts can be told apart.
+const ExtractorVersion = "rlm-extract/1"
+
+// ContentHash identifies exact file bytes: XXH64 (seed 0, as computed by
+// github.com/cespare/xxhash/v2) plus the length in bytes. Exact bytes are
+// authoritative; mtimes never stand in for it.
+type ContentHash struct {
+	XXH64 uint64
+	Len   int64
+}
+
+// HashBytes returns the ContentHash of b.
+func HashBytes(b []byte) ContentHash {
+	return ContentHash{XXH64: xxhash.Sum64(b), Len: int64(len(b))}
+}
+
+// String formats the hash as "xxh64:<16 hex digits>:<length>".
+func (h ContentHash) String() string {
+	return fmt.Sprintf("xxh64:%016x:%d", h.XXH64, h.Len)
+}
+
+// Range is a span of source. Bytes are 0-based, end exclusive; lines are
+// 1-based and inclusive; columns are 0-based byte offsets within the line.
+type Range struct {
+	StartByte int `json:"start_byte"`
+	EndByte   int `json:"end_byte"`
+	StartLine int `json:"start_line"`
+	EndLine   int `json:"end_line"`
+	StartCol  int `json:"start_col"`
+	EndCol    int `json:"end_col"`
+}
+
+// Provenance says where a file's facts came from. Every Symbol, Reference
+// and Import of a FileFacts shares its file's Provenance.
+type Provenance struct {
+	Project        string      `json:"project"`         // project name or root
+	Path           string      `json:"path"`            // slash-separated, relative to the project root
+	Hash           ContentHash `json:"hash"`            // exact bytes the facts were extracted from
+	Generation     int64       `json:"generation"`      // file generation: bumps when Hash changes
+	Parser         string      `json:"parser"`          // e.g. "tree-sitter/0.25.0"
+	Grammar        string      `json:"grammar"`         // e.g. "go"
+	GrammarVersion string      `json:"grammar_version"` // e.g. "v0.25.0"
+	Extractor      string      `json:"extractor"`       // ExtractorVersion
+}
+
+// Symbol kinds (the tags convention's definition.* suffixes, plus the extra
+// kinds this package adds).
+const (
+	KindFunction  = "function"
+	KindMethod    = "method"
+	KindType      = "type"
+	KindInterface = "interface"
+	KindStruct    = "struct"
+	KindConstant  = "constant"
+	KindVariable  = "variable"
+	KindField     = "field"
+)
+
+// Reference kinds (the tags convention's reference.* suffixes).
+const (
+	RefCall = "call"
+	RefType = "type"
+)
+
+// Symbol is a definition: a named thing declared at Range.
+type Symbol struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`                // one of the Kind* constants
+	Receiver  string `json:"receiver,omitempty"`  // methods: receiver base type name, e.g. "Server"
+	Container string `json:"container,omitempty"` // enclosing definition's qualified name, if nested
+	Signature string `json:"signature,omitempty"` // first line(s) of the declaration, trimmed
+	Doc       string `json:"doc,omitempty"`       // doc comment with comment markers stripped
+	Range     Range  `json:"range"`               // the whole definition
+	NameRange Range  `json:"name_range"`          // just the name
+}
+
+// Qualified returns "Receiver.Name" for methods and Name otherwise.
+func (s Symbol) Qualified() string {
+	if s.Receiver != "" {
+		return s.Receiver + "." + s.Name
+	}
+	return s.Name
+}
+
+// Reference is a use of a name: a call or a type reference.
+type Reference struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"` // RefCall or RefType
+	// Receiver is the operand text of a selector call (`x` in `x.f()`) when
+	// present; it is syntax, not a resolved type.
+	Receiver string `json:"receiver,omitempty"`
+	// Enclosing is the index into FileFacts.Symbols of the innermost
+	// function or method (else any definition) whose Range contains this
+	// reference, or -1 at file level.
+	Enclosing int   `json:"enclosing"`
+	Range     Range `json:"range"`
+}
+
+// Import is an imported path, e.g. "net/url".
+type Import struct {
+	Path  string `json:"path"`
+	Alias string `json:"alias,omitempty"`
+	Range Range  `json:"range"`
+}
+
+// Status of a file's extraction.
+const (
+	StatusCurrent = "current" // parsed cleanly
+	StatusPartial = "partial" // parsed with tree-sitter ERROR/MISSING nodes: facts may be incomplete
+	StatusError   = "error"   // could not be parsed at all (Error holds why)
+)
+
+// FileFacts holds everything extracted from one file's exact bytes.
+type FileFacts struct {
+	Provenance Provenance  `json:"provenance"`
+	Language   string      `json:"language"`
+	Test       bool        `json:"test"` // a test file (e.g. *_test.go)
+	Status     string      `json:"status"`
+	Error      string      `json:"error,omitempty"`
+	Package    string      `json:"package,omitempty"`
+	Symbols    []Symbol    `json:"symbols"`
+	References []Reference `json:"references"`
+	Imports    []Import    `json:"imports"`
+}
