@@ -190,3 +190,84 @@ func FormatTerm(vm *pl.VM, t Term, env *pl.Env) string {
 	_, _ = pl.WriteTerm(vm, s, t, opts, pl.Success, env).Force(contextBackground)
 	return b.String()
 }
+
+// Encode converts a decoded value (see Decode) back to a term, so that data
+// Prolog returned can be handed back to it. AtomValue becomes an atom again:
+// pass only values that came out of Prolog, never user text, as AtomValue.
+func Encode(v any) Term {
+	switch x := v.(type) {
+	case AtomValue:
+		return pl.NewAtom(string(x))
+	case StringValue:
+		return String(string(x))
+	case string:
+		return String(x)
+	case int64:
+		return pl.Integer(x)
+	case int:
+		return pl.Integer(int64(x))
+	case float64:
+		return Float(x)
+	case []any:
+		ts := make([]Term, len(x))
+		for i, e := range x {
+			ts[i] = Encode(e)
+		}
+		return pl.List(ts...)
+	case CompoundValue:
+		ts := make([]Term, len(x.Args))
+		for i, e := range x.Args {
+			ts[i] = Encode(e)
+		}
+		return Compound(x.Functor, ts...)
+	case VarValue:
+		return pl.NewVariable()
+	case Term:
+		return x
+	}
+	return pl.NewAtom(fmt.Sprintf("unencodable(%T)", v))
+}
+
+// FormatValue renders a decoded value compactly for people and JSON:
+// atoms bare, strings double-quoted, compounds as f(a, b), lists as [a, b].
+func FormatValue(v any) string {
+	var b bytes.Buffer
+	formatValue(&b, v)
+	return b.String()
+}
+
+func formatValue(b *bytes.Buffer, v any) {
+	switch x := v.(type) {
+	case AtomValue:
+		b.WriteString(string(x))
+	case StringValue:
+		fmt.Fprintf(b, "%q", string(x))
+	case int64:
+		fmt.Fprintf(b, "%d", x)
+	case float64:
+		fmt.Fprintf(b, "%g", x)
+	case VarValue:
+		b.WriteString("_")
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			formatValue(b, e)
+		}
+		b.WriteByte(']')
+	case CompoundValue:
+		b.WriteString(x.Functor)
+		b.WriteByte('(')
+		for i, e := range x.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			formatValue(b, e)
+		}
+		b.WriteByte(')')
+	default:
+		fmt.Fprintf(b, "%v", x)
+	}
+}

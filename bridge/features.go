@@ -1,0 +1,443 @@
+// Package bridge adapts rlm's Go services to the rule engine: it computes
+// query features in Go and registers the host predicates the rules may call
+// (query_features/2, search/3). Everything crosses as inert data: strings,
+// numbers, closed-vocabulary atoms and lists. Registering a predicate
+// grants no authority; the predicates only read.
+package bridge
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rlm-dev/rlm/engine"
+)
+
+// Identifier shapes, the closed vocabulary of Ident.Shape.
+const (
+	ShapePascal    = "pascal"    // ServeHTTP, Server
+	ShapeCamel     = "camel"     // readRequest
+	ShapeSnake     = "snake"     // read_request, MAX_SIZE
+	ShapeQualified = "qualified" // http.Server, Server.Serve
+	ShapeAcronym   = "acronym"   // HTTP, TLS
+	ShapeCall      = "call"      // serve()
+	ShapeQuoted    = "quoted"    // `serve`
+	ShapePlain     = "plain"     // a lone lowercase word
+)
+
+// Relations, the closed vocabulary of Features.Relation.
+const (
+	RelNone       = "none"
+	RelCallers    = "callers"
+	RelCallees    = "callees"
+	RelReferences = "references"
+)
+
+// Limits on feature extraction. Text past MaxFeatureBytes is not tokenised
+// (it still reaches lexical search up to retrieval.MaxQueryBytes).
+const (
+	MaxFeatureBytes = 4096
+	MaxTokens       = 64
+	MaxTokenBytes   = 128
+)
+
+// Ident is an identifier-shaped token.
+type Ident struct {
+	Name  string
+	Shape string
+}
+
+// Features are what Go computes from query text for the rules to judge.
+// See rules/classify.pl for their meaning on the Prolog side.
+type Features struct {
+	Text           string
+	Tokens         int
+	Content        int      // natural-language content words
+	ContentWords   []string // those words, lowercased
+	Idents         []Ident
+	Paths          []string
+	Quoted         []string
+	Relation       string // one of the Rel* constants
+	RelationObject string // "" if none
+	DefinitionCue  bool
+	Truncated      bool // the text was longer than MaxFeatureBytes
+}
+
+var stopwords = setOf(`a an the is are was were be been of to in on at for from by with and or not
+what which who whom whose where when why how does do did can could should would will shall may might
+this that these those it its there here me my we our you your i find show list give tell get all any
+some me please about into than then so if as`)
+
+var relationWords = setOf(`calls call called calling caller callers callee callees invokes invoke invoked
+invocation invocations uses use used usage usages references reference referenced refs`)
+
+var cueWords = setOf(`defined definition define declared declaration declare declares implemented located`)
+
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// QueryFeatures computes the features of a query. It never fails; hostile
+// text yields features of plain text.
+func QueryFeatures(text string) Features {
+	f := Features{Text: text, Relation: RelNone}
+	work := text
+	if len(work) > MaxFeatureBytes {
+		work = truncateUTF8(work, MaxFeatureBytes)
+		f.Truncated = true
+	}
+	work = strings.ToValidUTF8(work, " ")
+
+	// Quoted spans first: "…", `…`, and '…' when it wraps a whole token.
+	var rest strings.Builder
+	for i := 0; i < len(work); {
+		c := work[i]
+		if c == '"' || c == '`' {
+			if j := strings.IndexByte(work[i+1:], c); j > 0 {
+				q := strings.TrimSpace(work[i+1 : i+1+j])
+				if q != "" && len(f.Quoted) < MaxTokens {
+					f.Quoted = append(f.Quoted, capBytes(q, MaxTokenBytes))
+				}
+				rest.WriteByte(' ')
+				i += j + 2
+				continue
+			}
+		}
+		rest.WriteByte(c)
+		i++
+	}
+
+	for _, q := range f.Quoted {
+		if isIdentText(q) {
+			f.Idents = append(f.Idents, Ident{Name: q, Shape: ShapeQuoted})
+		}
+	}
+
+	raw := strings.Fields(rest.String())
+	var toks []string
+	for _, r := range raw {
+		t := cleanToken(r)
+		if t == "" {
+			continue
+		}
+		if len(toks) >= MaxTokens {
+			f.Truncated = true
+			break
+		}
+		toks = append(toks, capBytes(t, MaxTokenBytes))
+	}
+	f.Tokens = len(toks) + len(f.Quoted)
+
+	lower := make([]string, len(toks))
+	for i, t := range toks {
+		lower[i] = strings.ToLower(t)
+	}
+	isIdent := make([]bool, len(toks))
+	for i, t := range toks {
+		if isPath(t) {
+			f.Paths = append(f.Paths, t)
+			isIdent[i] = true
+			continue
+		}
+		shape := identShape(t, i == 0, len(toks) == 1 && len(f.Quoted) == 0)
+		if shape != "" {
+			name := strings.TrimSuffix(t, "()")
+			if shape == ShapeQualified {
+				name = strings.TrimPrefix(strings.ReplaceAll(name, "(*", ""), "(")
+				name = strings.ReplaceAll(name, ")", "")
+			}
+			f.Idents = append(f.Idents, Ident{Name: name, Shape: shape})
+			isIdent[i] = true
+		}
+	}
+
+	// Relations: "calls X", "callers of X", "who uses X", "what does X call".
+	for i, w := range lower {
+		if cueWords[w] {
+			f.DefinitionCue = true
+		}
+		if !relationWords[w] || f.Relation != RelNone {
+			continue
+		}
+		rel := RelCallers
+		switch {
+		case strings.HasPrefix(w, "use") || strings.HasPrefix(w, "usage") || strings.HasPrefix(w, "ref"):
+			rel = RelReferences
+		case w == "callees":
+			rel = RelCallees
+		}
+		// "what does X call" / "what is called by X" → callees
+		if (w == "call" || w == "calls") && i == len(lower)-1 && i >= 2 && contains(lower[:i], "does") {
+			f.Relation = RelCallees
+			f.RelationObject = objectBefore(toks, lower, isIdent, i)
+			continue
+		}
+		if w == "called" && i+1 < len(lower) && lower[i+1] == "by" {
+			f.Relation = RelCallees
+			f.RelationObject = objectAfter(toks, lower, isIdent, i+2)
+			continue
+		}
+		f.Relation = rel
+		f.RelationObject = objectAfter(toks, lower, isIdent, i+1)
+		if f.RelationObject == "" && len(f.Idents) > 0 {
+			f.RelationObject = f.Idents[0].Name
+		}
+	}
+	if f.Relation != RelNone && f.RelationObject == "" {
+		if len(f.Idents) > 0 {
+			f.RelationObject = f.Idents[0].Name
+		} else {
+			f.Relation = RelNone
+		}
+	}
+	if f.RelationObject != "" {
+		found := false
+		for _, id := range f.Idents {
+			if id.Name == f.RelationObject {
+				found = true
+			}
+		}
+		if !found {
+			f.Idents = append(f.Idents, Ident{Name: f.RelationObject, Shape: ShapePlain})
+		}
+	}
+
+	for i, w := range lower {
+		if isIdent[i] || stopwords[w] || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {
+			continue
+		}
+		if !hasLetter(w) {
+			continue
+		}
+		f.ContentWords = append(f.ContentWords, w)
+	}
+	f.Content = len(f.ContentWords)
+	// A lone lowercase word is a name to try, not a description.
+	if len(toks) == 1 && len(f.Idents) == 0 && len(f.Paths) == 0 && isIdentText(toks[0]) {
+		f.Idents = append(f.Idents, Ident{Name: toks[0], Shape: ShapePlain})
+		f.Content = 0
+		f.ContentWords = nil
+	}
+	return f
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// objectAfter returns the first non-stopword token at or after i, skipping
+// "of", "to", "the" and the like.
+func objectAfter(toks, lower []string, isIdent []bool, i int) string {
+	for ; i < len(toks); i++ {
+		if isIdent[i] {
+			return identName(toks[i])
+		}
+		if stopwords[lower[i]] || relationWords[lower[i]] || cueWords[lower[i]] {
+			continue
+		}
+		if isIdentText(toks[i]) {
+			return toks[i]
+		}
+		return ""
+	}
+	return ""
+}
+
+func objectBefore(toks, lower []string, isIdent []bool, i int) string {
+	for j := i - 1; j >= 0; j-- {
+		if isIdent[j] {
+			return identName(toks[j])
+		}
+		if stopwords[lower[j]] {
+			continue
+		}
+		if isIdentText(toks[j]) {
+			return toks[j]
+		}
+	}
+	return ""
+}
+
+func identName(t string) string {
+	t = strings.TrimSuffix(t, "()")
+	t = strings.ReplaceAll(t, "(*", "")
+	t = strings.ReplaceAll(t, "(", "")
+	return strings.ReplaceAll(t, ")", "")
+}
+
+// cleanToken strips punctuation around a token, keeping "()" of a call and
+// the "(*T).M" method-expression form.
+func cleanToken(t string) string {
+	t = strings.TrimRightFunc(t, func(r rune) bool { return strings.ContainsRune("?!,;:'\".", r) })
+	if strings.HasSuffix(t, "()") {
+		return strings.TrimLeftFunc(t, func(r rune) bool { return !isIdentRune(r) })
+	}
+	if strings.HasPrefix(t, "(*") || strings.HasPrefix(t, "(") && strings.Contains(t, ").") {
+		return t
+	}
+	return strings.TrimFunc(t, func(r rune) bool { return !isIdentRune(r) && r != '/' && r != '.' })
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// isIdentText: letters, digits, underscores and dots, starting with a
+// letter or underscore.
+func isIdentText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if i == 0 && !(r == '_' || unicode.IsLetter(r)) {
+			return false
+		}
+		if !(isIdentRune(r) || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+var pathExts = []string{".go", ".py", ".js", ".ts", ".tsx", ".rs", ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".rb", ".pl", ".md", ".mod"}
+
+// isPath: a token with a slash whose segments are lowercase file-name
+// characters, or a file name with a known source extension.
+func isPath(t string) bool {
+	for _, ext := range pathExts {
+		if strings.HasSuffix(t, ext) && len(t) > len(ext) {
+			return true
+		}
+	}
+	if !strings.Contains(t, "/") {
+		return false
+	}
+	letters := false
+	for _, r := range t {
+		switch {
+		case r >= 'a' && r <= 'z':
+			letters = true
+		case r >= '0' && r <= '9', r == '/', r == '_', r == '-', r == '.':
+		default:
+			return false
+		}
+	}
+	return letters
+}
+
+// identShape classifies a cleaned token, or returns "" for a word.
+func identShape(t string, first, alone bool) string {
+	if strings.HasSuffix(t, "()") && isIdentText(strings.TrimSuffix(t, "()")) {
+		return ShapeCall
+	}
+	if strings.HasPrefix(t, "(") {
+		n := identName(t)
+		if isIdentText(n) && strings.Contains(n, ".") {
+			return ShapeQualified
+		}
+		return ""
+	}
+	if !isIdentText(t) {
+		return ""
+	}
+	if strings.Contains(t, ".") {
+		parts := strings.Split(t, ".")
+		for _, p := range parts {
+			if p == "" {
+				return ""
+			}
+		}
+		return ShapeQualified
+	}
+	if strings.Contains(strings.Trim(t, "_"), "_") {
+		return ShapeSnake
+	}
+	upper, lower := 0, 0
+	for _, r := range t {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+		case unicode.IsLower(r):
+			lower++
+		}
+	}
+	r0, _ := utf8.DecodeRuneInString(t)
+	switch {
+	case upper >= 2 && lower == 0 && len(t) >= 2:
+		return ShapeAcronym
+	case unicode.IsLower(r0) && upper > 0:
+		return ShapeCamel
+	case unicode.IsUpper(r0) && upper >= 2 && lower > 0:
+		return ShapePascal
+	case unicode.IsUpper(r0) && lower > 0:
+		// A capitalised word: a name mid-sentence or alone, a word when it
+		// opens a sentence.
+		if first && !alone {
+			return ""
+		}
+		if stopwords[strings.ToLower(t)] {
+			return ""
+		}
+		return ShapePascal
+	}
+	return ""
+}
+
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func capBytes(s string, n int) string { return truncateUTF8(s, n) }
+
+// Term converts features to the property list the rules read (see
+// rules/classify.pl). Strings become String terms; only closed-vocabulary
+// words become atoms.
+func (f Features) Term() engine.Term {
+	ids := make([]engine.Term, len(f.Idents))
+	for i, id := range f.Idents {
+		ids[i] = engine.Compound("id", engine.String(id.Name), engine.Atom(id.Shape))
+	}
+	obj := engine.Atom("none")
+	if f.RelationObject != "" {
+		obj = engine.String(f.RelationObject)
+	}
+	cue := "none"
+	if f.DefinitionCue {
+		cue = "definition"
+	}
+	return engine.List(
+		engine.Compound("tokens", engine.Int(int64(f.Tokens))),
+		engine.Compound("content", engine.Int(int64(f.Content))),
+		engine.Compound("idents", engine.List(ids...)),
+		engine.Compound("paths", engine.Strings(f.Paths)),
+		engine.Compound("quoted", engine.Strings(f.Quoted)),
+		engine.Compound("relation", engine.Atom(f.Relation)),
+		engine.Compound("relation_object", obj),
+		engine.Compound("cue", engine.Atom(cue)),
+		engine.Compound("text", engine.String(f.Text)),
+	)
+}

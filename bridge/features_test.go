@@ -1,0 +1,66 @@
+package bridge
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestQueryFeatures(t *testing.T) {
+	cases := []struct {
+		q        string
+		idents   []Ident
+		relation string
+		object   string
+		cue      bool
+		content  int
+		paths    []string
+	}{
+		{q: "what calls ServeHTTP?", idents: []Ident{{"ServeHTTP", ShapePascal}}, relation: RelCallers, object: "ServeHTTP"},
+		{q: "who calls readRequest", idents: []Ident{{"readRequest", ShapeCamel}}, relation: RelCallers, object: "readRequest"},
+		{q: "Where is Server defined?", idents: []Ident{{"Server", ShapePascal}}, relation: RelNone, cue: true},
+		{q: "ServeHTTP", idents: []Ident{{"ServeHTTP", ShapePascal}}, relation: RelNone},
+		{q: "Server", idents: []Ident{{"Server", ShapePascal}}, relation: RelNone},
+		{q: "cookie", idents: []Ident{{"cookie", ShapePlain}}, relation: RelNone},
+		{q: "what does serve call?", idents: []Ident{{"serve", ShapePlain}}, relation: RelCallees, object: "serve"},
+		{q: "callers of (*Server).Serve", idents: []Ident{{"Server.Serve", ShapeQualified}}, relation: RelCallers, object: "Server.Serve"},
+		{q: "where is `parseRange` used", idents: []Ident{{"parseRange", ShapeQuoted}}, relation: RelReferences, object: "parseRange"},
+		{q: "parse multipart form boundaries", relation: RelNone, content: 4},
+		{q: "HTTP request header parsing", idents: []Ident{{"HTTP", ShapeAcronym}}, relation: RelNone, content: 3},
+		{q: "timeouts in net/http/server.go", relation: RelNone, content: 1, paths: []string{"net/http/server.go"}},
+		{q: "read_request()", idents: []Ident{{"read_request", ShapeCall}}, relation: RelNone},
+		{q: "halt.", idents: []Ident{{"halt", ShapePlain}}, relation: RelNone},
+	}
+	for _, c := range cases {
+		t.Run(c.q, func(t *testing.T) {
+			f := QueryFeatures(c.q)
+			got := struct {
+				Idents   []Ident
+				Relation string
+				Object   string
+				Cue      bool
+				Content  int
+				Paths    []string
+			}{f.Idents, f.Relation, f.RelationObject, f.DefinitionCue, f.Content, f.Paths}
+			want := got
+			want.Idents, want.Relation, want.Object, want.Cue, want.Content, want.Paths = c.idents, c.relation, c.object, c.cue, c.content, c.paths
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("features (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestQueryFeaturesBounded(t *testing.T) {
+	big := make([]byte, 1<<20)
+	for i := range big {
+		big[i] = "ab (["[i%5]
+	}
+	f := QueryFeatures(string(big))
+	if !f.Truncated || f.Tokens > MaxTokens+len(f.Quoted) {
+		t.Fatalf("truncated=%v tokens=%d", f.Truncated, f.Tokens)
+	}
+	if len(f.Text) != len(big) {
+		t.Fatalf("text must be kept whole for the caller to bound")
+	}
+}

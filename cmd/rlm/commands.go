@@ -1,0 +1,364 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/rules"
+)
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("rlm "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments ("rlm search QUERY --json").
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// buildIndex indexes root, showing a progress bar on a terminal once
+// indexing has taken over a second.
+func buildIndex(ctx context.Context, root string, stderr io.Writer) (*rlm.Index, error) {
+	if root == "" {
+		return nil, usageError{"--root DIR is required"}
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return nil, usageError{fmt.Sprintf("--root %s is not a directory", root)}
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
+	tty := false
+	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		tty = true
+	}
+	opts := rlm.IndexOptions{}
+	if tty {
+		opts.Progress = func(done, total int, bytes int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if bar == nil {
+				if time.Since(start) < time.Second {
+					return
+				}
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(stderr),
+					progressbar.OptionSetDescription("indexing"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish())
+			}
+			_ = bar.Set(done)
+		}
+	}
+	ix, err := rlm.BuildIndex(ctx, root, opts)
+	mu.Lock()
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	mu.Unlock()
+	return ix, err
+}
+
+func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("index", stderr)
+	root := fs.String("root", "", "source tree to index")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	ix, err := buildIndex(ctx, *root, stderr)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	st := ix.Stats
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(map[string]any{
+			"root": ix.Root, "files": st.Files, "bytes": st.Bytes, "symbols": st.Symbols, "refs": st.Refs,
+			"partial": st.Partial, "errors": st.Errors, "extract_ms": st.Extract.Milliseconds(), "store_ms": st.Store.Milliseconds(),
+		})
+	}
+	total := st.Extract + st.Store
+	fmt.Fprintf(stdout, "indexed %s: %d files, %.1f MB, %d symbols, %d references (%d partial, %d errors) in %s (%.1f MB/s)\n",
+		ix.Root, st.Files, float64(st.Bytes)/1e6, st.Symbols, st.Refs, st.Partial, st.Errors,
+		total.Round(time.Millisecond), float64(st.Bytes)/1e6/total.Seconds())
+	return nil
+}
+
+func loadExpert(rulesDir string) (*rlm.Expert, error) {
+	return rlm.NewExpert(rlm.ExpertOptions{RulesDir: rulesDir})
+}
+
+func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("search", stderr)
+	root := fs.String("root", "", "source tree to search")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	batch := fs.Bool("batch", false, "read one query per line from stdin; print one JSON object per line")
+	explain := fs.Bool("explain", false, "print the rule chain")
+	limit := fs.Int("limit", 10, "maximum hits")
+	rulesDir := fs.String("rules", "", "directory of .pl files that add to or override the default rules")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if !*batch && len(pos) == 0 {
+		return usageError{"a QUERY is required (or --batch)"}
+	}
+	if *limit < 1 || *limit > 1000 {
+		return usageError{"--limit must be 1..1000"}
+	}
+	x, err := loadExpert(*rulesDir)
+	if err != nil {
+		return err
+	}
+	ix, err := buildIndex(ctx, *root, stderr)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if *batch {
+		return searchBatch(ctx, x, ix, *limit, stdin, stdout)
+	}
+	query := strings.Join(pos, " ")
+	ans, err := x.Search(ctx, ix.Backend, query, *limit)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(ans)
+	}
+	printAnswer(stdout, ans, *explain)
+	return nil
+}
+
+// searchBatch answers one query per stdin line, one JSON object per line,
+// flushed per line. A query that fails gives {"query","error"} and the
+// batch goes on.
+func searchBatch(ctx context.Context, x *rlm.Expert, ix *rlm.Index, limit int, stdin io.Reader, stdout io.Writer) error {
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for sc.Scan() {
+		q := sc.Text()
+		ans, err := x.Search(ctx, ix.Backend, q, limit)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			_ = enc.Encode(map[string]string{"query": clipQuery(q), "error": err.Error()})
+		} else {
+			_ = enc.Encode(ans)
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("reading queries: %w", err)
+	}
+	return nil
+}
+
+func clipQuery(q string) string {
+	if len(q) > 200 {
+		return strings.ToValidUTF8(q[:200], "") + "…"
+	}
+	return q
+}
+
+func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
+	if len(a.Hits) == 0 {
+		fmt.Fprintln(w, "no hits")
+	}
+	for i, h := range a.Hits {
+		name := h.Qualified
+		if name == "" {
+			name = h.Symbol
+		}
+		extra := ""
+		if len(h.Lines) > 0 {
+			extra = fmt.Sprintf("  calls at %s", joinInts(h.Lines, 5))
+		}
+		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, h.Path, h.StartLine, name, h.Kind, h.Strategy, extra)
+	}
+	fmt.Fprintf(w, "\nclass: %s\nplan:\n", a.Class)
+	for i, s := range a.Plan {
+		verdict := ""
+		if len(s.Because) > 0 {
+			verdict = s.Because[0].Rule
+		}
+		fmt.Fprintf(w, "  %d. %-48s %-8s %3d hits  -> %s\n", i+1, s.Step.String(), s.Role, s.Hits, verdict)
+	}
+	if a.Gap != "" {
+		fmt.Fprintf(w, "gap: %s\n", a.Gap)
+	}
+	if explain {
+		fmt.Fprintln(w, "\nwhy:")
+		for _, b := range a.Explain {
+			fmt.Fprintf(w, "  %s", b.Rule)
+			if len(b.Premises) > 0 {
+				fmt.Fprintf(w, "  <- %s", strings.Join(b.Premises, ", "))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func joinInts(xs []int, max int) string {
+	var parts []string
+	for i, x := range xs {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("+%d more", len(xs)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprint(x))
+	}
+	return strings.Join(parts, ",")
+}
+
+func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("explain", stderr)
+	asJSON := fs.Bool("json", false, "print JSON")
+	rulesDir := fs.String("rules", "", "directory of .pl files that add to or override the default rules")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageError{"a QUERY is required"}
+	}
+	x, err := loadExpert(*rulesDir)
+	if err != nil {
+		return err
+	}
+	e, err := x.Explain(ctx, strings.Join(pos, " "))
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(e)
+	}
+	printExplanation(stdout, e)
+	return nil
+}
+
+func printExplanation(w io.Writer, e *rlm.Explanation) {
+	fmt.Fprintf(w, "query: %q\n", clipQuery(e.Query))
+	cls := e.Because[0]
+	fmt.Fprintf(w, "class: %s\n└─ %s  <- %s\n", e.Class, cls.Rule, strings.Join(cls.Premises, ", "))
+	fmt.Fprintln(w, "plan (cost order):")
+	for i, s := range e.Steps {
+		last := i == len(e.Steps)-1
+		branch, cont := "├─", "│  "
+		if last {
+			branch, cont = "└─", "   "
+		}
+		why := ""
+		if i+1 < len(e.Because) {
+			b := e.Because[i+1]
+			why = fmt.Sprintf("  <- %s(%s)", b.Rule, strings.Join(b.Premises, ", "))
+		}
+		fmt.Fprintf(w, "%s %d. %s [%s]%s\n", branch, i+1, s.String(), s.Role, why)
+		var cs []rlm.Contingency
+		for _, c := range e.Contingencies {
+			if c.Step.String() == s.String() && c.Step.Role == s.Role {
+				cs = append(cs, c)
+			}
+		}
+		for j, c := range cs {
+			b2 := "├─"
+			if j == len(cs)-1 {
+				b2 = "└─"
+			}
+			var fb []string
+			for _, f := range c.Fallback {
+				fb = append(fb, f.String())
+			}
+			fmt.Fprintf(w, "%s %s if %s: %s  <- %s\n", cont, b2, c.Gap, strings.Join(fb, ", "), c.Because.Rule)
+		}
+	}
+}
+
+func cmdTestRules(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("test-rules", stderr)
+	verbose := fs.Bool("v", false, "print passing tests too")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	opts := engine.Options{Rules: rules.FS, RulesLabel: "rules"}
+	if len(pos) > 1 {
+		return usageError{"at most one DIR"}
+	}
+	if len(pos) == 1 {
+		opts.UserDir = pos[0]
+	}
+	x, err := rlm.NewExpert(rlm.ExpertOptions{RulesDir: opts.UserDir})
+	if err != nil {
+		return err
+	}
+	e := x.Engine()
+	passed, failed := 0, 0
+	for _, src := range e.TestSources() {
+		res, err := e.RunTests(ctx, src)
+		if err != nil {
+			return err
+		}
+		for _, r := range res {
+			if r.Passed {
+				passed++
+				if *verbose {
+					fmt.Fprintln(stdout, r.String())
+				}
+				continue
+			}
+			failed++
+			fmt.Fprintln(stdout, "FAIL "+r.String())
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return fmt.Errorf("%d rule test(s) failed", failed)
+	}
+	if passed == 0 {
+		return fmt.Errorf("no rule tests found")
+	}
+	return nil
+}

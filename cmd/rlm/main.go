@@ -1,0 +1,79 @@
+// Command rlm indexes a source tree and answers questions about it with a
+// plan chosen by Prolog rules.
+//
+//	rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] QUERY
+//	rlm explain [--json] [--rules DIR] QUERY
+//	rlm index --root DIR
+//	rlm repl [--root DIR] [--rules DIR]
+//	rlm test-rules [DIR]
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+const usage = `rlm: LLM-harness retrieval planned by Prolog rules
+
+usage:
+  rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] QUERY
+  rlm explain [--json] [--rules DIR] QUERY
+  rlm index --root DIR [--json]
+  rlm repl [--root DIR] [--rules DIR]
+  rlm test-rules [DIR]
+
+Run "rlm COMMAND -h" for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit code (0 ok, 1
+// failure, 2 usage).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "search":
+		err = cmdSearch(ctx, args[1:], stdin, stdout, stderr)
+	case "explain":
+		err = cmdExplain(ctx, args[1:], stdout, stderr)
+	case "index":
+		err = cmdIndex(ctx, args[1:], stdout, stderr)
+	case "repl":
+		err = cmdRepl(ctx, args[1:], stdin, stdout, stderr)
+	case "test-rules":
+		err = cmdTestRules(ctx, args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "rlm: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "rlm %s: %v\n", args[0], err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "rlm %s: %v\n", args[0], err)
+		return 1
+	}
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }

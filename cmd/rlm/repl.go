@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chzyer/readline"
+	"github.com/mattn/go-isatty"
+
+	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/engine"
+)
+
+const replHelp = `Type a Prolog query against the rules, e.g.
+  plan("what calls ServeHTTP?", P).
+  explain("where is Server defined?", E).
+  features("parse multipart forms", F).
+  classify(F, Class, Why).          (F from features/2)
+Commands:
+  :search QUERY    run the whole search (needs --root)
+  :explain QUERY   the plan as a tree
+  :help            this text
+  :quit            leave (or Ctrl-D)
+Up to 20 solutions are shown per query.
+`
+
+const maxReplSolutions = 20
+
+func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("repl", stderr)
+	root := fs.String("root", "", "source tree for :search")
+	rulesDir := fs.String("rules", "", "directory of .pl files that add to or override the default rules")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	x, err := loadExpert(*rulesDir)
+	if err != nil {
+		return err
+	}
+	var ix *rlm.Index
+	if *root != "" {
+		if ix, err = buildIndex(ctx, *root, stderr); err != nil {
+			return err
+		}
+		defer ix.Close()
+	}
+	next, closeInput, err := replInput(stdin, stdout)
+	if err != nil {
+		return err
+	}
+	defer closeInput()
+	fmt.Fprintln(stdout, "rlm repl: Prolog rules loaded. :help for help, :quit to leave.")
+	for {
+		line, err := next()
+		if errors.Is(err, io.EOF) || errors.Is(err, readline.ErrInterrupt) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+			continue
+		case line == ":quit" || line == ":q" || line == "halt." || line == "halt":
+			return nil
+		case line == ":help":
+			fmt.Fprint(stdout, replHelp)
+		case strings.HasPrefix(line, ":explain "):
+			e, err := x.Explain(ctx, strings.TrimPrefix(line, ":explain "))
+			if err != nil {
+				fmt.Fprintln(stdout, "error:", err)
+				continue
+			}
+			printExplanation(stdout, e)
+		case strings.HasPrefix(line, ":search "):
+			if ix == nil {
+				fmt.Fprintln(stdout, "error: start the repl with --root DIR to search")
+				continue
+			}
+			a, err := x.Search(ctx, ix.Backend, strings.TrimPrefix(line, ":search "), 10)
+			if err != nil {
+				fmt.Fprintln(stdout, "error:", err)
+				continue
+			}
+			printAnswer(stdout, a, true)
+		default:
+			replQuery(ctx, x.Engine(), line, stdout)
+		}
+	}
+}
+
+func replQuery(ctx context.Context, e *engine.Engine, q string, w io.Writer) {
+	shown := 0
+	n, err := e.QueryText(ctx, q, func(bs []engine.Binding) bool {
+		shown++
+		if len(bs) == 0 {
+			fmt.Fprintln(w, "true.")
+		} else {
+			parts := make([]string, len(bs))
+			for i, b := range bs {
+				parts[i] = b.Name + " = " + b.Value
+			}
+			fmt.Fprintln(w, strings.Join(parts, ",\n")+" ;")
+		}
+		return shown < maxReplSolutions
+	})
+	switch {
+	case err != nil:
+		fmt.Fprintln(w, "error:", err)
+	case n == 0:
+		fmt.Fprintln(w, "false.")
+	case n >= maxReplSolutions:
+		fmt.Fprintf(w, "(stopped after %d solutions)\n", maxReplSolutions)
+	}
+}
+
+// replInput returns a line reader: readline with history on a terminal,
+// plain lines otherwise (pipes, tests).
+func replInput(stdin io.Reader, stdout io.Writer) (func() (string, error), func(), error) {
+	if f, ok := stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		hist := ""
+		if dir, err := os.UserCacheDir(); err == nil {
+			_ = os.MkdirAll(filepath.Join(dir, "rlm"), 0o700)
+			hist = filepath.Join(dir, "rlm", "repl_history")
+		}
+		rl, err := readline.NewEx(&readline.Config{Prompt: "?- ", HistoryFile: hist, HistoryLimit: 1000})
+		if err != nil {
+			return nil, nil, err
+		}
+		return rl.Readline, func() { rl.Close() }, nil
+	}
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	return func() (string, error) {
+		fmt.Fprint(stdout, "?- ")
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return "", err
+			}
+			return "", io.EOF
+		}
+		return sc.Text(), nil
+	}, func() {}, nil
+}

@@ -1,0 +1,145 @@
+package rlm
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/embedded"
+	"github.com/rlm-dev/rlm/sourcefacts"
+)
+
+// IndexOptions configure BuildIndex.
+type IndexOptions struct {
+	// DBPath is the SQLite file of the embedded backend; "" keeps the index
+	// in memory for the life of the Index.
+	DBPath string
+	// Walk options; Project defaults to the root's base name.
+	Walk sourcefacts.WalkOptions
+	// Progress is called as files are extracted (done, total, bytes so far).
+	Progress func(done, total int, bytes int64)
+}
+
+// IndexStats describe one BuildIndex run.
+type IndexStats struct {
+	Files     int           // files extracted
+	Bytes     int64         // source bytes read
+	Symbols   int           // definitions indexed as documents
+	Refs      int           // call and type references stored for the graph strategy
+	Partial   int           // files parsed with syntax errors
+	Errors    int           // files that could not be parsed
+	Extract   time.Duration // walking and extraction
+	Store     time.Duration // writing the backend
+	Generated time.Time
+}
+
+// Index is a searchable source knowledge base over one root.
+type Index struct {
+	Root    string
+	Backend retrieval.Backend
+	Facts   []*sourcefacts.FileFacts
+	Stats   IndexStats
+}
+
+// Close releases the backend.
+func (ix *Index) Close() error { return ix.Backend.Close() }
+
+// BuildIndex walks root, extracts facts with tree-sitter and loads one
+// document per definition into the embedded backend.
+func BuildIndex(ctx context.Context, root string, opts IndexOptions) (*Index, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("rlm: index %s: %w", root, err)
+	}
+	if opts.Walk.Project == "" {
+		opts.Walk.Project = filepath.Base(abs)
+	}
+	if opts.Progress != nil {
+		opts.Walk.Progress = opts.Progress
+	}
+	start := time.Now()
+	facts, err := sourcefacts.Walk(ctx, abs, opts.Walk)
+	if err != nil {
+		return nil, fmt.Errorf("rlm: index %s: %w", root, err)
+	}
+	st := IndexStats{Files: len(facts), Extract: time.Since(start), Generated: time.Now()}
+	docs := Documents(facts)
+	for _, f := range facts {
+		st.Bytes += f.Provenance.Hash.Len
+		switch f.Status {
+		case sourcefacts.StatusPartial:
+			st.Partial++
+		case sourcefacts.StatusError:
+			st.Errors++
+		}
+	}
+	for _, d := range docs {
+		st.Refs += len(d.Refs)
+	}
+	st.Symbols = len(docs)
+	b, err := embedded.Open(ctx, opts.DBPath)
+	if err != nil {
+		return nil, fmt.Errorf("rlm: open index: %w", err)
+	}
+	t := time.Now()
+	const batch = 2000
+	for i := 0; i < len(docs); i += batch {
+		j := min(i+batch, len(docs))
+		if err := b.Upsert(ctx, docs[i:j]); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("rlm: index %s: %w", root, err)
+		}
+	}
+	st.Store = time.Since(t)
+	return &Index{Root: abs, Backend: b, Facts: facts, Stats: st}, nil
+}
+
+// Documents turns facts into retrieval documents: one per definition, with
+// the calls and type references inside it as Refs. References outside any
+// definition are dropped (the graph relates definitions).
+func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
+	var docs []retrieval.Document
+	for _, f := range files {
+		base := len(docs)
+		for _, s := range f.Symbols {
+			docs = append(docs, retrieval.Document{
+				ID:          retrieval.DocumentID(f.Provenance.Path, s.Qualified(), s.Range.StartLine),
+				Path:        f.Provenance.Path,
+				StartLine:   s.Range.StartLine,
+				EndLine:     s.Range.EndLine,
+				Symbol:      s.Name,
+				Qualified:   s.Qualified(),
+				Kind:        s.Kind,
+				Language:    f.Language,
+				Signature:   s.Signature,
+				Doc:         s.Doc,
+				Text:        documentText(f, s),
+				ContentHash: f.Provenance.Hash.String(),
+				Test:        f.Test,
+				Metadata: map[string]string{
+					"package":    f.Package,
+					"generation": fmt.Sprint(f.Provenance.Generation),
+					"status":     f.Status,
+				},
+			})
+		}
+		for _, r := range f.References {
+			if r.Enclosing < 0 || r.Enclosing >= len(f.Symbols) {
+				continue
+			}
+			d := &docs[base+r.Enclosing]
+			d.Refs = append(d.Refs, retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine})
+		}
+	}
+	return docs
+}
+
+// documentText is what BM25 indexes besides the name, doc comment,
+// signature and path (which the backend indexes in their own columns): the
+// receiver type and the package name.
+func documentText(f *sourcefacts.FileFacts, s sourcefacts.Symbol) string {
+	return strings.TrimSpace(s.Receiver + " " + f.Package)
+}

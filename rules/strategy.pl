@@ -1,0 +1,105 @@
+/*  strategy.pl -- which strategies, in which order, and what to do on a gap.
+
+    A step is step(Strategy, Args, Role):
+      Strategy  exact, structural, graph, lexical (later: vector, hybrid)
+      Args      a list of name(S), case(insensitive), relation(R), text(S),
+                path(S)
+      Role      evidence (its hits answer the query) or check (it verifies
+                a premise, e.g. that the target symbol exists)
+
+    Steps run in cost order: cheap exact and structural lookups before
+    graph walks, graph before BM25, BM25 before embeddings.
+*/
+
+%! cost(?Strategy, ?Cost) is nondet.
+%  Relative cost of a strategy; lower runs first.
+cost(exact, 1).
+cost(structural, 2).
+cost(graph, 3).
+cost(lexical, 5).
+cost(vector, 8).
+cost(hybrid, 10).
+
+%! plan_features(+Features, -Plan) is det.
+%  Plan is plan(Class, Steps, Because): the class, the steps in cost order
+%  and the list of because(RuleID, Premises) that chose them (the class
+%  rule first).
+plan_features(F, plan(Class, Steps, [ClassWhy|Whys])) :-
+    classify(F, Class, ClassWhy),
+    findall(Cost-(Step-Why),
+            ( candidate(Class, F, Step, Why),
+              Step = step(S, _, _),
+              cost(S, Cost) ),
+            Pairs),
+    keysort(Pairs, Sorted),
+    pairs_values(Sorted, StepWhys),
+    pairs_keys_values(StepWhys, Steps, Whys).
+
+%! candidate(+Class, +Features, -Step, -Because) is nondet.
+candidate(identifier, F, step(exact, [name(T)], evidence),
+          because(st_exact_name, [class(identifier), target(T)])) :-
+    target(F, T).
+candidate(relationship, F, step(exact, [name(T)], check),
+          because(st_check_target, [class(relationship), target(T)])) :-
+    target(F, T).
+candidate(relationship, F, step(graph, [relation(R), name(T)], evidence),
+          because(st_graph_relation, [relation(R), target(T)])) :-
+    prop(F, relation(R)),
+    target(F, T).
+candidate(conceptual, F, step(exact, [name(T)], evidence),
+          because(st_focus_identifier, [class(conceptual), ident(T)])) :-
+    prop(F, idents(Ids)),
+    strong_idents(Ids, [id(T, _)|_]).
+candidate(conceptual, F, step(lexical, [text(T)], evidence),
+          because(st_bm25_description, [class(conceptual)])) :-
+    prop(F, text(T)).
+candidate(path, F, step(structural, [path(P)], evidence),
+          because(st_path_listing, [path(P)])) :-
+    prop(F, paths([P|_])),
+    prop(F, content(0)).
+candidate(path, F, step(lexical, [text(T), path(P)], evidence),
+          because(st_bm25_in_path, [path(P), content(N)])) :-
+    prop(F, paths([P|_])),
+    prop(F, content(N)), N > 0,
+    prop(F, text(T)).
+candidate(broad, F, step(exact, [name(T), case(insensitive)], evidence),
+          because(st_broad_name, [class(broad), word(T)])) :-
+    prop(F, idents([id(T, _)|_])).
+candidate(broad, F, step(lexical, [text(T)], evidence),
+          because(st_broad_bm25, [class(broad)])) :-
+    prop(F, text(T)),
+    prop(F, tokens(N)), N > 0.
+
+%! fallback(+Class, +Gap, +History, -Steps, -Because) is semidet.
+%  Steps to try when a step left Gap. History is the list of
+%  result(Step, Count, Tops) so far, newest first. Fails when no fallback
+%  is left, which ends the search with the gap reported.
+fallback(Class, symbol_not_found(T), H, [step(exact, [name(T), case(insensitive)], Role)],
+         because(fb_case_insensitive, [gap(symbol_not_found(T))])) :-
+    \+ tried(H, exact, case(insensitive)),
+    fallback_role(Class, Role).
+fallback(Class, symbol_not_found(T), H, [step(lexical, [text(T)], Role)],
+         because(fb_fuzzy_name, [gap(symbol_not_found(T)), tried(exact_case_insensitive)])) :-
+    \+ tried(H, lexical, text(T)),
+    fallback_role(Class, Role).
+
+%! fallback_role(+Class, -Role) is det.
+%  For identifier queries a fallback's hits answer the query; otherwise a
+%  fallback only resolves the target for the steps that follow.
+fallback_role(identifier, evidence) :- !.
+fallback_role(broad, evidence) :- !.
+fallback_role(_, check).
+
+%! retarget(+Class, +Features, +Resolved, -Steps, -Because) is det.
+%  After a check step resolved the target to the symbol Resolved, the
+%  steps that answer the query for it.
+retarget(relationship, F, N, [step(graph, [relation(R), name(N)], evidence)],
+         because(fb_retarget_relation, [relation(R), resolved(N)])) :-
+    prop(F, relation(R)), !.
+retarget(_, _, N, [step(exact, [name(N)], evidence)],
+         because(fb_retarget_definition, [resolved(N)])).
+
+%! tried(+History, +Strategy, +Arg) is semidet.
+tried(H, S, A) :-
+    member(result(step(S, Args, _), _, _), H),
+    memberchk(A, Args), !.

@@ -1,0 +1,55 @@
+% Tests for strategy.pl.
+
+callers_features([tokens(3), content(0), idents([id("ServeHTTP", pascal)]), paths([]),
+                  quoted([]), relation(callers), relation_object("ServeHTTP"),
+                  cue(none), text("what calls ServeHTTP?")]).
+
+test(steps_are_in_cost_order) :-
+    callers_features(F),
+    plan_features(F, plan(relationship, Steps, _)),
+    Steps = [step(exact, [name("ServeHTTP")], check),
+             step(graph, [relation(callers), name("ServeHTTP")], evidence)].
+
+test(plan_names_class_rule_first) :-
+    callers_features(F),
+    plan_features(F, plan(_, _, [because(cls_relation, _)|Whys])),
+    memberchk(because(st_check_target, _), Whys),
+    memberchk(because(st_graph_relation, _), Whys).
+
+test(conceptual_with_focus_runs_exact_before_bm25) :-
+    plan_features([tokens(4), content(3), idents([id("Request", pascal)]), paths([]),
+                   quoted([]), relation(none), relation_object(none), cue(none),
+                   text("how does Request parse forms")],
+                  plan(conceptual, [step(S1, _, _), step(S2, _, _)], _)),
+    S1 == exact,
+    S2 == lexical.
+
+test(identifier_plan_is_one_exact_step) :-
+    plan_features([tokens(1), content(0), idents([id("Server", pascal)]), paths([]),
+                   quoted([]), relation(none), relation_object(none), cue(none),
+                   text("Server")], plan(identifier, Steps, _)),
+    Steps == [step(exact, [name("Server")], evidence)].
+
+test(fallback_case_insensitive_first) :-
+    fallback(identifier, symbol_not_found("serve"), [], Steps, because(R, _)),
+    R == fb_case_insensitive,
+    Steps == [step(exact, [name("serve"), case(insensitive)], evidence)].
+
+test(fallback_fuzzy_after_case_insensitive) :-
+    H = [result(step(exact, [name("serve"), case(insensitive)], check), 0, [])],
+    fallback(relationship, symbol_not_found("serve"), H, Steps, because(R, _)),
+    R == fb_fuzzy_name,
+    Steps == [step(lexical, [text("serve")], check)].
+
+test(no_fallback_left) :-
+    H = [result(step(lexical, [text("zz")], check), 0, []),
+         result(step(exact, [name("zz"), case(insensitive)], check), 0, [])],
+    \+ fallback(relationship, symbol_not_found("zz"), H, _, _).
+
+test(retarget_relation) :-
+    retarget(relationship, [relation(callers)], "ServeHTTP", Steps, because(R, _)),
+    R == fb_retarget_relation,
+    Steps == [step(graph, [relation(callers), name("ServeHTTP")], evidence)].
+
+test(every_strategy_has_a_cost) :-
+    forall(member(S, [exact, structural, graph, lexical, vector, hybrid]), cost(S, _)).

@@ -1,0 +1,23 @@
+/*  toplevel.pl -- entry points for the REPL and for hosts, from query text.
+
+    These call the host predicate query_features/2 (registered by the
+    bridge package), which computes the feature list from the text in Go;
+    the text is never parsed as Prolog.
+*/
+
+%! plan(+Text, -Plan) is det.
+%  Plan for the query Text (a string), as plan_features/2 gives it.
+plan(Text, Plan) :-
+    query_features(Text, F),
+    plan_features(F, Plan).
+
+%! explain(+Text, -Explanation) is det.
+%  Explanation for the query Text, as explain_features/2 gives it.
+explain(Text, E) :-
+    query_features(Text, F),
+    explain_features(F, E).
+
+%! features(+Text, -Features) is det.
+%  The feature list Go computes for Text.
+features(Text, F) :-
+    query_features(Text, F).
