@@ -21,6 +21,10 @@ type IndexOptions struct {
 	Walk sourcefacts.WalkOptions
 	// Progress is called as files are extracted (done, total, bytes so far).
 	Progress func(done, total int, bytes int64)
+	// ExcludeGenerated skips files marked `// Code generated ... DO NOT
+	// EDIT.`. By default they are indexed: bundles such as net/http's
+	// h2_bundle.go hold real, callable code.
+	ExcludeGenerated bool
 }
 
 // IndexStats describe one BuildIndex run.
@@ -60,6 +64,7 @@ func BuildIndex(ctx context.Context, root string, opts IndexOptions) (*Index, er
 	if opts.Progress != nil {
 		opts.Walk.Progress = opts.Progress
 	}
+	opts.Walk.IncludeGenerated = !opts.ExcludeGenerated
 	start := time.Now()
 	facts, err := sourcefacts.Walk(ctx, abs, opts.Walk)
 	if err != nil {

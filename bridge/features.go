@@ -71,6 +71,11 @@ some me please about into than then so if as`)
 var relationWords = setOf(`calls call called calling caller callers callee callees invokes invoke invoked
 invocation invocations uses use used usage usages references reference referenced refs`)
 
+// objectSkip are the words skipped between a relation word and its object
+// ("callers of the X"); anything else, even a stopword such as "do", is
+// taken as the object.
+var objectSkip = setOf(`the a an of to on by for into from in with`)
+
 var cueWords = setOf(`defined definition define declared declaration declare declares implemented located`)
 
 func setOf(s string) map[string]bool {
@@ -241,10 +246,10 @@ func objectAfter(toks, lower []string, isIdent []bool, i int) string {
 		if isIdent[i] {
 			return identName(toks[i])
 		}
-		if stopwords[lower[i]] || relationWords[lower[i]] || cueWords[lower[i]] {
+		if objectSkip[lower[i]] || relationWords[lower[i]] {
 			continue
 		}
-		if isIdentText(toks[i]) {
+		if isIdentText(toks[i]) && !cueWords[lower[i]] {
 			return toks[i]
 		}
 		return ""

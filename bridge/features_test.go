@@ -64,3 +64,12 @@ func TestQueryFeaturesBounded(t *testing.T) {
 		t.Fatalf("text must be kept whole for the caller to bound")
 	}
 }
+
+func TestRelationObjectMayBeAStopword(t *testing.T) {
+	for _, q := range []string{"what calls do?", "who calls all", "callers of the find"} {
+		f := QueryFeatures(q)
+		if f.Relation != RelCallers || f.RelationObject == "" {
+			t.Errorf("%q: relation %s object %q", q, f.Relation, f.RelationObject)
+		}
+	}
+}
