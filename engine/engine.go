@@ -94,7 +94,8 @@ type Source struct {
 // contain secrets.
 type Func func(ctx context.Context, in []any) (Term, error)
 
-// Predicate is a host (bridge) predicate: Name/Arity, Arity 1..5.
+// Predicate is a host (bridge) predicate: Name/Arity, Arity 0..5. With
+// arity 0, Fn gets no input and any non-nil term means success.
 type Predicate struct {
 	Name  string
 	Arity int
@@ -459,6 +460,19 @@ func registerHost(vm *pl.VM, p Predicate) error {
 		})
 	}
 	switch p.Arity {
+	case 0:
+		vm.Register0(name, func(_ *pl.VM, k pl.Cont, env *pl.Env) *pl.Promise {
+			return pl.Delay(func(ctx context.Context) *pl.Promise {
+				out, err := p.Fn(ctx, nil)
+				if err != nil {
+					return pl.Error(hostError(p.Name, err.Error()))
+				}
+				if out == nil {
+					return pl.Bool(false)
+				}
+				return k(env)
+			})
+		})
 	case 1:
 		vm.Register1(name, func(_ *pl.VM, a pl.Term, k pl.Cont, env *pl.Env) *pl.Promise {
 			return call([]pl.Term{a}, k, env)
@@ -480,7 +494,7 @@ func registerHost(vm *pl.VM, p Predicate) error {
 			return call([]pl.Term{a, b, c, d, f}, k, env)
 		})
 	default:
-		return fmt.Errorf("engine: host predicate %s/%d: arity must be 1..5", p.Name, p.Arity)
+		return fmt.Errorf("engine: host predicate %s/%d: arity must be 0..5", p.Name, p.Arity)
 	}
 	return nil
 }
