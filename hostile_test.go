@@ -37,8 +37,8 @@ func hostileQueries(t *testing.T) []string {
 		t.Fatalf("only %d hostile queries read", len(qs))
 	}
 	qs = append(qs,
-		strings.Repeat("halt. ", 1<<20/6),   // ~1 MB
-		strings.Repeat("a", 10<<20),         // 10 MB
+		strings.Repeat("halt. ", 1<<20/6), // ~1 MB
+		strings.Repeat("a", 10<<20),       // 10 MB
 		strings.Repeat("(", 100000)+"halt"+strings.Repeat(")", 100000),
 		strings.Repeat("[", 50000)+strings.Repeat("]", 50000),
 		"what calls \x00halt\x00?",

@@ -14,17 +14,17 @@ import (
 // the index root, lines 1-based inclusive), the score as its strategy gave
 // it and that score's kind (see retrieval.ScoreKind).
 type Hit struct {
-	Path      string    `json:"path"`
-	StartLine int       `json:"start_line"`
-	EndLine   int       `json:"end_line"`
-	Symbol    string    `json:"symbol"`
-	Qualified string    `json:"qualified,omitempty"`
-	Kind      string    `json:"kind"`
-	Score     float64   `json:"score"`
-	ScoreKind string    `json:"score_kind"`
-	Strategy  string    `json:"strategy"`
-	Lines     []int     `json:"lines,omitempty"` // e.g. call sites, for graph hits
-	Test      bool      `json:"test,omitempty"`
+	Path      string  `json:"path"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Symbol    string  `json:"symbol"`
+	Qualified string  `json:"qualified,omitempty"`
+	Kind      string  `json:"kind"`
+	Score     float64 `json:"score"`
+	ScoreKind string  `json:"score_kind"`
+	Strategy  string  `json:"strategy"`
+	Lines     []int   `json:"lines,omitempty"` // e.g. call sites, for graph hits
+	Test      bool    `json:"test,omitempty"`
 	doc       *retrieval.Document
 }
 

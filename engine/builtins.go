@@ -14,12 +14,24 @@ type builtin struct {
 	reg   func(vm *pl.VM, a pl.Atom)
 }
 
-func b0(p pl.Predicate0) func(*pl.VM, pl.Atom) { return func(vm *pl.VM, a pl.Atom) { vm.Register0(a, p) } }
-func b1(p pl.Predicate1) func(*pl.VM, pl.Atom) { return func(vm *pl.VM, a pl.Atom) { vm.Register1(a, p) } }
-func b2(p pl.Predicate2) func(*pl.VM, pl.Atom) { return func(vm *pl.VM, a pl.Atom) { vm.Register2(a, p) } }
-func b3(p pl.Predicate3) func(*pl.VM, pl.Atom) { return func(vm *pl.VM, a pl.Atom) { vm.Register3(a, p) } }
-func b4(p pl.Predicate4) func(*pl.VM, pl.Atom) { return func(vm *pl.VM, a pl.Atom) { vm.Register4(a, p) } }
-func b5(p pl.Predicate5) func(*pl.VM, pl.Atom) { return func(vm *pl.VM, a pl.Atom) { vm.Register5(a, p) } }
+func b0(p pl.Predicate0) func(*pl.VM, pl.Atom) {
+	return func(vm *pl.VM, a pl.Atom) { vm.Register0(a, p) }
+}
+func b1(p pl.Predicate1) func(*pl.VM, pl.Atom) {
+	return func(vm *pl.VM, a pl.Atom) { vm.Register1(a, p) }
+}
+func b2(p pl.Predicate2) func(*pl.VM, pl.Atom) {
+	return func(vm *pl.VM, a pl.Atom) { vm.Register2(a, p) }
+}
+func b3(p pl.Predicate3) func(*pl.VM, pl.Atom) {
+	return func(vm *pl.VM, a pl.Atom) { vm.Register3(a, p) }
+}
+func b4(p pl.Predicate4) func(*pl.VM, pl.Atom) {
+	return func(vm *pl.VM, a pl.Atom) { vm.Register4(a, p) }
+}
+func b5(p pl.Predicate5) func(*pl.VM, pl.Atom) {
+	return func(vm *pl.VM, a pl.Atom) { vm.Register5(a, p) }
+}
 
 // sandboxBuiltins is the whole list of Go builtins a rule or a REPL query can
 // reach. Deliberately absent: halt/1, consult/1, open/3,4 and every other
