@@ -418,9 +418,12 @@ func truncateUTF8(s string, n int) string {
 
 func capBytes(s string, n int) string { return truncateUTF8(s, n) }
 
-// Term converts features to the property list the rules read (see
-// rules/classify.pl). Strings become String terms; only closed-vocabulary
-// words become atoms.
+// Term converts features to the term the rules read:
+//
+//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text)
+//
+// (see rules/classify.pl, feature/2). Strings become String terms; only
+// closed-vocabulary words (shapes, relations, cues) become atoms.
 func (f Features) Term() engine.Term {
 	ids := make([]engine.Term, len(f.Idents))
 	for i, id := range f.Idents {
@@ -434,15 +437,15 @@ func (f Features) Term() engine.Term {
 	if f.DefinitionCue {
 		cue = "definition"
 	}
-	return engine.List(
-		engine.Compound("tokens", engine.Int(int64(f.Tokens))),
-		engine.Compound("content", engine.Int(int64(f.Content))),
-		engine.Compound("idents", engine.List(ids...)),
-		engine.Compound("paths", engine.Strings(f.Paths)),
-		engine.Compound("quoted", engine.Strings(f.Quoted)),
-		engine.Compound("relation", engine.Atom(f.Relation)),
-		engine.Compound("relation_object", obj),
-		engine.Compound("cue", engine.Atom(cue)),
-		engine.Compound("text", engine.String(f.Text)),
+	return engine.Compound("features",
+		engine.Int(int64(f.Tokens)),
+		engine.Int(int64(f.Content)),
+		engine.List(ids...),
+		engine.Strings(f.Paths),
+		engine.Strings(f.Quoted),
+		engine.Atom(f.Relation),
+		obj,
+		engine.Atom(cue),
+		engine.String(f.Text),
 	)
 }

@@ -378,15 +378,24 @@ func (e *Engine) Once(ctx context.Context, name string, args ...Term) (Solution,
 // All runs name(args...) and returns up to max solutions (max <= 0 means
 // all), decoded.
 func (e *Engine) All(ctx context.Context, max int, name string, args ...Term) ([]Solution, error) {
+	sols, _, err := e.AllStats(ctx, max, name, args...)
+	return sols, err
+}
+
+// AllStats is All that also reports the inferences and time used.
+func (e *Engine) AllStats(ctx context.Context, max int, name string, args ...Term) ([]Solution, Stats, error) {
+	start := time.Now()
 	vm, err := e.get()
 	if err != nil {
-		return nil, err
+		return nil, Stats{}, err
 	}
-	goal := Compound(name, args...)
 	var sols []Solution
 	var decodeErr error
 	bctx := withBudget(ctx, e.opts.Inferences)
-	ok, err := pl.Call(vm, goal, func(env *pl.Env) *pl.Promise {
+	// Arrive calls the predicate with the argument terms as they are: no
+	// goal is compiled from them and they are never walked, so a large
+	// string argument costs nothing until a rule looks at it.
+	ok, err := vm.Arrive(pl.NewAtom(name), args, func(env *pl.Env) *pl.Promise {
 		s := make(Solution, len(args))
 		for i, a := range args {
 			v, err := Decode(a, env)
@@ -401,13 +410,14 @@ func (e *Engine) All(ctx context.Context, max int, name string, args ...Term) ([
 	}, nil).Force(bctx)
 	e.put(vm)
 	_ = ok
+	st := Stats{Inferences: bctx.used(), Elapsed: time.Since(start)}
 	if decodeErr != nil {
-		return nil, decodeErr
+		return nil, st, decodeErr
 	}
 	if err != nil {
-		return nil, e.queryError(vm, fmt.Sprintf("%s/%d", name, len(args)), bctx, err)
+		return nil, st, e.queryError(vm, fmt.Sprintf("%s/%d", name, len(args)), bctx, err)
 	}
-	return sols, nil
+	return sols, st, nil
 }
 
 func (e *Engine) queryError(vm *pl.VM, goal string, bctx *budgetCtx, err error) error {
@@ -513,7 +523,9 @@ func (emptyFS) Open(name string) (fs.File, error) {
 	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 }
 
-// Stats is reported by Measure.
+// Stats is what one query used: Inferences counts resolution steps (the
+// unit of Options.Inferences); Elapsed is wall-clock time including
+// decoding.
 type Stats struct {
 	Inferences int64
 	Elapsed    time.Duration

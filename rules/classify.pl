@@ -1,8 +1,10 @@
 /*  classify.pl -- what kind of information need is this query?
 
-    Input is the feature list Go computes from the query text (see
-    bridge.QueryFeatures); the text itself is only data here. Every
-    property is always present:
+    Input is the features term Go computes from the query text (see
+    bridge.QueryFeatures); the text itself is only data here. It is
+    features(Tokens, Content, Idents, Paths, Quoted, Relation,
+    RelationObject, Cue, Text); read it with feature/2, which names each
+    argument by a property:
 
       tokens(N)            number of tokens
       content(N)           natural-language words that are not stopwords,
@@ -20,9 +22,41 @@
     Classes: identifier, relationship, conceptual, path, broad.
 */
 
-%! prop(+Features, ?Property) is semidet.
-%  Property is one of the feature properties above.
-prop(F, P) :- memberchk(P, F).
+%! feature(?Property, +Features) is semidet.
+%  Property is one of the properties above, e.g. feature(tokens(N), F).
+%  The property comes first so that the clause is chosen by its first
+%  argument: one head unification per clause, no list scan.
+feature(tokens(X),          features(X, _, _, _, _, _, _, _, _)).
+feature(content(X),         features(_, X, _, _, _, _, _, _, _)).
+feature(idents(X),          features(_, _, X, _, _, _, _, _, _)).
+feature(paths(X),           features(_, _, _, X, _, _, _, _, _)).
+feature(quoted(X),          features(_, _, _, _, X, _, _, _, _)).
+feature(relation(X),        features(_, _, _, _, _, X, _, _, _)).
+feature(relation_object(X), features(_, _, _, _, _, _, X, _, _)).
+feature(cue(X),             features(_, _, _, _, _, _, _, X, _)).
+feature(text(X),            features(_, _, _, _, _, _, _, _, X)).
+
+%! features_from_list(+Properties, -Features) is det.
+%  Builds a features term from a list of properties; a property left out
+%  takes its empty value (0, [], none, or "" for text). For tests and the
+%  REPL.
+features_from_list(Ps, F) :-
+    F = features(T, C, I, P, Q, R, O, Cu, X),
+    fl_default(tokens(T), Ps, 0),
+    fl_default(content(C), Ps, 0),
+    fl_default(idents(I), Ps, []),
+    fl_default(paths(P), Ps, []),
+    fl_default(quoted(Q), Ps, []),
+    fl_default(relation(R), Ps, none),
+    fl_default(relation_object(O), Ps, none),
+    fl_default(cue(Cu), Ps, none),
+    fl_default(text(X), Ps, []).
+
+fl_default(Prop, Ps, Default) :-
+    (   memberchk(Prop, Ps)
+    ->  true
+    ;   arg(1, Prop, Default)
+    ).
 
 %! classify(+Features, -Class, -Because) is det.
 %  Class is the first class whose rule fires, in the order the class_rule/4
@@ -32,26 +66,26 @@ classify(F, Class, because(Rule, Premises)) :-
 
 % class_rule(RuleID, Features, Class, Premises)
 class_rule(cls_empty, F, broad, [tokens(0)]) :-
-    prop(F, tokens(0)).
+    feature(tokens(0), F).
 class_rule(cls_path, F, path, [paths(Ps)]) :-
-    prop(F, paths(Ps)), Ps \== [].
+    feature(paths(Ps), F), Ps \== [].
 class_rule(cls_relation, F, relationship, [relation(R), target(T)]) :-
-    prop(F, relation(R)), R \== none,
+    feature(relation(R), F), R \== none,
     target(F, T).
 class_rule(cls_definition_cue, F, identifier, [cue(definition), target(T)]) :-
-    prop(F, cue(definition)),
+    feature(cue(definition), F),
     target(F, T).
 class_rule(cls_bare_identifier, F, identifier, [ident(T, Shape), content(N)]) :-
-    prop(F, idents(Ids)),
+    feature(idents(Ids), F),
     strong_idents(Ids, [id(T, Shape)]),
-    prop(F, content(N)), N =< 1.
+    feature(content(N), F), N =< 1.
 class_rule(cls_descriptive, F, conceptual, [content(N)]) :-
-    prop(F, content(N)), N >= 2.
+    feature(content(N), F), N >= 2.
 class_rule(cls_identifiers_only, F, identifier, [idents(Ids)]) :-
-    prop(F, idents(Ids)),
+    feature(idents(Ids), F),
     strong_idents(Ids, [_|_]).
 class_rule(cls_single_word, F, broad, [idents(Ids)]) :-
-    prop(F, idents(Ids)), Ids = [_|_].
+    feature(idents(Ids), F), Ids = [_|_].
 class_rule(cls_fallback_broad, _, broad, []).
 
 %! strong_shape(?Shape) is nondet.
@@ -77,11 +111,11 @@ strong_idents([id(N, S)|Ids], Out) :-
 %  identifier, else the first strong identifier, else any identifier, else
 %  the relation's object word.
 target(F, T) :-
-    prop(F, relation_object(T)), T \== none,
-    prop(F, idents(Ids)), memberchk(id(T, _), Ids), !.
+    feature(relation_object(T), F), T \== none,
+    feature(idents(Ids), F), memberchk(id(T, _), Ids), !.
 target(F, T) :-
-    prop(F, idents(Ids)), strong_idents(Ids, [id(T, _)|_]), !.
+    feature(idents(Ids), F), strong_idents(Ids, [id(T, _)|_]), !.
 target(F, T) :-
-    prop(F, idents([id(T, _)|_])), !.
+    feature(idents([id(T, _)|_]), F), !.
 target(F, T) :-
-    prop(F, relation_object(T)), T \== none.
+    feature(relation_object(T), F), T \== none.

@@ -19,7 +19,8 @@ test(case_insensitive_check_resolves) :-
 
 test(gap_drives_fallback_then_pending) :-
     Pending = [step(graph, [relation(callers), name("servehttp")], evidence)],
-    next(relationship, [relation(callers)],
+    features_from_list([relation(callers)], F),
+    next(relationship, F,
          [result(step(exact, [name("servehttp")], check), 0, [])],
          Pending, Next, Whys),
     Next = [step(exact, [name("servehttp"), case(insensitive)], check)|Rest],
@@ -27,7 +28,8 @@ test(gap_drives_fallback_then_pending) :-
     Whys = [because(ev_symbol_not_found, _), because(fb_case_insensitive, _)].
 
 test(resolution_retargets_relation) :-
-    next(relationship, [relation(callers)],
+    features_from_list([relation(callers)], F),
+    next(relationship, F,
          [result(step(exact, [name("servehttp"), case(insensitive)], check), 1, ["ServeHTTP"])],
          [step(graph, [relation(callers), name("servehttp")], evidence)], Next, _),
     Next == [step(graph, [relation(callers), name("ServeHTTP")], evidence)].
@@ -36,11 +38,13 @@ test(unfilled_gap_stops_and_says_so) :-
     H = [result(step(lexical, [text("zz")], check), 0, []),
          result(step(exact, [name("zz"), case(insensitive)], check), 0, []),
          result(step(exact, [name("zz")], check), 0, [])],
-    next(relationship, [relation(callers)], H, [], Next, Whys),
+    features_from_list([relation(callers)], F),
+    next(relationship, F, H, [], Next, Whys),
     Next == [],
     memberchk(because(ev_gap_unfilled, _), Whys).
 
 test(conceptual_continues_after_focus_lookup) :-
-    next(conceptual, [], [result(step(exact, [name("Request")], evidence), 1, ["Request"])],
+    features_from_list([], F),
+    next(conceptual, F, [result(step(exact, [name("Request")], evidence), 1, ["Request"])],
          [step(lexical, [text("x")], evidence)], Next, _),
     Next == [step(lexical, [text("x")], evidence)].

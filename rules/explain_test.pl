@@ -1,9 +1,10 @@
 % Tests for explain.pl.
 
 test(explanation_lists_contingencies) :-
-    explain_features([tokens(1), content(0), idents([id("Server", pascal)]), paths([]),
+    features_from_list([tokens(1), content(0), idents([id("Server", pascal)]), paths([]),
                       quoted([]), relation(none), relation_object(none), cue(none),
-                      text("Server")],
+                      text("Server")], F1),
+    explain_features(F1,
                      explanation(Class, Steps, _, Cs)),
     Class == identifier,
     Steps = [S],

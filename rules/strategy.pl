@@ -44,31 +44,31 @@ candidate(relationship, F, step(exact, [name(T)], check),
     target(F, T).
 candidate(relationship, F, step(graph, [relation(R), name(T)], evidence),
           because(st_graph_relation, [relation(R), target(T)])) :-
-    prop(F, relation(R)),
+    feature(relation(R), F),
     target(F, T).
 candidate(conceptual, F, step(exact, [name(T)], evidence),
           because(st_focus_identifier, [class(conceptual), ident(T)])) :-
-    prop(F, idents(Ids)),
+    feature(idents(Ids), F),
     strong_idents(Ids, [id(T, _)|_]).
 candidate(conceptual, F, step(lexical, [text(T)], evidence),
           because(st_bm25_description, [class(conceptual)])) :-
-    prop(F, text(T)).
+    feature(text(T), F).
 candidate(path, F, step(structural, [path(P)], evidence),
           because(st_path_listing, [path(P)])) :-
-    prop(F, paths([P|_])),
-    prop(F, content(0)).
+    feature(paths([P|_]), F),
+    feature(content(0), F).
 candidate(path, F, step(lexical, [text(T), path(P)], evidence),
           because(st_bm25_in_path, [path(P), content(N)])) :-
-    prop(F, paths([P|_])),
-    prop(F, content(N)), N > 0,
-    prop(F, text(T)).
+    feature(paths([P|_]), F),
+    feature(content(N), F), N > 0,
+    feature(text(T), F).
 candidate(broad, F, step(exact, [name(T), case(insensitive)], evidence),
           because(st_broad_name, [class(broad), word(T)])) :-
-    prop(F, idents([id(T, _)|_])).
+    feature(idents([id(T, _)|_]), F).
 candidate(broad, F, step(lexical, [text(T)], evidence),
           because(st_broad_bm25, [class(broad)])) :-
-    prop(F, text(T)),
-    prop(F, tokens(N)), N > 0.
+    feature(text(T), F),
+    feature(tokens(N), F), N > 0.
 
 %! fallback(+Class, +Gap, +History, -Steps, -Because) is semidet.
 %  Steps to try when a step left Gap. History is the list of
@@ -95,7 +95,7 @@ fallback_role(_, check).
 %  steps that answer the query for it.
 retarget(relationship, F, N, [step(graph, [relation(R), name(N)], evidence)],
          because(fb_retarget_relation, [relation(R), resolved(N)])) :-
-    prop(F, relation(R)), !.
+    feature(relation(R), F), !.
 retarget(_, _, N, [step(exact, [name(N)], evidence)],
          because(fb_retarget_definition, [resolved(N)])).
 

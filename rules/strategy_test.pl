@@ -1,8 +1,8 @@
 % Tests for strategy.pl.
 
-callers_features([tokens(3), content(0), idents([id("ServeHTTP", pascal)]), paths([]),
+callers_features(F) :- features_from_list([tokens(3), content(0), idents([id("ServeHTTP", pascal)]), paths([]),
                   quoted([]), relation(callers), relation_object("ServeHTTP"),
-                  cue(none), text("what calls ServeHTTP?")]).
+                  cue(none), text("what calls ServeHTTP?")], F).
 
 test(steps_are_in_cost_order) :-
     callers_features(F),
@@ -17,17 +17,19 @@ test(plan_names_class_rule_first) :-
     memberchk(because(st_graph_relation, _), Whys).
 
 test(conceptual_with_focus_runs_exact_before_bm25) :-
-    plan_features([tokens(4), content(3), idents([id("Request", pascal)]), paths([]),
+    features_from_list([tokens(4), content(3), idents([id("Request", pascal)]), paths([]),
                    quoted([]), relation(none), relation_object(none), cue(none),
-                   text("how does Request parse forms")],
+                   text("how does Request parse forms")], F1),
+    plan_features(F1,
                   plan(conceptual, [step(S1, _, _), step(S2, _, _)], _)),
     S1 == exact,
     S2 == lexical.
 
 test(identifier_plan_is_one_exact_step) :-
-    plan_features([tokens(1), content(0), idents([id("Server", pascal)]), paths([]),
+    features_from_list([tokens(1), content(0), idents([id("Server", pascal)]), paths([]),
                    quoted([]), relation(none), relation_object(none), cue(none),
-                   text("Server")], plan(identifier, Steps, _)),
+                   text("Server")], F2),
+    plan_features(F2, plan(identifier, Steps, _)),
     Steps == [step(exact, [name("Server")], evidence)].
 
 test(fallback_case_insensitive_first) :-
@@ -47,7 +49,8 @@ test(no_fallback_left) :-
     \+ fallback(relationship, symbol_not_found("zz"), H, _, _).
 
 test(retarget_relation) :-
-    retarget(relationship, [relation(callers)], "ServeHTTP", Steps, because(R, _)),
+    features_from_list([relation(callers)], F),
+    retarget(relationship, F, "ServeHTTP", Steps, because(R, _)),
     R == fb_retarget_relation,
     Steps == [step(graph, [relation(callers), name("ServeHTTP")], evidence)].
 

@@ -1,0 +1,519 @@
+// Package embedded is rlm's default retrieval.Backend: one SQLite database
+// (modernc.org/sqlite — pure Go, FTS5 built in), no server.
+//
+// It answers the exact, lexical (BM25), graph and structural strategies and
+// honours every retrieval.Filter field on all of them. Vector and hybrid
+// requests fail with an error wrapping retrieval.ErrUnsupported; fuse the
+// lists of several strategies with retrieval.FuseRRF instead.
+//
+// Storage: a docs table (every Document field; Refs and Metadata as JSON), a
+// refs table (doc_id, name, kind, line) indexed by name and by doc_id for the
+// graph strategy, and an FTS5 table (unicode61 tokenizer, '_' a token
+// character) with the columns name, doc, signature, path and body. Every
+// indexed field is pre-split in Go by SplitIdentifier, so that "ServeHTTP"
+// is indexed as "serve http servehttp" and a query for "serve http" finds
+// it.
+//
+// A Backend is safe for concurrent use. Writers are serialised inside the
+// process; a file database uses WAL mode so readers proceed while a batch is
+// written, and readers see either all or none of a batch.
+package embedded
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/rlm-dev/rlm/retrieval"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// MaxDocumentBytes bounds one document: the summed length in bytes of all
+// its strings (id, path, names, kind, language, signature, doc, text,
+// content hash, ref names and kinds, metadata keys and values). Upsert
+// rejects a batch holding a larger document with a *retrieval.DocumentError
+// wrapping retrieval.ErrTooLarge.
+const MaxDocumentBytes = 1 << 20
+
+// MaxFilterValues bounds each list of a retrieval.Filter (path prefixes,
+// kinds, languages). Longer lists fail with retrieval.ErrTooLarge.
+const MaxFilterValues = 256
+
+// schemaVersion is stored in PRAGMA user_version. Open refuses a database
+// with another non-zero version.
+const schemaVersion = 1
+
+// Column weights for bm25(): name, doc, signature, path, body, in the order
+// the FTS5 table declares them. The name counts most.
+const bm25Weights = "10.0, 2.0, 3.0, 1.5, 1.0"
+
+const schema = `
+CREATE TABLE IF NOT EXISTS docs (
+	rid            INTEGER PRIMARY KEY,
+	id             TEXT NOT NULL UNIQUE,
+	path           TEXT NOT NULL,
+	start_line     INTEGER NOT NULL,
+	end_line       INTEGER NOT NULL,
+	symbol         TEXT NOT NULL,
+	qualified      TEXT NOT NULL,
+	symbol_fold    TEXT NOT NULL,
+	qualified_fold TEXT NOT NULL,
+	kind           TEXT NOT NULL,
+	language       TEXT NOT NULL,
+	signature      TEXT NOT NULL,
+	doc            TEXT NOT NULL,
+	body           TEXT NOT NULL,
+	content_hash   TEXT NOT NULL,
+	test           INTEGER NOT NULL,
+	refs           TEXT NOT NULL,
+	metadata       TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
+CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
+CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(symbol_fold);
+CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(qualified_fold);
+CREATE INDEX IF NOT EXISTS docs_path ON docs(path, start_line);
+CREATE TABLE IF NOT EXISTS refs (
+	doc_id TEXT NOT NULL,
+	name   TEXT NOT NULL,
+	kind   TEXT NOT NULL,
+	line   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name, kind);
+CREATE INDEX IF NOT EXISTS refs_doc_id ON refs(doc_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+	name, doc, signature, path, body,
+	tokenize = "unicode61 tokenchars '_'"
+);
+`
+
+// Backend is the embedded SQLite retrieval backend. Create it with Open;
+// it is safe for concurrent use.
+type Backend struct {
+	db  *sql.DB
+	wmu sync.Mutex // serialises writers within the process
+}
+
+var _ retrieval.Backend = (*Backend)(nil)
+
+// Open opens (creating if needed) the backend's database. path "" or
+// ":memory:" gives a private in-memory database that lives until Close;
+// any other path is a file database in WAL mode (its directory must
+// exist). Open creates the schema and fails if the file holds a schema of
+// another version.
+func Open(ctx context.Context, path string) (*Backend, error) {
+	memory := path == "" || path == ":memory:"
+	var dsn string
+	if memory {
+		// Each connection to ":memory:" is its own database, so the pool is
+		// held to one connection that is never recycled.
+		dsn = ":memory:"
+	} else {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("embedded: open %q: %w", path, err)
+		}
+		q := url.Values{}
+		q.Add("_pragma", "busy_timeout(10000)")
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		// Write transactions take the write lock at BEGIN, so two writers
+		// never deadlock on a lock upgrade; read-only transactions (Search,
+		// Fetch) still begin deferred.
+		q.Set("_txlock", "immediate")
+		p := filepath.ToSlash(abs)
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // file:///C:/x on Windows
+		}
+		// A file: URI with the path escaped, so that '?', '#' and '%' in
+		// the path are not read as URI syntax.
+		u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+		dsn = u.String()
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: open %q: %w", path, err)
+	}
+	if memory {
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+		db.SetConnMaxLifetime(0)
+		db.SetConnMaxIdleTime(0)
+	} else {
+		db.SetMaxOpenConns(4)
+	}
+	b := &Backend{db: db}
+	if err := b.init(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("embedded: open %q: %w", path, err)
+	}
+	return b, nil
+}
+
+func (b *Backend) init(ctx context.Context) error {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var v int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	switch v {
+	case schemaVersion:
+		return nil
+	case 0:
+	default:
+		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
+	}
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Close closes the database. An in-memory database is discarded.
+func (b *Backend) Close() error { return b.db.Close() }
+
+// Capabilities reports the exact, lexical, graph and structural strategies,
+// filters on all of them, and retrieval.MaxLimit.
+func (b *Backend) Capabilities() retrieval.Capabilities {
+	return retrieval.Capabilities{
+		Strategies: []retrieval.Strategy{retrieval.Exact, retrieval.Lexical, retrieval.Graph, retrieval.Structural},
+		Filters:    true,
+		MaxLimit:   retrieval.MaxLimit,
+	}
+}
+
+// Count returns the number of stored documents.
+func (b *Backend) Count(ctx context.Context) (int, error) {
+	var n int
+	if err := b.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM docs").Scan(&n); err != nil {
+		return 0, fmt.Errorf("embedded: count: %w", err)
+	}
+	return n, nil
+}
+
+// documentBytes is the size Upsert bounds by MaxDocumentBytes.
+func documentBytes(d retrieval.Document) int {
+	n := len(d.ID) + len(d.Path) + len(d.Symbol) + len(d.Qualified) + len(d.Kind) +
+		len(d.Language) + len(d.Signature) + len(d.Doc) + len(d.Text) + len(d.ContentHash)
+	for _, r := range d.Refs {
+		n += len(r.Name) + len(r.Kind)
+	}
+	for k, v := range d.Metadata {
+		n += len(k) + len(v)
+	}
+	return n
+}
+
+func validateDocument(d retrieval.Document) error {
+	if d.ID == "" {
+		return &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: empty document id", retrieval.ErrBadRequest)}
+	}
+	if n := documentBytes(d); n > MaxDocumentBytes {
+		return &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: %d bytes of text, limit %d", retrieval.ErrTooLarge, n, MaxDocumentBytes)}
+	}
+	return nil
+}
+
+// row is a Document encoded for the tables.
+type row struct {
+	doc            retrieval.Document
+	refs, metadata string
+	ftsName        string
+	ftsDoc         string
+	ftsSignature   string
+	ftsPath        string
+	ftsBody        string
+}
+
+func encode(d retrieval.Document) (row, error) {
+	r := row{doc: d}
+	if len(d.Refs) > 0 {
+		b, err := json.Marshal(d.Refs)
+		if err != nil {
+			return r, err
+		}
+		r.refs = string(b)
+	}
+	if len(d.Metadata) > 0 {
+		b, err := json.Marshal(d.Metadata)
+		if err != nil {
+			return r, err
+		}
+		r.metadata = string(b)
+	}
+	r.ftsName = nameIndexText(d.Symbol, d.Qualified)
+	r.ftsDoc = proseIndexText(d.Doc)
+	r.ftsSignature = proseIndexText(d.Signature)
+	r.ftsPath = proseIndexText(d.Path)
+	r.ftsBody = proseIndexText(d.Text)
+	return r, nil
+}
+
+// Upsert stores docs, replacing any stored document with the same ID (its
+// refs and index entries included). The batch is one transaction: either
+// every document is stored or none is. A document with an empty ID fails
+// the batch with a *retrieval.DocumentError wrapping retrieval.ErrBadRequest;
+// one over MaxDocumentBytes with one wrapping retrieval.ErrTooLarge. If the
+// batch repeats an ID, the last one wins.
+func (b *Backend) Upsert(ctx context.Context, docs []retrieval.Document) error {
+	rows := make([]row, 0, len(docs))
+	last := make(map[string]int, len(docs)) // id → index in rows of its last version
+	for _, d := range docs {
+		if err := validateDocument(d); err != nil {
+			return fmt.Errorf("embedded: upsert: %w", err)
+		}
+		r, err := encode(d)
+		if err != nil {
+			return fmt.Errorf("embedded: upsert: %w", &retrieval.DocumentError{ID: d.ID, Err: err})
+		}
+		if i, ok := last[d.ID]; ok {
+			rows[i] = r
+			continue
+		}
+		last[d.ID] = len(rows)
+		rows = append(rows, r)
+	}
+	if len(rows) == 0 {
+		return ctx.Err()
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.doc.ID
+	}
+	b.wmu.Lock()
+	defer b.wmu.Unlock()
+	if err := b.write(ctx, ids, rows); err != nil {
+		return fmt.Errorf("embedded: upsert: %w", err)
+	}
+	return nil
+}
+
+// Delete removes the documents with the given ids (their refs and index
+// entries included) in one transaction. Unknown ids are ignored.
+func (b *Backend) Delete(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return ctx.Err()
+	}
+	b.wmu.Lock()
+	defer b.wmu.Unlock()
+	if err := b.write(ctx, ids, nil); err != nil {
+		return fmt.Errorf("embedded: delete: %w", err)
+	}
+	return nil
+}
+
+// chunkSize bounds the SQL parameters of one statement.
+const chunkSize = 500
+
+// ftsChunkRows is the number of rows per multi-row FTS insert. Each
+// statement that writes the FTS5 table flushes its pending index data, so
+// rows are written a chunk at a time rather than one by one.
+const ftsChunkRows = 80
+
+func chunks[T any](xs []T, n int, fn func([]T) error) error {
+	for len(xs) > 0 {
+		k := min(n, len(xs))
+		if err := fn(xs[:k]); err != nil {
+			return err
+		}
+		xs = xs[k:]
+	}
+	return nil
+}
+
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// write removes the documents with the ids in remove, then inserts rows, in
+// one transaction. Rows must have distinct ids, all among remove.
+func (b *Backend) write(ctx context.Context, remove []string, rows []row) error {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	// Remove: index entries first (they are found through docs.rid), then
+	// refs and docs.
+	var rids []int64
+	err = chunks(remove, chunkSize, func(c []string) error {
+		rs, err := tx.QueryContext(ctx, "SELECT rid FROM docs WHERE id IN ("+placeholders(len(c))+")", anys(c)...)
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			var rid int64
+			if err := rs.Scan(&rid); err != nil {
+				return err
+			}
+			rids = append(rids, rid)
+		}
+		return rs.Err()
+	})
+	if err != nil {
+		return err
+	}
+	err = chunks(rids, chunkSize, func(c []int64) error {
+		_, err := tx.ExecContext(ctx, "DELETE FROM fts WHERE rowid IN ("+placeholders(len(c))+")", anys(c)...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	err = chunks(remove, chunkSize, func(c []string) error {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM refs WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "DELETE FROM docs WHERE id IN ("+placeholders(len(c))+")", anys(c)...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return tx.Commit()
+	}
+
+	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, path, start_line, end_line, symbol, qualified,
+		symbol_fold, qualified_fold, kind, language, signature, doc, body,
+		content_hash, test, refs, metadata)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insDoc.Close()
+	insRef, err := tx.PrepareContext(ctx, "INSERT INTO refs (doc_id, name, kind, line) VALUES (?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insRef.Close()
+	ftsArgs := make([]any, 0, 6*len(rows))
+	for _, r := range rows {
+		d := r.doc
+		test := 0
+		if d.Test {
+			test = 1
+		}
+		res, err := insDoc.ExecContext(ctx, d.ID, d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
+			strings.ToLower(d.Symbol), strings.ToLower(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
+			d.ContentHash, test, r.refs, r.metadata)
+		if err != nil {
+			return err
+		}
+		rid, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		for _, ref := range d.Refs {
+			if _, err := insRef.ExecContext(ctx, d.ID, ref.Name, ref.Kind, ref.Line); err != nil {
+				return err
+			}
+		}
+		ftsArgs = append(ftsArgs, rid, r.ftsName, r.ftsDoc, r.ftsSignature, r.ftsPath, r.ftsBody)
+	}
+	err = chunks(ftsArgs, 6*ftsChunkRows, func(c []any) error {
+		q := "INSERT INTO fts (rowid, name, doc, signature, path, body) VALUES " +
+			strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(c)/6-1) + "(?, ?, ?, ?, ?, ?)"
+		_, err := tx.ExecContext(ctx, q, c...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// docColumns are the docs columns scanDocument reads, in order.
+const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
+	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, d.refs, d.metadata`
+
+// scanDocument scans docColumns followed by extra destinations.
+func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {
+	var d retrieval.Document
+	var test int
+	var refs, metadata string
+	dest := append([]any{&d.ID, &d.Path, &d.StartLine, &d.EndLine, &d.Symbol, &d.Qualified, &d.Kind,
+		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &refs, &metadata}, extra...)
+	if err := rows.Scan(dest...); err != nil {
+		return d, err
+	}
+	d.Test = test != 0
+	if refs != "" {
+		if err := json.Unmarshal([]byte(refs), &d.Refs); err != nil {
+			return d, fmt.Errorf("document %q: refs: %w", d.ID, err)
+		}
+	}
+	if metadata != "" {
+		if err := json.Unmarshal([]byte(metadata), &d.Metadata); err != nil {
+			return d, fmt.Errorf("document %q: metadata: %w", d.ID, err)
+		}
+	}
+	return d, nil
+}
+
+// Fetch returns the stored documents with the given ids, in the order
+// asked; ids not stored are skipped, and an id asked twice is returned
+// twice. More than retrieval.MaxLimit ids fail with an error wrapping
+// retrieval.ErrTooLarge.
+func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document, error) {
+	if len(ids) > retrieval.MaxLimit {
+		return nil, fmt.Errorf("embedded: fetch: %w: %d ids, limit %d", retrieval.ErrTooLarge, len(ids), retrieval.MaxLimit)
+	}
+	if len(ids) == 0 {
+		return nil, ctx.Err()
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	q := "SELECT " + docColumns + " FROM docs d WHERE d.id IN (" + placeholders(len(ids)) + ")"
+	rows, err := b.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: fetch: %w", err)
+	}
+	defer rows.Close()
+	byID := make(map[string]retrieval.Document, len(ids))
+	for rows.Next() {
+		d, err := scanDocument(rows)
+		if err != nil {
+			return nil, fmt.Errorf("embedded: fetch: %w", err)
+		}
+		byID[d.ID] = d
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("embedded: fetch: %w", err)
+	}
+	var out []retrieval.Document
+	for _, id := range ids {
+		if d, ok := byID[id]; ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?, ", n-1) + "?"
+}

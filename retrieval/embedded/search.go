@@ -1,0 +1,278 @@
+package embedded
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// primaryKinds rank before every other kind (fields, variables, constants,
+// ...) in exact results.
+var primaryKinds = []string{"function", "method", "type", "interface", "struct", "class", "constructor", "trait", "enum"}
+
+// kindClassSQL is 0 for primaryKinds and 1 otherwise. The kinds are
+// constants of this package, never user data.
+var kindClassSQL = func() string {
+	quoted := make([]string, len(primaryKinds))
+	for i, k := range primaryKinds {
+		quoted[i] = "'" + k + "'"
+	}
+	return "CASE WHEN d.kind IN (" + strings.Join(quoted, ", ") + ") THEN 0 ELSE 1 END"
+}()
+
+// Search answers req with hits ranked best first, Rank 1..n, at most
+// req.Limit of them (retrieval.DefaultLimit when 0). Every strategy applies
+// req.Filter in SQL to the documents it returns (for Callees, the defining
+// documents, not the caller). PathPrefixes are byte-wise string prefixes
+// ("net/http" also matches "net/httptest/..."; add a trailing slash for a
+// directory); an empty prefix matches every path. The strategies:
+//
+//   - Exact: documents whose Symbol or Qualified ("Recv.Name") equals
+//     req.Name, case-sensitively, with ScoreExact 1.0. Only when none
+//     matches and req.CaseInsensitive is set, the same comparison after
+//     lower-casing both sides, with ScoreExact 0.5. Order: non-test before
+//     test documents, functions/methods/types before other kinds, then path,
+//     start line and id.
+//   - Lexical: BM25 over the FTS5 index, with the name column weighted
+//     most. req.Text is tokenized in Go (see QueryTerms); each term is
+//     quoted as an FTS5 string and the terms are ORed, so no user text is
+//     ever read as FTS5 or SQL syntax. Text with no terms left gives no hits
+//     and no error. Score is ScoreBM25: SQLite's bm25() with the sign
+//     flipped, so it is positive and higher is better. Ties break by id.
+//   - Graph: req.Relation Callers gives the documents holding a "call" ref
+//     to req.Name, References those holding a ref of any kind; Score is the
+//     number of such refs (ScoreCount, higher is better) and Lines their
+//     distinct lines, ascending. A qualified req.Name ("Recv.Name") also
+//     matches refs to its last segment, since refs are bare names. Callees
+//     gives, for the documents whose Symbol or Qualified equals req.Name,
+//     the documents defining (Symbol or Qualified equal to) the names they
+//     call; Score is the number of call sites (ScoreCount), Lines is empty;
+//     called names with no defining document are skipped. Graph edges are
+//     name-based, not type-resolved. Order: score descending, then non-test
+//     first, path, start line, id.
+//   - Structural: a filter-only listing — documents passing req.Filter and,
+//     if req.Name is set, whose Symbol or Qualified starts with req.Name —
+//     ordered by path, start line and id, each with ScoreExact 1.0.
+//
+// Errors: an invalid request wraps retrieval.ErrBadRequest, an oversized
+// one (query over retrieval.MaxQueryBytes, a filter list over
+// MaxFilterValues) retrieval.ErrTooLarge, and Vector or Hybrid
+// retrieval.ErrUnsupported; a done ctx gives its error.
+func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieval.Hit, error) {
+	req, err := req.Normalize()
+	if err != nil {
+		return nil, fmt.Errorf("embedded: search: %w", err)
+	}
+	f := req.Filter
+	for _, l := range [][]string{f.PathPrefixes, f.Kinds, f.Languages} {
+		if len(l) > MaxFilterValues {
+			return nil, fmt.Errorf("embedded: search: %w: filter list of %d values, limit %d", retrieval.ErrTooLarge, len(l), MaxFilterValues)
+		}
+	}
+	var run func(context.Context, *sql.Tx, retrieval.Request) ([]retrieval.Hit, error)
+	switch req.Strategy {
+	case retrieval.Exact:
+		run = searchExact
+	case retrieval.Lexical:
+		if matchExpression(req.Text) == "" {
+			return nil, ctx.Err()
+		}
+		run = searchLexical
+	case retrieval.Graph:
+		run = searchGraph
+	case retrieval.Structural:
+		run = searchStructural
+	default:
+		return nil, fmt.Errorf("embedded: search: %w: %q", retrieval.ErrUnsupported, req.Strategy)
+	}
+	tx, err := b.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("embedded: search: %w", err)
+	}
+	defer tx.Rollback()
+	hits, err := run(ctx, tx, req)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: search %s: %w", req.Strategy, err)
+	}
+	for i := range hits {
+		hits[i].Strategy = req.Strategy
+		hits[i].Rank = i + 1
+	}
+	return hits, nil
+}
+
+// filterSQL returns " AND ..." conditions on the docs alias d for f, with
+// their arguments; "" when f filters nothing.
+func filterSQL(f retrieval.Filter) (string, []any) {
+	var conds []string
+	var args []any
+	if len(f.PathPrefixes) > 0 {
+		var ors []string
+		all := false
+		for _, p := range f.PathPrefixes {
+			if p == "" {
+				all = true
+				break
+			}
+			// Byte-wise prefix comparison: exact for any bytes, no LIKE or
+			// GLOB metacharacters to escape.
+			ors = append(ors, "substr(CAST(d.path AS BLOB), 1, ?) = CAST(? AS BLOB)")
+			args = append(args, len(p), p)
+		}
+		if all {
+			args = args[:0]
+		} else {
+			conds = append(conds, "("+strings.Join(ors, " OR ")+")")
+		}
+	}
+	in := func(col string, vals []string) {
+		if len(vals) == 0 {
+			return
+		}
+		conds = append(conds, col+" IN ("+placeholders(len(vals))+")")
+		for _, v := range vals {
+			args = append(args, v)
+		}
+	}
+	in("d.kind", f.Kinds)
+	in("d.language", f.Languages)
+	if f.ExcludeTests {
+		conds = append(conds, "d.test = 0")
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " AND " + strings.Join(conds, " AND "), args
+}
+
+// queryHits runs q and turns each row (docColumns, then a float score and
+// an optional comma-separated line list when withLines) into a hit.
+func queryHits(ctx context.Context, tx *sql.Tx, kind retrieval.ScoreKind, withLines bool, q string, args ...any) ([]retrieval.Hit, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var hits []retrieval.Hit
+	for rows.Next() {
+		var score float64
+		var lines sql.NullString
+		extra := []any{&score}
+		if withLines {
+			extra = append(extra, &lines)
+		}
+		d, err := scanDocument(rows, extra...)
+		if err != nil {
+			return nil, err
+		}
+		h := retrieval.Hit{Document: d, Score: score, ScoreKind: kind}
+		if lines.Valid && lines.String != "" {
+			h.Lines = parseLines(lines.String)
+		}
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// parseLines parses "3,3,7" into distinct ascending lines.
+func parseLines(s string) []int {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		out = append(out, n)
+	}
+	sort.Ints(out)
+	j := 0
+	for i, n := range out {
+		if i == 0 || n != out[j-1] {
+			out[j] = n
+			j++
+		}
+	}
+	return out[:j]
+}
+
+func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+	where, fargs := filterSQL(req.Filter)
+	order := " ORDER BY d.test, " + kindClassSQL + ", d.path, d.start_line, d.id LIMIT ?"
+	q := "SELECT " + docColumns + ", 1.0 FROM docs d WHERE (d.symbol = ? OR d.qualified = ?)" + where + order
+	args := append(append([]any{req.Name, req.Name}, fargs...), req.Limit)
+	hits, err := queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
+	if err != nil || len(hits) > 0 || !req.CaseInsensitive {
+		return hits, err
+	}
+	fold := strings.ToLower(req.Name)
+	q = "SELECT " + docColumns + ", 0.5 FROM docs d WHERE (d.symbol_fold = ? OR d.qualified_fold = ?)" + where + order
+	args = append(append([]any{fold, fold}, fargs...), req.Limit)
+	return queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
+}
+
+func searchLexical(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+	match := matchExpression(req.Text)
+	where, fargs := filterSQL(req.Filter)
+	// The inner query ranks and cuts to the limit carrying only rid, id and
+	// score; the outer one reads the full rows of the survivors.
+	q := "SELECT " + docColumns + ", m.score FROM (" +
+		"SELECT d.rid AS rid, d.id AS id, -bm25(fts, " + bm25Weights + ") AS score" +
+		" FROM fts JOIN docs d ON d.rid = fts.rowid WHERE fts MATCH ?" + where +
+		" ORDER BY score DESC, d.id LIMIT ?) m JOIN docs d ON d.rid = m.rid" +
+		" ORDER BY m.score DESC, m.id"
+	args := append(append([]any{match}, fargs...), req.Limit)
+	return queryHits(ctx, tx, retrieval.ScoreBM25, false, q, args...)
+}
+
+func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+	where, fargs := filterSQL(req.Filter)
+	const order = " ORDER BY score DESC, d.test, d.path, d.start_line, d.id LIMIT ?"
+	switch req.Relation {
+	case retrieval.Callers, retrieval.References:
+		names := []any{req.Name}
+		if i := strings.LastIndexByte(req.Name, '.'); i >= 0 && i+1 < len(req.Name) {
+			names = append(names, req.Name[i+1:])
+		}
+		kindCond := ""
+		if req.Relation == retrieval.Callers {
+			kindCond = " AND r.kind = 'call'"
+		}
+		q := "SELECT " + docColumns + ", COUNT(*) AS score, group_concat(r.line, ',')" +
+			" FROM refs r JOIN docs d ON d.id = r.doc_id" +
+			" WHERE r.name IN (" + placeholders(len(names)) + ")" + kindCond + where +
+			" GROUP BY d.rid" + order
+		args := append(append(names, fargs...), req.Limit)
+		return queryHits(ctx, tx, retrieval.ScoreCount, true, q, args...)
+	case retrieval.Callees:
+		q := "WITH src(id) AS (SELECT id FROM docs WHERE symbol = ? OR qualified = ?)," +
+			" called(name, n) AS (SELECT r.name, COUNT(*) FROM refs r" +
+			" WHERE r.kind = 'call' AND r.doc_id IN (SELECT id FROM src) GROUP BY r.name)" +
+			" SELECT " + docColumns + ", SUM(c.n) AS score" +
+			" FROM called c JOIN docs d ON (d.symbol = c.name OR d.qualified = c.name)" +
+			" WHERE 1" + where +
+			" GROUP BY d.rid" + order
+		args := append(append([]any{req.Name, req.Name}, fargs...), req.Limit)
+		return queryHits(ctx, tx, retrieval.ScoreCount, false, q, args...)
+	}
+	return nil, fmt.Errorf("%w: unknown relation %q", retrieval.ErrBadRequest, req.Relation)
+}
+
+func searchStructural(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+	where, fargs := filterSQL(req.Filter)
+	var args []any
+	nameCond := ""
+	if req.Name != "" {
+		nameCond = " AND (substr(CAST(d.symbol AS BLOB), 1, ?) = CAST(? AS BLOB)" +
+			" OR substr(CAST(d.qualified AS BLOB), 1, ?) = CAST(? AS BLOB))"
+		args = append(args, len(req.Name), req.Name, len(req.Name), req.Name)
+	}
+	q := "SELECT " + docColumns + ", 1.0 FROM docs d WHERE 1" + nameCond + where +
+		" ORDER BY d.path, d.start_line, d.id LIMIT ?"
+	args = append(append(args, fargs...), req.Limit)
+	return queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
+}

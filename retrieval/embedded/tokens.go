@@ -1,0 +1,230 @@
+package embedded
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxTermBytes bounds one term. Longer letter/digit runs (blobs, not
+// identifiers) are dropped from both the index and the query.
+const MaxTermBytes = 256
+
+// MaxQueryTerms bounds the number of distinct terms a lexical query ORs
+// together; terms past it are ignored.
+const MaxQueryTerms = 32
+
+// stopwords are dropped from lexical queries (never from the index). The
+// list is deliberately short: question words and glue that people put
+// around identifiers ("where is X defined", "what calls Y").
+var stopwords = map[string]struct{}{
+	"a": {}, "an": {}, "and": {}, "are": {}, "be": {}, "by": {},
+	"call": {}, "called": {}, "calls": {}, "defined": {}, "do": {}, "does": {},
+	"for": {}, "from": {}, "how": {}, "in": {}, "is": {}, "it": {},
+	"of": {}, "on": {}, "or": {}, "that": {}, "the": {}, "this": {},
+	"to": {}, "what": {}, "where": {}, "which": {}, "who": {}, "with": {},
+}
+
+// IsStopword reports whether the lowercased term is dropped from lexical
+// queries.
+func IsStopword(term string) bool {
+	_, ok := stopwords[term]
+	return ok
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// words returns the runs of letters, digits and underscores in s, in order.
+// Everything else (punctuation, operators, quotes, NUL, invalid UTF-8)
+// separates words.
+func words(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError && isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+type runeClass int
+
+const (
+	classOther runeClass = iota
+	classLower
+	classUpper
+	classDigit
+)
+
+func classify(r rune) runeClass {
+	switch {
+	case unicode.IsUpper(r) || unicode.IsTitle(r):
+		return classUpper
+	case unicode.IsDigit(r):
+		return classDigit
+	case unicode.IsLetter(r):
+		return classLower // lower-case and caseless letters
+	}
+	return classOther
+}
+
+// splitParts splits one identifier into its lowercased parts at
+// underscores, lower→upper changes ("readRequest" → read, request), the
+// end of an upper-case run followed by a lower-case letter ("HTTPServer" →
+// http, server) and letter↔digit changes ("base64Encode" → base, 64,
+// encode).
+func splitParts(ident string) []string {
+	var parts []string
+	for _, piece := range strings.Split(ident, "_") {
+		if piece == "" {
+			continue
+		}
+		rs := []rune(piece)
+		start := 0
+		for i := 1; i < len(rs); i++ {
+			prev, cur := classify(rs[i-1]), classify(rs[i])
+			boundary := false
+			switch {
+			case prev == classLower && cur == classUpper:
+				boundary = true
+			case prev == classUpper && cur == classUpper && i+1 < len(rs) && classify(rs[i+1]) == classLower:
+				boundary = true
+			case (prev == classDigit) != (cur == classDigit):
+				boundary = true
+			}
+			if boundary {
+				parts = append(parts, strings.ToLower(string(rs[start:i])))
+				start = i
+			}
+		}
+		parts = append(parts, strings.ToLower(string(rs[start:])))
+	}
+	return parts
+}
+
+// SplitIdentifier returns the lowercased index terms of one identifier: its
+// parts (split at underscores, camelCase changes, acronym ends and
+// letter/digit changes), then the whole identifier lowercased when that
+// differs from the only part. For example "ServeHTTP" → [serve http
+// servehttp], "readRequest" → [read request readrequest], "http_test" →
+// [http test http_test], "Server" → [server]. Duplicates are removed,
+// first occurrence kept. Terms longer than MaxTermBytes are dropped.
+func SplitIdentifier(ident string) []string {
+	var out []string
+	seen := map[string]struct{}{}
+	add := func(t string) {
+		if t == "" || len(t) > MaxTermBytes {
+			return
+		}
+		if _, ok := seen[t]; ok {
+			return
+		}
+		seen[t] = struct{}{}
+		out = append(out, t)
+	}
+	for _, p := range splitParts(ident) {
+		add(p)
+	}
+	add(strings.ToLower(ident))
+	return out
+}
+
+// Terms returns the lowercased terms of free text: every run of letters,
+// digits and underscores, expanded with SplitIdentifier, duplicates removed
+// (first occurrence kept). Stopwords are kept; see QueryTerms.
+func Terms(text string) []string {
+	var out []string
+	seen := map[string]struct{}{}
+	for _, w := range words(text) {
+		if len(w) > MaxTermBytes {
+			continue
+		}
+		for _, t := range SplitIdentifier(w) {
+			if _, ok := seen[t]; ok {
+				continue
+			}
+			seen[t] = struct{}{}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// QueryTerms returns the terms a lexical search uses for text: Terms
+// without stopwords, at most MaxQueryTerms of them.
+func QueryTerms(text string) []string {
+	var out []string
+	for _, t := range Terms(text) {
+		if IsStopword(t) {
+			continue
+		}
+		out = append(out, t)
+		if len(out) == MaxQueryTerms {
+			break
+		}
+	}
+	return out
+}
+
+// matchExpression builds an FTS5 MATCH expression that ORs the query terms
+// of text, each written as an FTS5 string literal, so that no part of the
+// user's text is ever read as FTS5 syntax (NEAR, AND, NOT, *, ^, column
+// filters, parentheses). It returns "" when no term is left.
+func matchExpression(text string) string {
+	terms := QueryTerms(text)
+	if len(terms) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString(quoteFTS(t))
+	}
+	return b.String()
+}
+
+// quoteFTS writes s as an FTS5 string: in double quotes, inner double quotes
+// doubled.
+func quoteFTS(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// nameIndexText returns the terms of identifiers (symbol and qualified
+// names) for the FTS name column, each once.
+func nameIndexText(names ...string) string {
+	return strings.Join(Terms(strings.Join(names, " ")), " ")
+}
+
+// proseIndexText returns the terms of a free-text field (doc, signature,
+// path, body) for the FTS table: every word expanded with SplitIdentifier,
+// repeats kept so that BM25 sees term frequencies.
+func proseIndexText(s string) string {
+	var b strings.Builder
+	for _, w := range words(s) {
+		if len(w) > MaxTermBytes {
+			continue
+		}
+		for _, t := range SplitIdentifier(w) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(t)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,82 @@
+package embedded
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSplitIdentifier(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ServeHTTP", []string{"serve", "http", "servehttp"}},
+		{"readRequest", []string{"read", "request", "readrequest"}},
+		{"http_test", []string{"http", "test", "http_test"}},
+		{"HTTPServer", []string{"http", "server", "httpserver"}},
+		{"base64Encode", []string{"base", "64", "encode", "base64encode"}},
+		{"Server", []string{"server"}},
+		{"x", []string{"x"}},
+		{"__init__", []string{"init", "__init__"}},
+		{"ÄpfelBaum", []string{"äpfel", "baum", "äpfelbaum"}},
+		{"getHTTPResponseCode", []string{"get", "http", "response", "code", "gethttpresponsecode"}},
+		{"ID", []string{"id"}},
+		{"", nil},
+		{strings.Repeat("a", MaxTermBytes+1), nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, SplitIdentifier(tc.in)); diff != "" {
+				t.Errorf("SplitIdentifier(%q) (-want +got):\n%s", tc.in, diff)
+			}
+		})
+	}
+}
+
+func TestQueryTermsAndMatchExpression(t *testing.T) {
+	tests := []struct {
+		in        string
+		wantTerms []string
+		wantMatch string
+	}{
+		{"where is ServeHTTP defined?", []string{"serve", "http", "servehttp"}, `"serve" OR "http" OR "servehttp"`},
+		{"what calls readRequest", []string{"read", "request", "readrequest"}, `"read" OR "request" OR "readrequest"`},
+		{`NEAR(a b) AND NOT "x`, []string{"near", "b", "not", "x"}, `"near" OR "b" OR "not" OR "x"`},
+		{"'; DROP TABLE files; --", []string{"drop", "table", "files"}, `"drop" OR "table" OR "files"`},
+		{`" OR 1=1 --`, []string{"1"}, `"1"`},
+		{"*", nil, ""},
+		{"what is the", nil, ""},
+		{"a\x00b\xffc", []string{"b", "c"}, `"b" OR "c"`},
+		{"serve serve SERVE", []string{"serve"}, `"serve"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			if diff := cmp.Diff(tc.wantTerms, QueryTerms(tc.in)); diff != "" {
+				t.Errorf("QueryTerms (-want +got):\n%s", diff)
+			}
+			if got := matchExpression(tc.in); got != tc.wantMatch {
+				t.Errorf("matchExpression = %q, want %q", got, tc.wantMatch)
+			}
+		})
+	}
+}
+
+func TestQueryTermsCapped(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 100; i++ {
+		b.WriteString("w")
+		b.WriteString(strings.Repeat("x", i+1))
+		b.WriteString(" ")
+	}
+	if got := len(QueryTerms(b.String())); got != MaxQueryTerms {
+		t.Errorf("len(QueryTerms) = %d, want %d", got, MaxQueryTerms)
+	}
+}
+
+func TestQuoteFTS(t *testing.T) {
+	if got, want := quoteFTS(`a"b`), `"a""b"`; got != want {
+		t.Errorf("quoteFTS = %s, want %s", got, want)
+	}
+}
