@@ -74,6 +74,11 @@ candidate(broad, F, step(lexical, [text(T)], evidence),
 %  Steps to try when a step left Gap. History is the list of
 %  result(Step, Count, Tops) so far, newest first. Fails when no fallback
 %  is left, which ends the search with the gap reported.
+fallback(Class, symbol_not_found(T), H, [step(exact, [name(Last)], Role)],
+         because(fb_last_segment, [gap(symbol_not_found(T)), segment(Last)])) :-
+    last_segment(T, Last),
+    \+ tried(H, exact, name(Last)),
+    fallback_role(Class, Role).
 fallback(Class, symbol_not_found(T), H, [step(exact, [name(T), case(insensitive)], Role)],
          because(fb_case_insensitive, [gap(symbol_not_found(T))])) :-
     \+ tried(H, exact, case(insensitive)),
@@ -82,6 +87,15 @@ fallback(Class, symbol_not_found(T), H, [step(lexical, [text(T)], Role)],
          because(fb_fuzzy_name, [gap(symbol_not_found(T)), tried(exact_case_insensitive)])) :-
     \+ tried(H, lexical, text(T)),
     fallback_role(Class, Role).
+
+%! last_segment(+Name, -Last) is semidet.
+%  Last is what follows the last dot of a qualified name such as
+%  "http.ListenAndServe" (a package or receiver qualifier the index may not
+%  store).
+last_segment(T, Last) :-
+    append(_, ['.'|Last], T),
+    Last = [_|_],
+    \+ memberchk('.', Last), !.
 
 %! fallback_role(+Class, -Role) is det.
 %  For identifier queries a fallback's hits answer the query; otherwise a

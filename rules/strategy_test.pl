@@ -56,3 +56,13 @@ test(retarget_relation) :-
 
 test(every_strategy_has_a_cost) :-
     forall(member(S, [exact, structural, graph, lexical, vector, hybrid]), cost(S, _)).
+
+test(qualified_name_falls_back_to_last_segment) :-
+    fallback(identifier, symbol_not_found("http.ListenAndServe"), [], Steps, because(R, _)),
+    R == fb_last_segment,
+    Steps == [step(exact, [name("ListenAndServe")], evidence)].
+
+test(last_segment_tried_then_case_insensitive) :-
+    H = [result(step(exact, [name("ListenAndServe")], evidence), 0, [])],
+    fallback(identifier, symbol_not_found("http.ListenAndServe"), H, _, because(R, _)),
+    R == fb_case_insensitive.
