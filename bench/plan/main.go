@@ -165,7 +165,7 @@ func runSWI(qs []query, n int) ([]time.Duration, map[string][]time.Duration, err
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
-	facts := filepath.Join(dir, "features.pl")
+	facts := filepath.Join(dir, "features.facts") // not *.pl: swipl would load it as a script and drop it from argv
 	var b strings.Builder
 	b.WriteString(":- set_prolog_flag(double_quotes, chars).\n")
 	for i, q := range qs {
