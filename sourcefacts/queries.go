@@ -1,0 +1,180 @@
+package sourcefacts
+
+import (
+	"embed"
+	"fmt"
+	"regexp"
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+)
+
+// queryFS holds the query files: the grammar's own tags query, verbatim, and
+// rlm's small extra query. See queries/README.md for their origins.
+//
+//go:embed queries/go-tags.scm queries/go-extra.scm
+var queryFS embed.FS
+
+// captureRole is what a capture name means to the extractor.
+type captureRole uint8
+
+const (
+	capIgnored      captureRole = iota
+	capName                     // @name
+	capDoc                      // @doc
+	capDefinition               // @definition.<kind>
+	capReference                // @reference.<kind>
+	capPackageName              // @package.name
+	capImport                   // @import
+	capImportPath               // @import.path
+	capImportAlias              // @import.alias
+	capReceiver                 // @receiver: operand of a selector call or type qualifier
+	capReceiverName             // @receiver.name: the selected name it goes with
+	capComment                  // @comment
+)
+
+type captureInfo struct {
+	role captureRole
+	kind string // the <kind> of @definition.<kind> / @reference.<kind>
+}
+
+// patternInfo is what the extractor knows about one pattern of the compiled
+// query, including the tags predicates the Go binding leaves to the caller.
+type patternInfo struct {
+	file  string         // which query file the pattern came from
+	strip *regexp.Regexp // #strip! @doc "<regex>": removed from each doc comment
+}
+
+// compiledQuery is the tags query and the extra query compiled together into
+// one ts.Query, so that one cursor pass over the tree serves both.
+type compiledQuery struct {
+	q        *ts.Query
+	captures []captureInfo
+	patterns []patternInfo
+}
+
+// compileQueries compiles the named query files (in order) as one query.
+// Patterns of tags files (names ending in "-tags.scm") that carry neither a
+// @definition.* nor a @reference.* capture are disabled: the tags convention
+// gives them no role, and the extra file covers what they would say.
+func compileQueries(lang *ts.Language, names ...string) (*compiledQuery, error) {
+	type span struct {
+		name       string
+		start, end int // byte offsets in the combined source
+		firstRow   int // 0-based row of start in the combined source
+		rows       int // rows in the span
+	}
+	var (
+		sb    strings.Builder
+		spans []span
+		rows  int
+	)
+	for _, name := range names {
+		b, err := queryFS.ReadFile("queries/" + name)
+		if err != nil {
+			return nil, fmt.Errorf("sourcefacts: read query %s: %w", name, err)
+		}
+		start := sb.Len()
+		sb.Write(b)
+		if len(b) == 0 || b[len(b)-1] != '\n' {
+			sb.WriteByte('\n')
+		}
+		n := strings.Count(sb.String()[start:], "\n")
+		spans = append(spans, span{name: name, start: start, end: sb.Len(), firstRow: rows, rows: n})
+		rows += n
+	}
+	q, qerr := ts.NewQuery(lang, sb.String())
+	if qerr != nil {
+		where := "queries"
+		for _, s := range spans {
+			if r := int(qerr.Row); r >= s.firstRow && r < s.firstRow+s.rows {
+				where = fmt.Sprintf("%s line %d", s.name, r-s.firstRow+1)
+				break
+			}
+		}
+		return nil, fmt.Errorf("sourcefacts: compile %s: %s", where, qerr.Message)
+	}
+
+	cq := &compiledQuery{q: q}
+	for _, name := range q.CaptureNames() {
+		cq.captures = append(cq.captures, parseCaptureName(name))
+	}
+	n := q.PatternCount()
+	cq.patterns = make([]patternInfo, n)
+	for i := uint(0); i < n; i++ {
+		pi := &cq.patterns[i]
+		off := int(q.StartByteForPattern(i))
+		for _, s := range spans {
+			if off >= s.start && off < s.end {
+				pi.file = s.name
+			}
+		}
+		hasRole := false
+		for ci, qn := range q.CaptureQuantifiers(i) {
+			if qn == ts.CaptureQuantifierZero {
+				continue
+			}
+			switch cq.captures[ci].role {
+			case capDefinition, capReference, capPackageName, capImport:
+				hasRole = true
+			}
+		}
+		if strings.HasSuffix(pi.file, "-tags.scm") && !hasRole {
+			q.DisablePattern(i)
+			continue
+		}
+		for _, p := range q.GeneralPredicates(i) {
+			switch p.Operator {
+			case "strip!":
+				if len(p.Args) == 2 && p.Args[0].CaptureId != nil && p.Args[1].String != nil &&
+					cq.captures[*p.Args[0].CaptureId].role == capDoc {
+					re, err := regexp.Compile(*p.Args[1].String)
+					if err != nil {
+						q.Close()
+						return nil, fmt.Errorf("sourcefacts: %s pattern %d: #strip! regex: %w", pi.file, i, err)
+					}
+					pi.strip = re
+				}
+			}
+		}
+	}
+	// @doc is not recorded. tree-sitter 0.25's query cursor compares the
+	// capture lists of competing in-progress matches on every step, so
+	// recording `(comment)* @doc` costs time quadratic in the length of a
+	// run of comments (40,000 comment lines before one function: 11 s with
+	// the capture, 11 ms without). Doc comments are found from the tree
+	// instead, by the same adjacency rule (#set-adjacent!), and each
+	// pattern's #strip! regex is still applied.
+	if _, ok := q.CaptureIndexForName("doc"); ok {
+		q.DisableCapture("doc")
+	}
+	return cq, nil
+}
+
+func parseCaptureName(name string) captureInfo {
+	switch {
+	case name == "name":
+		return captureInfo{role: capName}
+	case name == "doc":
+		return captureInfo{role: capDoc}
+	case name == "package.name":
+		return captureInfo{role: capPackageName}
+	case name == "import":
+		return captureInfo{role: capImport}
+	case name == "import.path":
+		return captureInfo{role: capImportPath}
+	case name == "import.alias":
+		return captureInfo{role: capImportAlias}
+	case name == "receiver":
+		return captureInfo{role: capReceiver}
+	case name == "receiver.name":
+		return captureInfo{role: capReceiverName}
+	case name == "comment":
+		return captureInfo{role: capComment}
+	case strings.HasPrefix(name, "definition."):
+		return captureInfo{role: capDefinition, kind: strings.TrimPrefix(name, "definition.")}
+	case strings.HasPrefix(name, "reference."):
+		return captureInfo{role: capReference, kind: strings.TrimPrefix(name, "reference.")}
+	}
+	return captureInfo{role: capIgnored}
+}
