@@ -105,15 +105,16 @@ func (w *worker) close() {
 	w.parser.Close()
 }
 
+// kindIDs and fieldIDs are the grammar's numeric ids for the node kinds and
+// field names the extractor inspects, looked up once.
 type kindIDs struct {
 	comment, functionDecl, methodDecl, typeSpec, typeAlias, constSpec, varSpec,
-	fieldDecl, methodElem, structType, interfaceType, pointerType, parenType,
-	genericType, typeIdent, qualifiedType, selectorExpr, typeDecl, constDecl,
-	varDecl uint16
+	structType, interfaceType, pointerType, parenType, genericType, typeIdent,
+	qualifiedType uint16
 }
 
 type fieldIDs struct {
-	name, typ, body, receiver, operand, pkg uint16
+	name, typ, body, receiver uint16
 }
 
 // NewGoExtractor returns an Extractor for Go using tree-sitter-go and the
@@ -128,8 +129,21 @@ func NewGoExtractor() (*Extractor, error) {
 	if err != nil {
 		return nil, err
 	}
-	id := func(kind string) uint16 { return lang.IdForNodeKind(kind, true) }
-	fid := func(name string) uint16 { return lang.FieldIdForName(name) }
+	var missing []string // kinds or fields this grammar version lacks
+	id := func(kind string) uint16 {
+		v := lang.IdForNodeKind(kind, true)
+		if v == 0 {
+			missing = append(missing, kind)
+		}
+		return v
+	}
+	fid := func(name string) uint16 {
+		v := lang.FieldIdForName(name)
+		if v == 0 {
+			missing = append(missing, "field "+name)
+		}
+		return v
+	}
 	e := &Extractor{
 		lang:  lang,
 		query: q,
@@ -137,22 +151,20 @@ func NewGoExtractor() (*Extractor, error) {
 			comment: id("comment"), functionDecl: id("function_declaration"),
 			methodDecl: id("method_declaration"), typeSpec: id("type_spec"),
 			typeAlias: id("type_alias"), constSpec: id("const_spec"), varSpec: id("var_spec"),
-			fieldDecl: id("field_declaration"), methodElem: id("method_elem"),
 			structType: id("struct_type"), interfaceType: id("interface_type"),
 			pointerType: id("pointer_type"), parenType: id("parenthesized_type"),
 			genericType: id("generic_type"), typeIdent: id("type_identifier"),
-			qualifiedType: id("qualified_type"), selectorExpr: id("selector_expression"),
-			typeDecl: id("type_declaration"), constDecl: id("const_declaration"),
-			varDecl: id("var_declaration"),
+			qualifiedType: id("qualified_type"),
 		},
-		fields: fieldIDs{
-			name: fid("name"), typ: fid("type"), body: fid("body"),
-			receiver: fid("receiver"), operand: fid("operand"), pkg: fid("package"),
-		},
+		fields:         fieldIDs{name: fid("name"), typ: fid("type"), body: fid("body"), receiver: fid("receiver")},
 		parserVersion:  "tree-sitter/" + strings.TrimPrefix(moduleVersion(treeSitterModule, "v"+fallbackParserVersion), "v"),
 		grammar:        "go",
 		grammarVersion: grammarVersion(lang),
 		maxIdle:        2 * runtime.GOMAXPROCS(0),
+	}
+	if len(missing) > 0 {
+		q.q.Close()
+		return nil, fmt.Errorf("sourcefacts: tree-sitter-go lacks %s", strings.Join(missing, ", "))
 	}
 	return e, nil
 }
@@ -195,9 +207,11 @@ func (e *Extractor) ParserVersion() string { return e.parserVersion }
 // e.g. "v0.25.0".
 func (e *Extractor) GrammarVersion() string { return e.grammarVersion }
 
-// SetParseTimeout sets the wall-clock budget for parsing one input. When a
-// parse runs out of budget Extract reports StatusError "parse timeout". 0
-// restores the default (10 s plus 5 s per MiB of input); a negative value
+// SetParseTimeout sets the wall-clock budget for parsing one input, and,
+// separately, for running the queries over its tree. When the parse runs
+// out of budget Extract reports StatusError "parse timeout"; when the
+// queries do, StatusPartial with Error "query timeout: facts incomplete".
+// 0 restores the default (10 s plus 5 s per MiB of input); a negative value
 // means no budget. A ctx deadline, when sooner, always applies. Safe for
 // concurrent use.
 func (e *Extractor) SetParseTimeout(d time.Duration) { e.parseTimeout.Store(int64(d)) }
@@ -283,8 +297,10 @@ func (e *Extractor) putWorker(w *worker) {
 // the tree holds syntax errors (facts may be incomplete; Error says where the
 // first one is), or StatusError with Error set and no facts when the input
 // cannot be parsed: "binary file" (a NUL byte in the first BinarySniffBytes),
-// "too large" (over MaxParseBytes) or a parser failure. Invalid UTF-8 is
-// parsed (tree-sitter marks it as errors); text in facts is made valid UTF-8.
+// "too large" (over MaxParseBytes), "parse timeout" (see SetParseTimeout) or
+// "parse failed". Invalid UTF-8 is parsed (tree-sitter marks it as errors);
+// text in facts is made valid UTF-8 (U+FFFD for bad bytes) and capped (see
+// the Max*Bytes constants); ranges always refer to the exact bytes.
 //
 // Extract returns a non-nil error only when ctx is done (ctx.Err()) or the
 // Extractor is closed. It never panics on any input and is safe for
@@ -625,7 +641,7 @@ func (x *extraction) symbol(d *defCand) Symbol {
 	anchor := span{start: s.Range.StartByte, startRow: s.Range.StartLine - 1}
 	switch id {
 	case k.typeSpec, k.typeAlias, k.constSpec, k.varSpec:
-		if kw, ok := x.declKeyword(s.Range.StartByte); ok {
+		if kw, ok := x.declKeyword(s.Range.StartByte); ok && x.followsKeyword(&d.node) {
 			// `type T struct{...}`, `var v = 1`: an ungrouped declaration,
 			// whose whole text (keyword included) is the definition and
 			// whose doc comment sits above the keyword.
@@ -654,6 +670,22 @@ func (x *extraction) declKeyword(offset int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// followsKeyword confirms from the tree what declKeyword saw in the text
+// (which a comment ending in "type" could fool): n's previous sibling is
+// the declaration keyword. Only called when the text says so, because
+// PrevSibling costs time linear in the number of earlier siblings.
+func (x *extraction) followsKeyword(n *ts.Node) bool {
+	prev := n.PrevSibling()
+	if prev == nil || prev.IsNamed() {
+		return false
+	}
+	switch prev.Kind() {
+	case "type", "const", "var":
+		return true
+	}
+	return false
 }
 
 func isSpace(c byte) bool {
@@ -791,10 +823,41 @@ func (x *extraction) docText(docs []span, strip *regexp.Regexp) string {
 			}
 			continue
 		}
+		if isDirective(t) {
+			continue
+		}
 		b.WriteString(strings.TrimRight(strip.ReplaceAllString(t, ""), " \t\r"))
 		b.WriteByte('\n')
 	}
 	return capText(strings.TrimSpace(b.String()), MaxDocBytes)
+}
+
+// isDirective reports whether line comment c is a tool directive rather
+// than documentation (go/ast's rule): //line, //extern, //export, or
+// //name:arg such as //go:noinline.
+func isDirective(c string) bool {
+	c, ok := strings.CutPrefix(c, "//")
+	if !ok {
+		return false
+	}
+	for _, p := range [...]string{"line ", "extern ", "export "} {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	colon := strings.IndexByte(c, ':')
+	if colon <= 0 || colon+1 >= len(c) {
+		return false
+	}
+	for i := 0; i <= colon+1; i++ {
+		if i == colon {
+			continue
+		}
+		if b := c[i]; !('a' <= b && b <= 'z' || '0' <= b && b <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func (x *extraction) importFact(im *importCand) Import {

@@ -105,7 +105,8 @@ func (s Symbol) Qualified() string {
 type Reference struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"` // RefCall or RefType
-	// Receiver is the operand text of a selector call (`x` in `x.f()`) when
+	// Receiver is the operand text of a selector call (`x` in `x.f()`), or
+	// the package qualifier of a qualified type (`io` in `io.Reader`), when
 	// present; it is syntax, not a resolved type.
 	Receiver string `json:"receiver,omitempty"`
 	// Enclosing is the index into FileFacts.Symbols of the innermost

@@ -168,6 +168,12 @@ func findGoFiles(ctx context.Context, root string, opts *WalkOptions) ([]walkFil
 	if !info.IsDir() {
 		return nil, fmt.Errorf("sourcefacts: walk: %s is not a directory", root)
 	}
+	if li, err := os.Lstat(root); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		// The root itself may be a link; links below it are not followed.
+		if root, err = filepath.EvalSymlinks(root); err != nil {
+			return nil, fmt.Errorf("sourcefacts: walk: %w", err)
+		}
+	}
 	var files []walkFile
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
