@@ -110,13 +110,14 @@ func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
 	for _, f := range files {
 		base := len(docs)
 		for _, s := range f.Symbols {
+			q := qualifiedName(s)
 			docs = append(docs, retrieval.Document{
-				ID:          retrieval.DocumentID(f.Provenance.Path, s.Qualified(), s.Range.StartLine),
+				ID:          retrieval.DocumentID(f.Provenance.Path, q, s.Range.StartLine),
 				Path:        f.Provenance.Path,
 				StartLine:   s.Range.StartLine,
 				EndLine:     s.Range.EndLine,
 				Symbol:      s.Name,
-				Qualified:   s.Qualified(),
+				Qualified:   q,
 				Kind:        s.Kind,
 				Language:    f.Language,
 				Signature:   s.Signature,
@@ -140,6 +141,16 @@ func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
 		}
 	}
 	return docs
+}
+
+// qualifiedName is Receiver.Name for methods and Container.Name for
+// members without a receiver (interface methods, struct fields), so that
+// "Handler.ServeHTTP" finds the interface method.
+func qualifiedName(s sourcefacts.Symbol) string {
+	if s.Receiver == "" && s.Container != "" {
+		return s.Container + "." + s.Name
+	}
+	return s.Qualified()
 }
 
 // documentText is what BM25 indexes besides the name, doc comment,
