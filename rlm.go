@@ -164,11 +164,27 @@ func (x *Expert) Plan(ctx context.Context, query string) (*Plan, error) {
 		return nil, err
 	}
 	f := bridge.QueryFeatures(query).Term()
-	return x.planFeatures(ctx, query, f)
+	return x.planFeatures(ctx, query, f, nil)
 }
 
-func (x *Expert) planFeatures(ctx context.Context, query string, f engine.Term) (*Plan, error) {
-	sol, err := x.eng.Once(ctx, "plan_features", f, engine.NewVar())
+// planFeatures asks the rules for a plan; avail lists the strategies the
+// backend offers (nil: the rules' default, the strategies every backend
+// has).
+func (x *Expert) planFeatures(ctx context.Context, query string, f engine.Term, avail []retrieval.Strategy) (*Plan, error) {
+	var sol engine.Solution
+	var err error
+	if avail == nil {
+		sol, err = x.eng.Once(ctx, "plan_features", f, engine.NewVar())
+	} else {
+		ts := make([]engine.Term, len(avail))
+		for i, s := range avail {
+			ts[i] = engine.Atom(string(s)) // closed vocabulary: retrieval.Strategy constants
+		}
+		sol, err = x.eng.Once(ctx, "plan_features", f, engine.List(ts...), engine.NewVar())
+		if err == nil {
+			sol = engine.Solution{sol[0], sol[2]}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rlm: plan: %w", err)
 	}

@@ -60,7 +60,7 @@ func (x *Expert) Search(ctx context.Context, b retrieval.Backend, query string, 
 		limit = retrieval.MaxLimit
 	}
 	feats := bridge.QueryFeatures(query).Term()
-	plan, err := x.planFeatures(ctx, query, feats)
+	plan, err := x.planFeatures(ctx, query, feats, b.Capabilities().Strategies)
 	if err != nil {
 		return nil, err
 	}

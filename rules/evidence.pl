@@ -18,6 +18,9 @@ verdict(conceptual, result(step(exact, _, _), C, _), continue,
         because(ev_focus_checked, [count(C)])) :- !.
 verdict(broad, result(step(exact, _, _), C, _), continue,
         because(ev_broad_names, [count(C)])) :- !.
+verdict(broad, result(step(lexical, _, evidence), C, _), continue,
+        because(ev_broad_bm25, [count(C)])) :-
+    C > 0, !.
 verdict(_, result(step(exact, _, evidence), C, _), enough,
         because(ev_definition_found, [count(C)])) :-
     C > 0, !.
@@ -47,6 +50,13 @@ verdict(_, result(step(lexical, _, evidence), C, _), enough,
     C > 0, !.
 verdict(_, result(step(lexical, _, _), 0, _), gap(no_lexical_hits),
         because(ev_no_lexical_hits, [])) :- !.
+verdict(_, result(step(S, _, evidence), C, _), enough,
+        because(ev_semantic_hits, [strategy(S), count(C)])) :-
+    ( S == hybrid ; S == vector ),
+    C > 0, !.
+verdict(_, result(step(S, _, _), 0, _), gap(no_semantic_hits),
+        because(ev_no_semantic_hits, [strategy(S)])) :-
+    ( S == hybrid ; S == vector ), !.
 verdict(_, result(step(structural, _, _), C, _), enough,
         because(ev_path_listing, [count(C)])) :-
     C > 0, !.
@@ -69,6 +79,8 @@ act(settled(_), _, _, _, _, [], []).
 act(gap(G), Class, _, H, Pending, Next, [Why]) :-
     fallback(Class, G, H, Steps, Why), !,
     append(Steps, Pending, Next).
-act(gap(G), _, _, _, _, [], [because(ev_gap_unfilled, [gap(G)])]).
+act(gap(G), _, _, [result(step(_, _, check), _, _)|_], _, [],
+    [because(ev_gap_unfilled, [gap(G), stop(premise_failed)])]) :- !.
+act(gap(G), _, _, _, Pending, Pending, [because(ev_gap_unfilled, [gap(G)])]).
 act(resolved(N), Class, F, _, _, Next, [Why]) :-
     retarget(Class, F, N, Next, Why).

@@ -48,3 +48,14 @@ test(conceptual_continues_after_focus_lookup) :-
     next(conceptual, F, [result(step(exact, [name("Request")], evidence), 1, ["Request"])],
          [step(lexical, [text("x")], evidence)], Next, _),
     Next == [step(lexical, [text("x")], evidence)].
+
+test(unfilled_evidence_gap_goes_on_with_pending_steps) :-
+    features_from_list([], F),
+    Pending = [step(vector, [text("x")], evidence)],
+    next(broad, F, [result(step(lexical, [text("x")], evidence), 0, [])], Pending, Next, Whys),
+    Next == Pending,
+    memberchk(because(ev_gap_unfilled, _), Whys).
+
+test(broad_bm25_hits_do_not_stop_the_plan) :-
+    verdict(broad, result(step(lexical, [text("cookie")], evidence), 4, []), V, _),
+    V == continue.

@@ -21,19 +21,50 @@ cost(vector, 8).
 cost(hybrid, 10).
 
 %! plan_features(+Features, -Plan) is det.
+%  plan_features/3 with the strategies every backend has: exact,
+%  structural, graph and lexical.
+plan_features(F, Plan) :-
+    plan_features(F, [exact, structural, graph, lexical], Plan).
+
+%! plan_features(+Features, +Available, -Plan) is det.
 %  Plan is plan(Class, Steps, Because): the class, the steps in cost order
 %  and the list of because(RuleID, Premises) that chose them (the class
-%  rule first).
-plan_features(F, plan(Class, Steps, [ClassWhy|Whys])) :-
+%  rule first). Available lists the strategies the backend offers (Go
+%  passes its capabilities); a candidate whose strategy is not available
+%  is not planned.
+plan_features(F, Avail, plan(Class, Steps, [ClassWhy|Whys])) :-
     classify(F, Class, ClassWhy),
     findall(Cost-(Step-Why),
-            ( candidate(Class, F, Step, Why),
+            ( candidate(Class, F, Avail, Step, Why),
               Step = step(S, _, _),
+              memberchk(S, Avail),
               cost(S, Cost) ),
             Pairs),
     keysort(Pairs, Sorted),
     pairs_values(Sorted, StepWhys),
     pairs_keys_values(StepWhys, Steps, Whys).
+
+%! candidate(+Class, +Features, +Available, -Step, -Because) is nondet.
+%  Embedding-based steps where the backend has them; otherwise the
+%  strategies of candidate/4.
+candidate(conceptual, F, Avail, step(hybrid, [text(T)], evidence),
+          because(st_hybrid_description, [class(conceptual), available(hybrid)])) :-
+    memberchk(hybrid, Avail),
+    feature(text(T), F).
+candidate(broad, F, Avail, step(vector, [text(T)], evidence),
+          because(st_broad_vector, [class(broad), available(vector)])) :-
+    memberchk(vector, Avail),
+    feature(text(T), F),
+    feature(tokens(N), F), N > 0.
+candidate(Class, F, Avail, Step, Why) :-
+    candidate(Class, F, Step, Why),
+    \+ superseded(Class, Step, Avail).
+
+%! superseded(+Class, +Step, +Available) is semidet.
+%  BM25 alone is not planned for a description when hybrid (BM25 fused
+%  with embeddings by reciprocal rank) is available.
+superseded(conceptual, step(lexical, _, _), Avail) :-
+    memberchk(hybrid, Avail).
 
 %! candidate(+Class, +Features, -Step, -Because) is nondet.
 candidate(identifier, F, step(exact, [name(T)], evidence),

@@ -66,3 +66,19 @@ test(last_segment_tried_then_case_insensitive) :-
     H = [result(step(exact, [name("ListenAndServe")], evidence), 0, [])],
     fallback(identifier, symbol_not_found("http.ListenAndServe"), H, _, because(R, _)),
     R == fb_case_insensitive.
+
+test(hybrid_replaces_bm25_for_descriptions_when_available) :-
+    features_from_list([tokens(4), content(4), text("parse multipart form boundaries")], F),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid], plan(conceptual, Steps, Whys)),
+    Steps == [step(hybrid, [text("parse multipart form boundaries")], evidence)],
+    memberchk(because(st_hybrid_description, _), Whys).
+
+test(no_embedding_steps_without_embeddings) :-
+    features_from_list([tokens(4), content(4), text("parse multipart form boundaries")], F),
+    plan_features(F, [exact, structural, graph, lexical], plan(conceptual, [step(S, _, _)], _)),
+    S == lexical.
+
+test(broad_adds_vector_after_bm25) :-
+    features_from_list([tokens(1), idents([id("cookie", plain)]), text("cookie")], F),
+    plan_features(F, [exact, lexical, vector], plan(broad, Steps, _)),
+    Steps = [step(exact, _, _), step(lexical, _, _), step(vector, _, _)].
