@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Strategy names a way of finding evidence.
@@ -223,3 +224,71 @@ func (e *DocumentError) Error() string {
 
 // Unwrap returns the cause.
 func (e *DocumentError) Unwrap() error { return e.Err }
+
+// Embedder turns texts into vectors for the vector and hybrid strategies.
+// It has the same method set as chroma.Embedder, so one value (for example
+// a FuncEmbedder over a providers.Embedder) serves both backends.
+//
+// Embed must return exactly one vector per text, in input order, each of
+// Dimensions() finite float32 values. Model is the embedder's model id and,
+// with Dimensions, keys the stored vectors: vectors of different (model,
+// dimensions) pairs are never compared.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Model() string
+	Dimensions() int
+}
+
+// FuncEmbedder adapts a function to Embedder. ModelID and Dims are returned
+// by Model and Dimensions as given; Func is called by Embed. Over a
+// providers.Embedder p (whose Embed returns *providers.Embeddings):
+//
+//	retrieval.FuncEmbedder{ModelID: p.Model(), Dims: p.Dimensions(),
+//		Func: func(ctx context.Context, texts []string) ([][]float32, error) {
+//			res, err := p.Embed(ctx, texts)
+//			if err != nil {
+//				return nil, err
+//			}
+//			return res.Vectors, nil
+//		}}
+type FuncEmbedder struct {
+	ModelID string
+	Dims    int
+	Func    func(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+var _ Embedder = FuncEmbedder{}
+
+// Embed calls f.Func.
+func (f FuncEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return f.Func(ctx, texts)
+}
+
+// Model returns f.ModelID.
+func (f FuncEmbedder) Model() string { return f.ModelID }
+
+// Dimensions returns f.Dims.
+func (f FuncEmbedder) Dimensions() int { return f.Dims }
+
+// EmbeddingText is the text a backend embeds for d: d.Text when it is not
+// empty (Text already holds the split name, doc, signature and path);
+// otherwise the non-empty ones of the qualified name (else the symbol), the
+// signature, the doc comment and the path, one per line. It may be "" for a
+// document with none of these. It has the same meaning as
+// chroma.EmbeddingText.
+func EmbeddingText(d Document) string {
+	if d.Text != "" {
+		return d.Text
+	}
+	name := d.Qualified
+	if name == "" {
+		name = d.Symbol
+	}
+	var parts []string
+	for _, s := range []string{name, d.Signature, d.Doc, d.Path} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

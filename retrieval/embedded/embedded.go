@@ -1,18 +1,35 @@
 // Package embedded is rlm's default retrieval.Backend: one SQLite database
 // (modernc.org/sqlite — pure Go, FTS5 built in), no server.
 //
-// It answers the exact, lexical (BM25), graph and structural strategies and
-// honours every retrieval.Filter field on all of them. Vector and hybrid
-// requests fail with an error wrapping retrieval.ErrUnsupported; fuse the
-// lists of several strategies with retrieval.FuseRRF instead.
+// It answers the exact, lexical (BM25), graph and structural strategies,
+// and, when opened WithEmbedder, the vector (exact cosine similarity) and
+// hybrid (reciprocal rank fusion of lexical and vector) strategies. It
+// honours every retrieval.Filter field on all of them. Without an embedder,
+// vector and hybrid requests fail with an error wrapping
+// retrieval.ErrUnsupported; callers with their own vectors use
+// UpsertVectors and QueryVector (WithVectorModel).
 //
 // Storage: a docs table (every Document field; Refs and Metadata as JSON), a
 // refs table (doc_id, name, kind, line) indexed by name and by doc_id for the
-// graph strategy, and an FTS5 table (unicode61 tokenizer, '_' a token
-// character) with the columns name, doc, signature, path and body. Every
-// indexed field is pre-split in Go by SplitIdentifier, so that "ServeHTTP"
-// is indexed as "serve http servehttp" and a query for "serve http" finds
-// it.
+// graph strategy, a vectors table and an FTS5 table (unicode61 tokenizer,
+// '_' a token character) with the columns name, doc, signature, path and
+// body. Every indexed field is pre-split in Go by SplitIdentifier, so that
+// "ServeHTTP" is indexed as "serve http servehttp" and a query for "serve
+// http" finds it.
+//
+// Vectors are stored per (embedder model id, dimensions): a row keyed
+// (model, dims, doc_id) holding the vector as a BLOB of little-endian
+// float32 values, exactly as given. A Backend reads and writes only the rows
+// of its own model and dimensions, so a change of embedder never mixes
+// vectors; replacing or deleting a document drops its vectors of every
+// model. Vector search is exact: the first vector search after a write loads
+// that model's vectors into one contiguous in-memory []float32, each scaled
+// to unit length (n × dims × 4 bytes: 150 MiB for 100,000 × 384), and every
+// search scans all of them (split over up to four goroutines for large
+// sets), keeping the top k in a heap. The copy is tied to a generation
+// counter that every write transaction advances, so it is never stale, also
+// when another process writes the same file; the price is that the first
+// vector search after any write reloads it (about 0.5 s for 100,000 × 384).
 //
 // A Backend is safe for concurrent use. Writers are serialised inside the
 // process; a file database uses WAL mode so readers proceed while a batch is
@@ -28,6 +45,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rlm-dev/rlm/retrieval"
 
@@ -45,9 +63,10 @@ const MaxDocumentBytes = 1 << 20
 // kinds, languages). Longer lists fail with retrieval.ErrTooLarge.
 const MaxFilterValues = 256
 
-// schemaVersion is stored in PRAGMA user_version. Open refuses a database
-// with another non-zero version.
-const schemaVersion = 1
+// schemaVersion is stored in PRAGMA user_version. Open upgrades a version
+// 1 database (which lacks the vector tables) and refuses any other non-zero
+// version.
+const schemaVersion = 2
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
 // the FTS5 table declares them. The name counts most.
@@ -91,13 +110,31 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 	name, doc, signature, path, body,
 	tokenize = "unicode61 tokenchars '_'"
 );
+CREATE TABLE IF NOT EXISTS vectors (
+	model   TEXT NOT NULL,
+	dims    INTEGER NOT NULL,
+	doc_id  TEXT NOT NULL,
+	doc_rid INTEGER NOT NULL, -- docs.rid of doc_id: vectors live and die with their document row
+	vec     BLOB NOT NULL,
+	UNIQUE (model, dims, doc_id)
+);
+CREATE INDEX IF NOT EXISTS vectors_doc_id ON vectors(doc_id);
+CREATE TABLE IF NOT EXISTS vector_generation (
+	id  INTEGER PRIMARY KEY CHECK (id = 0),
+	gen INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO vector_generation (id, gen) VALUES (0, 0);
 `
 
 // Backend is the embedded SQLite retrieval backend. Create it with Open;
 // it is safe for concurrent use.
 type Backend struct {
-	db  *sql.DB
-	wmu sync.Mutex // serialises writers within the process
+	db   *sql.DB
+	wmu  sync.Mutex // serialises writers within the process
+	opts options
+
+	vcache atomic.Pointer[vindex] // newest loaded vectors, see index
+	vload  sync.Mutex             // serialises loads of vcache
 }
 
 var _ retrieval.Backend = (*Backend)(nil)
@@ -106,8 +143,16 @@ var _ retrieval.Backend = (*Backend)(nil)
 // ":memory:" gives a private in-memory database that lives until Close;
 // any other path is a file database in WAL mode (its directory must
 // exist). Open creates the schema and fails if the file holds a schema of
-// another version.
-func Open(ctx context.Context, path string) (*Backend, error) {
+// another version. Options add vectors (WithEmbedder, WithVectorModel); an
+// invalid option fails with an error wrapping retrieval.ErrBadRequest.
+func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := o.resolve(); err != nil {
+		return nil, fmt.Errorf("embedded: open %q: %w", path, err)
+	}
 	memory := path == "" || path == ":memory:"
 	var dsn string
 	if memory {
@@ -148,7 +193,7 @@ func Open(ctx context.Context, path string) (*Backend, error) {
 	} else {
 		db.SetMaxOpenConns(4)
 	}
-	b := &Backend{db: db}
+	b := &Backend{db: db, opts: o}
 	if err := b.init(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("embedded: open %q: %w", path, err)
@@ -169,7 +214,7 @@ func (b *Backend) init(ctx context.Context) error {
 	switch v {
 	case schemaVersion:
 		return nil
-	case 0:
+	case 0, 1: // version 2 added the vector tables; all statements are IF NOT EXISTS
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
 	}
@@ -186,13 +231,14 @@ func (b *Backend) init(ctx context.Context) error {
 func (b *Backend) Close() error { return b.db.Close() }
 
 // Capabilities reports the exact, lexical, graph and structural strategies,
-// filters on all of them, and retrieval.MaxLimit.
+// plus vector and hybrid when the backend has an embedder (QueryVector needs
+// only a vector model), filters on all of them, and retrieval.MaxLimit.
 func (b *Backend) Capabilities() retrieval.Capabilities {
-	return retrieval.Capabilities{
-		Strategies: []retrieval.Strategy{retrieval.Exact, retrieval.Lexical, retrieval.Graph, retrieval.Structural},
-		Filters:    true,
-		MaxLimit:   retrieval.MaxLimit,
+	s := []retrieval.Strategy{retrieval.Exact, retrieval.Lexical, retrieval.Graph, retrieval.Structural}
+	if b.opts.embedder != nil {
+		s = append(s, retrieval.Vector, retrieval.Hybrid)
 	}
+	return retrieval.Capabilities{Strategies: s, Filters: true, MaxLimit: retrieval.MaxLimit}
 }
 
 // Count returns the number of stored documents.
@@ -230,6 +276,7 @@ func validateDocument(d retrieval.Document) error {
 // row is a Document encoded for the tables.
 type row struct {
 	doc            retrieval.Document
+	vec            []float32 // stored under the backend's vector model when non-nil
 	refs, metadata string
 	ftsName        string
 	ftsDoc         string
@@ -263,21 +310,52 @@ func encode(d retrieval.Document) (row, error) {
 }
 
 // Upsert stores docs, replacing any stored document with the same ID (its
-// refs and index entries included). The batch is one transaction: either
-// every document is stored or none is. A document with an empty ID fails
-// the batch with a *retrieval.DocumentError wrapping retrieval.ErrBadRequest;
-// one over MaxDocumentBytes with one wrapping retrieval.ErrTooLarge. If the
-// batch repeats an ID, the last one wins.
+// refs, index entries and vectors of every model included). The batch is
+// one transaction: either every document is stored or none is. A document
+// with an empty ID fails the batch with a *retrieval.DocumentError wrapping
+// retrieval.ErrBadRequest; one over MaxDocumentBytes with one wrapping
+// retrieval.ErrTooLarge. If the batch repeats an ID, the last one wins.
+//
+// With an embedder (WithEmbedder), Upsert first embeds the
+// retrieval.EmbeddingText of every document that has one (in batches of
+// WithEmbedBatchSize texts) and stores each vector under the embedder's
+// (model, dimensions); a document whose EmbeddingText is "" is stored
+// without a vector. All embedding is done before the transaction begins: an
+// embedder error, a done ctx, or a vector that is of the wrong length, not
+// finite or all zero (a *retrieval.DocumentError wrapping
+// retrieval.ErrBadRequest) fails the batch with nothing written. Without an
+// embedder, the stored documents have no vector.
 func (b *Backend) Upsert(ctx context.Context, docs []retrieval.Document) error {
+	rows, err := prepareRows(docs)
+	if err != nil {
+		return fmt.Errorf("embedded: upsert: %w", err)
+	}
+	if len(rows) == 0 {
+		return ctx.Err()
+	}
+	if b.opts.embedder != nil {
+		if err := b.embedRows(ctx, rows); err != nil {
+			return fmt.Errorf("embedded: upsert: %w", err)
+		}
+	}
+	if err := b.writeRows(ctx, rows); err != nil {
+		return fmt.Errorf("embedded: upsert: %w", err)
+	}
+	return nil
+}
+
+// prepareRows validates and encodes docs, keeping the last version of a
+// repeated ID at the position of its first.
+func prepareRows(docs []retrieval.Document) ([]row, error) {
 	rows := make([]row, 0, len(docs))
 	last := make(map[string]int, len(docs)) // id → index in rows of its last version
 	for _, d := range docs {
 		if err := validateDocument(d); err != nil {
-			return fmt.Errorf("embedded: upsert: %w", err)
+			return nil, err
 		}
 		r, err := encode(d)
 		if err != nil {
-			return fmt.Errorf("embedded: upsert: %w", &retrieval.DocumentError{ID: d.ID, Err: err})
+			return nil, &retrieval.DocumentError{ID: d.ID, Err: err}
 		}
 		if i, ok := last[d.ID]; ok {
 			rows[i] = r
@@ -286,23 +364,24 @@ func (b *Backend) Upsert(ctx context.Context, docs []retrieval.Document) error {
 		last[d.ID] = len(rows)
 		rows = append(rows, r)
 	}
-	if len(rows) == 0 {
-		return ctx.Err()
-	}
+	return rows, nil
+}
+
+// writeRows replaces the documents of rows (distinct ids) in one
+// transaction.
+func (b *Backend) writeRows(ctx context.Context, rows []row) error {
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		ids[i] = r.doc.ID
 	}
 	b.wmu.Lock()
 	defer b.wmu.Unlock()
-	if err := b.write(ctx, ids, rows); err != nil {
-		return fmt.Errorf("embedded: upsert: %w", err)
-	}
-	return nil
+	return b.write(ctx, ids, rows)
 }
 
-// Delete removes the documents with the given ids (their refs and index
-// entries included) in one transaction. Unknown ids are ignored.
+// Delete removes the documents with the given ids (their refs, index
+// entries and vectors of every model included) in one transaction. Unknown
+// ids are ignored.
 func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return ctx.Err()
@@ -343,7 +422,8 @@ func anys[T any](xs []T) []any {
 }
 
 // write removes the documents with the ids in remove, then inserts rows, in
-// one transaction. Rows must have distinct ids, all among remove.
+// one transaction, and advances the vector generation (see vindex). Rows
+// must have distinct ids, all among remove.
 func (b *Backend) write(ctx context.Context, remove []string, rows []row) error {
 	tx, err := b.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -383,10 +463,16 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		if _, err := tx.ExecContext(ctx, "DELETE FROM refs WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, "DELETE FROM docs WHERE id IN ("+placeholders(len(c))+")", anys(c)...)
 		return err
 	})
 	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE vector_generation SET gen = gen + 1 WHERE id = 0"); err != nil {
 		return err
 	}
 	if len(rows) == 0 {
@@ -406,6 +492,7 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		return err
 	}
 	defer insRef.Close()
+	var insVec *sql.Stmt
 	ftsArgs := make([]any, 0, 6*len(rows))
 	for _, r := range rows {
 		d := r.doc
@@ -425,6 +512,17 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		}
 		for _, ref := range d.Refs {
 			if _, err := insRef.ExecContext(ctx, d.ID, ref.Name, ref.Kind, ref.Line); err != nil {
+				return err
+			}
+		}
+		if r.vec != nil {
+			if insVec == nil {
+				if insVec, err = tx.PrepareContext(ctx, "INSERT INTO vectors (model, dims, doc_id, doc_rid, vec) VALUES (?, ?, ?, ?, ?)"); err != nil {
+					return err
+				}
+				defer insVec.Close()
+			}
+			if _, err := insVec.ExecContext(ctx, b.opts.model, b.opts.dims, d.ID, rid, encodeVector(r.vec)); err != nil {
 				return err
 			}
 		}

@@ -58,21 +58,36 @@ var kindClassSQL = func() string {
 //   - Structural: a filter-only listing — documents passing req.Filter and,
 //     if req.Name is set, whose Symbol or Qualified starts with req.Name —
 //     ordered by path, start line and id, each with ScoreExact 1.0.
+//   - Vector (needs WithEmbedder): req.Text is embedded and every stored
+//     vector of the embedder's (model, dimensions) passing req.Filter is
+//     scored by exact cosine similarity (see QueryVector): ScoreKind
+//     retrieval.ScoreCosineSimilarity, Score in [-1, 1], higher is better,
+//     ties by id. Documents stored without a vector are never vector hits.
+//   - Hybrid (needs WithEmbedder): reciprocal rank fusion
+//     (retrieval.FuseRRF, k = retrieval.DefaultRRFK) of the lexical and the
+//     vector results for req.Text, each fetched to a depth of
+//     max(3 × limit, HybridMinDepth) hits (at most retrieval.MaxLimit) with
+//     req.Filter, keyed by document id, cut to req.Limit. Hits have
+//     ScoreKind retrieval.ScoreRank (the fused score, higher is better) and
+//     Strategy retrieval.Hybrid. Text with no lexical terms fuses the vector
+//     list alone.
+//
+// Vector and hybrid search embed req.Text before reading the database;
+// empty or blank Text fails with retrieval.ErrBadRequest (the embedder is
+// not called).
 //
 // Errors: an invalid request wraps retrieval.ErrBadRequest, an oversized
 // one (query over retrieval.MaxQueryBytes, a filter list over
-// MaxFilterValues) retrieval.ErrTooLarge, and Vector or Hybrid
-// retrieval.ErrUnsupported; a done ctx gives its error.
+// MaxFilterValues) retrieval.ErrTooLarge, and Vector or Hybrid without an
+// embedder retrieval.ErrUnsupported; an embedder failure is returned
+// wrapped; a done ctx gives its error.
 func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieval.Hit, error) {
 	req, err := req.Normalize()
 	if err != nil {
 		return nil, fmt.Errorf("embedded: search: %w", err)
 	}
-	f := req.Filter
-	for _, l := range [][]string{f.PathPrefixes, f.Kinds, f.Languages} {
-		if len(l) > MaxFilterValues {
-			return nil, fmt.Errorf("embedded: search: %w: filter list of %d values, limit %d", retrieval.ErrTooLarge, len(l), MaxFilterValues)
-		}
+	if err := checkFilter(req.Filter); err != nil {
+		return nil, fmt.Errorf("embedded: search: %w", err)
 	}
 	var run func(context.Context, *sql.Tx, retrieval.Request) ([]retrieval.Hit, error)
 	switch req.Strategy {
@@ -87,6 +102,23 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 		run = searchGraph
 	case retrieval.Structural:
 		run = searchStructural
+	case retrieval.Vector, retrieval.Hybrid:
+		if b.opts.embedder == nil {
+			return nil, fmt.Errorf("embedded: search: %w: %q needs an embedder (WithEmbedder)", retrieval.ErrUnsupported, req.Strategy)
+		}
+		q, err := b.embedQuery(ctx, req.Text)
+		if err != nil {
+			return nil, fmt.Errorf("embedded: search %s: %w", req.Strategy, err)
+		}
+		if req.Strategy == retrieval.Vector {
+			run = func(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+				return b.searchVector(ctx, tx, q, req.Limit, req.Filter)
+			}
+		} else {
+			run = func(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+				return b.searchHybrid(ctx, tx, req, q)
+			}
+		}
 	default:
 		return nil, fmt.Errorf("embedded: search: %w: %q", retrieval.ErrUnsupported, req.Strategy)
 	}
@@ -104,6 +136,16 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 		hits[i].Rank = i + 1
 	}
 	return hits, nil
+}
+
+// checkFilter bounds the lists of f by MaxFilterValues (retrieval.ErrTooLarge).
+func checkFilter(f retrieval.Filter) error {
+	for _, l := range [][]string{f.PathPrefixes, f.Kinds, f.Languages} {
+		if len(l) > MaxFilterValues {
+			return fmt.Errorf("%w: filter list of %d values, limit %d", retrieval.ErrTooLarge, len(l), MaxFilterValues)
+		}
+	}
+	return nil
 }
 
 // filterSQL returns " AND ..." conditions on the docs alias d for f, with
