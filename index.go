@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/embedded"
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -25,6 +27,15 @@ type IndexOptions struct {
 	// EDIT.`. By default they are indexed: bundles such as net/http's
 	// h2_bundle.go hold real, callable code.
 	ExcludeGenerated bool
+	// Embedder, when set, embeds every document so that the vector and
+	// hybrid strategies are available (see LocalEmbedder, OpenAIEmbedder).
+	Embedder retrieval.Embedder
+	// Chroma, when set, stores the vectors in a Chroma server instead of
+	// the embedded backend (its Embedder is set from Embedder, which is then
+	// required). Exact, lexical and graph stay in the embedded backend;
+	// vector hits from Chroma count only if their content hash matches the
+	// file's current bytes.
+	Chroma *chroma.Config
 }
 
 // IndexStats describe one BuildIndex run.
@@ -46,6 +57,12 @@ type Index struct {
 	Backend retrieval.Backend
 	Facts   []*sourcefacts.FileFacts
 	Stats   IndexStats
+	// StaleHits counts hits from an external vector store that were dropped
+	// because their content hash was not current.
+	StaleHits atomic.Int64
+
+	once    sync.Once
+	current map[string]string // path -> content hash string
 }
 
 // Close releases the backend.
@@ -85,9 +102,10 @@ func BuildIndex(ctx context.Context, root string, opts IndexOptions) (*Index, er
 		st.Refs += len(d.Refs)
 	}
 	st.Symbols = len(docs)
-	b, err := embedded.Open(ctx, opts.DBPath)
+	ix := &Index{Root: abs, Facts: facts}
+	b, err := openBackend(ctx, opts, ix)
 	if err != nil {
-		return nil, fmt.Errorf("rlm: open index: %w", err)
+		return nil, err
 	}
 	t := time.Now()
 	const batch = 2000
@@ -99,7 +117,60 @@ func BuildIndex(ctx context.Context, root string, opts IndexOptions) (*Index, er
 		}
 	}
 	st.Store = time.Since(t)
-	return &Index{Root: abs, Backend: b, Facts: facts, Stats: st}, nil
+	ix.Backend, ix.Stats = b, st
+	return ix, nil
+}
+
+// openBackend opens the embedded backend, with vectors in it or, with
+// opts.Chroma, in a Chroma server behind a retrieval.Router.
+func openBackend(ctx context.Context, opts IndexOptions, ix *Index) (retrieval.Backend, error) {
+	if opts.Chroma == nil {
+		var eopts []embedded.Option
+		if opts.Embedder != nil {
+			eopts = append(eopts, embedded.WithEmbedder(opts.Embedder))
+		}
+		b, err := embedded.Open(ctx, opts.DBPath, eopts...)
+		if err != nil {
+			return nil, fmt.Errorf("rlm: open index: %w", err)
+		}
+		return b, nil
+	}
+	if opts.Embedder == nil {
+		return nil, fmt.Errorf("rlm: a Chroma backend needs an embedder")
+	}
+	primary, err := embedded.Open(ctx, opts.DBPath)
+	if err != nil {
+		return nil, fmt.Errorf("rlm: open index: %w", err)
+	}
+	cfg := *opts.Chroma
+	cfg.Embedder = opts.Embedder
+	vec, err := chroma.Open(ctx, cfg)
+	if err != nil {
+		primary.Close()
+		return nil, fmt.Errorf("rlm: open chroma: %w", err)
+	}
+	return &retrieval.Router{Primary: primary, Vectors: vec, Check: ix.keepCurrent}, nil
+}
+
+// keepCurrent drops hits whose document's content hash is not the current
+// hash of its file in this index (a stale vector in a shared store, or a
+// file that is gone).
+func (ix *Index) keepCurrent(_ context.Context, hits []retrieval.Hit) []retrieval.Hit {
+	ix.once.Do(func() {
+		ix.current = make(map[string]string, len(ix.Facts))
+		for _, f := range ix.Facts {
+			ix.current[f.Provenance.Path] = f.Provenance.Hash.String()
+		}
+	})
+	kept := hits[:0]
+	for _, h := range hits {
+		if cur, ok := ix.current[h.Document.Path]; ok && cur == h.Document.ContentHash {
+			kept = append(kept, h)
+		} else {
+			ix.StaleHits.Add(1)
+		}
+	}
+	return kept
 }
 
 // Documents turns facts into retrieval documents: one per definition, with
@@ -122,7 +193,6 @@ func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
 				Language:    f.Language,
 				Signature:   s.Signature,
 				Doc:         s.Doc,
-				Text:        documentText(f, s),
 				ContentHash: f.Provenance.Hash.String(),
 				Test:        f.Test,
 				Metadata: map[string]string{
@@ -151,11 +221,4 @@ func qualifiedName(s sourcefacts.Symbol) string {
 		return s.Container + "." + s.Name
 	}
 	return s.Qualified()
-}
-
-// documentText is what BM25 indexes besides the name, doc comment,
-// signature and path (which the backend indexes in their own columns): the
-// receiver type and the package name.
-func documentText(f *sourcefacts.FileFacts, s sourcefacts.Symbol) string {
-	return strings.TrimSpace(s.Receiver + " " + f.Package)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/rules"
 )
@@ -46,9 +47,64 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// backendFlags are the flags that choose the retrieval backend and the
+// embedder, shared by index, search and repl.
+type backendFlags struct {
+	backend, chromaURL, embedder      string
+	embedURL, embedModel, embedKeyEnv string
+	embedDims                         int
+}
+
+func addBackendFlags(fs *flag.FlagSet) *backendFlags {
+	b := &backendFlags{}
+	fs.StringVar(&b.backend, "backend", "embedded", "retrieval backend: embedded (SQLite, no server) or chroma (vectors in a Chroma server)")
+	fs.StringVar(&b.chromaURL, "chroma-url", os.Getenv("RLM_CHROMA_URL"), "Chroma server URL for --backend chroma (default $RLM_CHROMA_URL)")
+	fs.StringVar(&b.embedder, "embedder", "local", "embedder for vector and hybrid search: local (offline, deterministic), openai, or none")
+	fs.StringVar(&b.embedURL, "embed-url", "https://api.openai.com/v1", "base URL of an OpenAI-compatible embeddings endpoint (--embedder openai)")
+	fs.StringVar(&b.embedModel, "embed-model", "text-embedding-3-small", "embedding model (--embedder openai)")
+	fs.StringVar(&b.embedKeyEnv, "embed-key-env", "OPENAI_API_KEY", "name of the environment variable holding the API key (--embedder openai)")
+	fs.IntVar(&b.embedDims, "embed-dims", 1536, "dimensions of the embedding model (--embedder openai)")
+	return b
+}
+
+func (b *backendFlags) options() (rlm.IndexOptions, error) {
+	var opts rlm.IndexOptions
+	switch b.embedder {
+	case "none":
+	case "local":
+		e, err := rlm.LocalEmbedder()
+		if err != nil {
+			return opts, err
+		}
+		opts.Embedder = e
+	case "openai":
+		e, err := rlm.OpenAIEmbedder(b.embedURL, b.embedModel, b.embedKeyEnv, b.embedDims)
+		if err != nil {
+			return opts, err
+		}
+		opts.Embedder = e
+	default:
+		return opts, usageError{fmt.Sprintf("--embedder %q: want local, openai or none", b.embedder)}
+	}
+	switch b.backend {
+	case "embedded":
+	case "chroma":
+		if b.chromaURL == "" {
+			return opts, usageError{"--backend chroma needs --chroma-url (or $RLM_CHROMA_URL)"}
+		}
+		if opts.Embedder == nil {
+			return opts, usageError{"--backend chroma needs an embedder (--embedder local or openai)"}
+		}
+		opts.Chroma = &chroma.Config{URL: b.chromaURL}
+	default:
+		return opts, usageError{fmt.Sprintf("--backend %q: want embedded or chroma", b.backend)}
+	}
+	return opts, nil
+}
+
 // buildIndex indexes root, showing a progress bar on a terminal once
 // indexing has taken over a second.
-func buildIndex(ctx context.Context, root string, stderr io.Writer) (*rlm.Index, error) {
+func buildIndex(ctx context.Context, root string, bf *backendFlags, stderr io.Writer) (*rlm.Index, error) {
 	if root == "" {
 		return nil, usageError{"--root DIR is required"}
 	}
@@ -62,7 +118,10 @@ func buildIndex(ctx context.Context, root string, stderr io.Writer) (*rlm.Index,
 	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		tty = true
 	}
-	opts := rlm.IndexOptions{}
+	opts, err := bf.options()
+	if err != nil {
+		return nil, err
+	}
 	if tty {
 		opts.Progress = func(done, total int, bytes int64) {
 			mu.Lock()
@@ -94,10 +153,11 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("index", stderr)
 	root := fs.String("root", "", "source tree to index")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	bf := addBackendFlags(fs)
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
-	ix, err := buildIndex(ctx, *root, stderr)
+	ix, err := buildIndex(ctx, *root, bf, stderr)
 	if err != nil {
 		return err
 	}
@@ -128,6 +188,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	explain := fs.Bool("explain", false, "print the rule chain")
 	limit := fs.Int("limit", 10, "maximum hits")
 	rulesDir := fs.String("rules", "", "directory of .pl files that add to or override the default rules")
+	bf := addBackendFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -142,7 +203,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
-	ix, err := buildIndex(ctx, *root, stderr)
+	ix, err := buildIndex(ctx, *root, bf, stderr)
 	if err != nil {
 		return err
 	}

@@ -170,3 +170,67 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestConceptualQueryUsesHybridWithEmbedderAndBM25Without(t *testing.T) {
+	for _, c := range []struct{ embedder, strategy string }{{"local", "hybrid"}, {"none", "lexical"}} {
+		out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "--embedder", c.embedder, "parse multipart form boundary")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var a jsonAnswer
+		if err := json.Unmarshal([]byte(out), &a); err != nil {
+			t.Fatal(err)
+		}
+		if a.Class != "conceptual" || len(a.Hits) == 0 || a.Hits[0].Symbol != "Fetch" || a.Hits[0].Strategy != c.strategy {
+			t.Errorf("--embedder %s: class %s hits %+v", c.embedder, a.Class, a.Hits)
+		}
+	}
+}
+
+// TestChromaBackendEndToEnd runs a search whose vectors live in a real
+// Chroma server (RLM_CHROMA_URL; scripts/test.sh starts one). Without a
+// server it is skipped, except in CI where that is a failure.
+func TestChromaBackendEndToEnd(t *testing.T) {
+	url := os.Getenv("RLM_CHROMA_URL")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("RLM_CHROMA_URL is not set in CI: the Chroma server did not start")
+		}
+		t.Skip("RLM_CHROMA_URL not set; run scripts/test.sh to start a Chroma server")
+	}
+	out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "--backend", "chroma", "--chroma-url", url, "parse multipart form boundary")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var a jsonAnswer
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Class != "conceptual" || len(a.Hits) == 0 || a.Hits[0].Strategy != "hybrid" {
+		t.Fatalf("answer %+v", a)
+	}
+	// Exact and graph steps still work beside Chroma.
+	out, _, code = runCLI(t, "", "search", "--root", sample, "--json", "--backend", "chroma", "--chroma-url", url, "what calls Fetch?")
+	if code != 0 || !strings.Contains(out, `"symbol":"Retry"`) {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+}
+
+func TestBackendFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"search", "--root", sample, "--backend", "nope", "x"},
+		{"search", "--root", sample, "--embedder", "nope", "x"},
+		{"search", "--root", sample, "--backend", "chroma", "--chroma-url", "", "x"},
+		{"search", "--root", sample, "--backend", "chroma", "--chroma-url", "http://127.0.0.1:1", "--embedder", "none", "x"},
+	} {
+		_, errs, code := runCLI(t, "", args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errs)
+		}
+	}
+	// A dead server is a clear runtime error, not a hang.
+	_, errs, code := runCLI(t, "", "search", "--root", sample, "--backend", "chroma", "--chroma-url", "http://127.0.0.1:1", "x")
+	if code != 1 || !strings.Contains(errs, "chroma") {
+		t.Errorf("dead server: exit %d: %s", code, errs)
+	}
+}

@@ -36,6 +36,7 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs := newFlags("repl", stderr)
 	root := fs.String("root", "", "source tree for :search")
 	rulesDir := fs.String("rules", "", "directory of .pl files that add to or override the default rules")
+	bf := addBackendFlags(fs)
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	var ix *rlm.Index
 	if *root != "" {
-		if ix, err = buildIndex(ctx, *root, stderr); err != nil {
+		if ix, err = buildIndex(ctx, *root, bf, stderr); err != nil {
 			return err
 		}
 		defer ix.Close()

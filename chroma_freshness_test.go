@@ -1,0 +1,92 @@
+package rlm_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/chroma"
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// TestChromaHitsAreCheckedAgainstCurrentHashes: vectors left in a Chroma
+// collection by an earlier index of a file that has since been deleted or
+// changed never count as current hits.
+func TestChromaHitsAreCheckedAgainstCurrentHashes(t *testing.T) {
+	url := os.Getenv("RLM_CHROMA_URL")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("RLM_CHROMA_URL is not set in CI: the Chroma server did not start")
+		}
+		t.Skip("RLM_CHROMA_URL not set; run scripts/test.sh to start a Chroma server")
+	}
+	root := t.TempDir()
+	copyTree(t, "testdata/gosample", root)
+	emb, err := rlm.LocalEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &chroma.Config{URL: url, CollectionPrefix: fmt.Sprintf("fresh%d", time.Now().UnixNano())}
+	ctx := context.Background()
+	ix, err := rlm.BuildIndex(ctx, root, rlm.IndexOptions{Embedder: emb, Chroma: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := retrieval.Request{Strategy: retrieval.Vector, Text: "Fetch parses a multipart form boundary and calls the server", Limit: 10}
+	hits, err := ix.Backend.Search(ctx, req)
+	if err != nil || len(hits) == 0 || hits[0].Document.Path != "sub/client.go" {
+		t.Fatalf("first index: %v %+v", err, hits)
+	}
+	ix.Close()
+
+	// Delete one file and change another; index again into the same
+	// collection. Chroma still holds the old vectors of both.
+	if err := os.Remove(filepath.Join(root, "sub", "client.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "server.go"), []byte("package sample\n\n// Server2 replaces Server.\ntype Server2 struct{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix2, err := rlm.BuildIndex(ctx, root, rlm.IndexOptions{Embedder: emb, Chroma: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix2.Close()
+	hits, err = ix2.Backend.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.Document.Path == "sub/client.go" || h.Document.Symbol == "ServeHTTP" {
+			t.Errorf("stale hit counted as current: %s %s", h.Document.Path, h.Document.Symbol)
+		}
+	}
+	if ix2.StaleHits.Load() == 0 {
+		t.Errorf("no stale hits were dropped; the check did not run")
+	}
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
