@@ -487,11 +487,19 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		return err
 	}
 	defer insDoc.Close()
-	insRef, err := tx.PrepareContext(ctx, "INSERT INTO refs (doc_id, name, kind, line) VALUES (?, ?, ?, ?)")
-	if err != nil {
+	// References go in multi-row INSERTs: one statement per refChunkRows
+	// rows instead of one per reference.
+	refArgs := make([]any, 0, 4*refChunkRows)
+	flushRefs := func() error {
+		err := chunks(refArgs, 4*refChunkRows, func(c []any) error {
+			q := "INSERT INTO refs (doc_id, name, kind, line) VALUES " +
+				strings.Repeat("(?, ?, ?, ?), ", len(c)/4-1) + "(?, ?, ?, ?)"
+			_, err := tx.ExecContext(ctx, q, c...)
+			return err
+		})
+		refArgs = refArgs[:0]
 		return err
 	}
-	defer insRef.Close()
 	var insVec *sql.Stmt
 	ftsArgs := make([]any, 0, 6*len(rows))
 	for _, r := range rows {
@@ -511,7 +519,10 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 			return err
 		}
 		for _, ref := range d.Refs {
-			if _, err := insRef.ExecContext(ctx, d.ID, ref.Name, ref.Kind, ref.Line); err != nil {
+			refArgs = append(refArgs, d.ID, ref.Name, ref.Kind, ref.Line)
+		}
+		if len(refArgs) >= 4*refChunkRows {
+			if err := flushRefs(); err != nil {
 				return err
 			}
 		}
@@ -528,6 +539,9 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		}
 		ftsArgs = append(ftsArgs, rid, r.ftsName, r.ftsDoc, r.ftsSignature, r.ftsPath, r.ftsBody)
 	}
+	if err := flushRefs(); err != nil {
+		return err
+	}
 	err = chunks(ftsArgs, 6*ftsChunkRows, func(c []any) error {
 		q := "INSERT INTO fts (rowid, name, doc, signature, path, body) VALUES " +
 			strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(c)/6-1) + "(?, ?, ?, ?, ?, ?)"
@@ -539,6 +553,10 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 	}
 	return tx.Commit()
 }
+
+// refChunkRows is how many references one INSERT statement writes (4
+// parameters each, far below SQLite's limit of 32766).
+const refChunkRows = 250
 
 // docColumns are the docs columns scanDocument reads, in order.
 const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
