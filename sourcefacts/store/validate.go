@@ -1,0 +1,640 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rlm-dev/rlm/sourcefacts"
+)
+
+// StatusStale is the status of a file written (ApplyPatch, CommitEdit,
+// MarkDirty) but not yet flushed: its stored facts describe older bytes.
+const StatusStale = "stale"
+
+// fileRow is one row of the files table.
+type fileRow struct {
+	id            int64
+	path          string
+	present       bool
+	hash          sourcefacts.ContentHash
+	fileGen       int64
+	parseGen      int64
+	extractor     string
+	status        string
+	extractStatus string
+	errMsg        string
+	st            statInfo
+	stChecked     int64
+}
+
+const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, extract_status, error, st_size, st_mtime, st_ino, st_checked`
+
+func scanFileRow(rows *sql.Rows) (*fileRow, error) {
+	r := &fileRow{}
+	var h int64
+	if err := rows.Scan(&r.id, &r.path, &r.present, &h, &r.hash.Len, &r.fileGen, &r.parseGen, &r.extractor,
+		&r.status, &r.extractStatus, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked); err != nil {
+		return nil, err
+	}
+	r.hash.XXH64 = uint64(h)
+	return r, nil
+}
+
+// dbState is what validation needs of the database.
+type dbState struct {
+	gen   int64
+	rows  map[string]*fileRow
+	dirty map[string]int64 // path → last_seq
+}
+
+func loadState(ctx context.Context, q querier) (*dbState, error) {
+	st := &dbState{rows: map[string]*fileRow{}, dirty: map[string]int64{}}
+	if err := q.QueryRowContext(ctx, `SELECT gen FROM current_generation WHERE id = 1`).Scan(&st.gen); err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+fileRowCols+` FROM files`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		r, err := scanFileRow(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		st.rows[r.path] = r
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = q.QueryContext(ctx, `SELECT path, last_seq FROM dirty`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		var seq int64
+		if err := rows.Scan(&p, &seq); err != nil {
+			return nil, err
+		}
+		st.dirty[p] = seq
+	}
+	return st, rows.Err()
+}
+
+// obs is what validation observed of a file on disk.
+type obs struct {
+	gone    bool
+	hash    sourcefacts.ContentHash
+	errMsg  string // a read error: the facts are an error record with a zero hash
+	st      statInfo
+	stOK    bool
+	checked int64
+	trusted bool // taken from the stat cache, not read
+}
+
+func obsOf(rr *readResult) *obs {
+	if rr.missing {
+		return &obs{gone: true}
+	}
+	o := &obs{hash: rr.hash, st: rr.st, stOK: rr.stOK, checked: rr.checked}
+	if rr.err != nil {
+		o.hash = sourcefacts.ContentHash{}
+		o.errMsg = "read: " + rr.err.Error()
+		o.stOK = false
+	}
+	return o
+}
+
+func (o *obs) same(p *obs) bool {
+	return o.gone == p.gone && (o.gone || o.hash == p.hash && o.errMsg == p.errMsg)
+}
+
+// cand is a publish candidate: the facts extracted from bytes hashing to
+// obs.hash.
+type cand struct {
+	obs
+	ff *sourcefacts.FileFacts
+}
+
+// rowMatches reports whether the stored row already describes what was
+// observed, so that nothing needs to be extracted or published.
+func (s *Store) rowMatches(r *fileRow, o *obs) bool {
+	if o.gone {
+		return r == nil || !r.present
+	}
+	if r == nil || !r.present || r.hash != o.hash {
+		return false
+	}
+	if s.exVersion != "" && r.extractor != s.exVersion {
+		return false
+	}
+	if o.errMsg != "" || r.hash == (sourcefacts.ContentHash{}) {
+		return r.errMsg == o.errMsg
+	}
+	return true
+}
+
+// needStatUpdate: the bytes are unchanged but the stat cache is out of date,
+// or was racy (mtime not older than the read), so refreshing it lets a later
+// TrustStat validation skip the file.
+func needStatUpdate(r *fileRow, o *obs) bool {
+	if !o.stOK || o.trusted {
+		return false
+	}
+	return r.st != o.st || o.st.MtimeNS >= r.stChecked-r.stChecked%int64(time.Second)
+}
+
+// validate hashes the files of scope (all of them when hinted is nil,
+// else only the hinted ones), re-extracts those whose bytes differ from
+// the stored row and publishes. Dirty files are left alone (Flush publishes
+// them).
+func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trustStat bool) error {
+	st, err := loadState(ctx, s.db)
+	if err != nil {
+		return fmt.Errorf("store: validate: %w", err)
+	}
+	D := map[string]*obs{}
+	var paths []string
+	if hinted == nil && len(scope.Prefixes) == 0 && len(scope.Paths) > 0 {
+		// A scope of exact paths needs no walk: they are checked as if
+		// hinted.
+		for _, p := range scope.Paths {
+			hinted = append(hinted, path.Clean(p))
+		}
+		slices.Sort(hinted)
+		hinted = slices.Compact(hinted)
+	}
+	if hinted == nil {
+		listed, err := s.lister.List(ctx, s.root)
+		if err != nil {
+			return err
+		}
+		seen := make(map[string]bool, len(listed))
+		for _, p := range listed {
+			if scope.Match(p) {
+				paths = append(paths, p)
+				seen[p] = true
+			}
+		}
+		for p, r := range st.rows {
+			if r.present && scope.Match(p) && !seen[p] {
+				D[p] = &obs{gone: true}
+			}
+		}
+	} else {
+		for _, p := range hinted {
+			if s.lister.Includes(p) {
+				paths = append(paths, p)
+			} else if r := st.rows[p]; r != nil && r.present {
+				D[p] = &obs{gone: true}
+			}
+		}
+	}
+	paths = slices.DeleteFunc(paths, func(p string) bool { _, d := st.dirty[p]; return d })
+	for p := range D {
+		if _, d := st.dirty[p]; d {
+			delete(D, p)
+		}
+	}
+
+	type result struct {
+		o *obs
+		c *cand
+	}
+	out := make([]result, len(paths))
+	err = parallel(ctx, s.workers, len(paths), func(ctx context.Context, i int) error {
+		p := paths[i]
+		r := st.rows[p]
+		abs := s.abs(p)
+		if trustStat && r != nil && statTrusted(abs, r) && s.rowMatches(r, &obs{hash: r.hash, errMsg: r.errMsg}) {
+			out[i].o = &obs{hash: r.hash, errMsg: r.errMsg, trusted: true}
+			return nil
+		}
+		rr := readSource(abs, s.maxBytes)
+		o := obsOf(rr)
+		out[i].o = o
+		if o.gone || s.rowMatches(r, o) {
+			return nil
+		}
+		ff, err := s.extract(ctx, p, rr)
+		if err != nil {
+			return err
+		}
+		out[i].c = &cand{obs: *o, ff: ff}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	cands := map[string]*cand{}
+	for i, p := range paths {
+		D[p] = out[i].o
+		if out[i].c != nil {
+			cands[p] = out[i].c
+		}
+	}
+	// Nothing to write as of the state loaded above, and no generation
+	// published since (rows' hashes change only with a generation): done,
+	// without taking the write lock.
+	if s.plan(st, D, cands, nil).empty() {
+		var gen int64
+		if err := s.db.QueryRowContext(ctx, `SELECT gen FROM current_generation WHERE id = 1`).Scan(&gen); err != nil {
+			return fmt.Errorf("store: validate: %w", err)
+		}
+		if gen == st.gen {
+			return nil
+		}
+	}
+	_, err = s.publish(ctx, D, cands, nil)
+	return err
+}
+
+// publish makes the database agree with D (path → observation) in one
+// transaction, publishing a new project generation if any file's facts
+// change. cands holds extracted facts for changed files; files that turn
+// out to need facts (another process published something else meanwhile)
+// are read and extracted here. flush maps dirty paths being flushed to the
+// journal sequence observed; their dirty rows are cleared in the same
+// transaction unless a newer write was recorded meanwhile.
+//
+// Optimistic check: inside the write transaction every changed file is
+// re-read and re-hashed just before commit; a file that no longer hashes to
+// what was extracted discards the whole attempt, is re-extracted from the
+// bytes just read and the publish is retried, at most s.attempts times in a
+// row, then *StaleError.
+func (s *Store) publish(ctx context.Context, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (bool, error) {
+	mismatches := 0
+	for loop := 0; ; loop++ {
+		a, err := s.tryPublish(ctx, D, cands, flush)
+		if err != nil {
+			return false, fmt.Errorf("store: publish: %w", err)
+		}
+		if a.done {
+			return a.published, nil
+		}
+		if a.stale != nil {
+			mismatches++
+			if mismatches >= s.attempts {
+				a.stale.Attempts = mismatches
+				return false, a.stale
+			}
+		}
+		if loop >= s.attempts+8 { // others keep publishing under us
+			p := ""
+			if len(a.need) > 0 {
+				p = a.need[0]
+			} else {
+				p = sortedKeys(a.reread)[0]
+			}
+			return false, &StaleError{Path: p, Expected: D[p].hash, Attempts: loop + 1}
+		}
+		for _, p := range a.need {
+			a.reread[p] = readSource(s.abs(p), s.maxBytes)
+		}
+		for p, rr := range a.reread {
+			o := obsOf(rr)
+			D[p] = o
+			if o.gone {
+				delete(cands, p)
+				continue
+			}
+			ff, err := s.extract(ctx, p, rr)
+			if err != nil {
+				return false, err
+			}
+			cands[p] = &cand{obs: *o, ff: ff}
+		}
+	}
+}
+
+type attempt struct {
+	done, published bool
+	need            []string               // must be (re-)extracted before the next attempt
+	reread          map[string]*readResult // changed under us: the bytes just read
+	stale           *StaleError            // the first of reread
+}
+
+type workItem struct {
+	path string
+	row  *fileRow // nil: first sight
+	gone bool
+	c    *cand
+}
+
+type statUpdate struct {
+	id int64
+	o  *obs
+}
+
+func (s *Store) tryPublish(ctx context.Context, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (*attempt, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	st, err := loadState(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	pl := s.plan(st, D, cands, flush)
+	work, statUps, restore, need := pl.work, pl.statUps, pl.restore, pl.need
+	if len(need) > 0 {
+		return &attempt{need: need, reread: map[string]*readResult{}}, nil
+	}
+
+	// Optimistic check: the bytes must still be those extracted.
+	a := &attempt{reread: map[string]*readResult{}}
+	for _, w := range work {
+		if s.beforePublish != nil {
+			s.beforePublish(w.path)
+		}
+		rr := readSource(s.abs(w.path), s.maxBytes)
+		now := obsOf(rr)
+		want := &obs{gone: true}
+		if !w.gone {
+			want = &w.c.obs
+		}
+		if now.same(want) {
+			continue
+		}
+		a.reread[w.path] = rr
+		if a.stale == nil {
+			a.stale = &StaleError{Path: w.path, Expected: want.hash, Actual: now.hash, Gone: now.gone != want.gone}
+		}
+	}
+	if len(a.reread) > 0 {
+		return a, nil
+	}
+	if len(work) == 0 && len(statUps) == 0 && len(restore) == 0 {
+		return &attempt{done: true}, nil
+	}
+
+	nowNS := time.Now().UnixNano()
+	if len(work) > 0 {
+		gen := st.gen + 1
+		ps := &stmts{tx: tx}
+		defer ps.close()
+		for _, w := range work {
+			if err := s.writeFile(ctx, ps, gen, w); err != nil {
+				return nil, fmt.Errorf("%s: %w", w.path, err)
+			}
+		}
+		fp, n, err := fingerprintOf(ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO generations(gen, fingerprint, files, changed, published_ns) VALUES (?, ?, ?, ?, ?)`,
+			gen, int64(fp), n, len(work), nowNS); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE current_generation SET gen = ? WHERE id = 1`, gen); err != nil {
+			return nil, err
+		}
+	}
+	for _, u := range statUps {
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET st_size = ?, st_mtime = ?, st_ino = ?, st_checked = ? WHERE id = ?`,
+			u.o.st.Size, u.o.st.MtimeNS, u.o.st.Ino, u.o.checked, u.id); err != nil {
+			return nil, err
+		}
+	}
+	for p, seq := range restore {
+		if seq >= 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE path = ? AND last_seq = ?`, p, seq); err != nil {
+				return nil, err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM journal WHERE path = ? AND seq <= ?`, p, seq); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET status = extract_status WHERE path = ? AND present = 1 AND status = 'stale'`, p); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return &attempt{done: true, published: len(work) > 0}, nil
+}
+
+// publishPlan is what a publish must do to make the database agree with D.
+type publishPlan struct {
+	work    []*workItem
+	statUps []statUpdate
+	restore map[string]int64 // path → dirty seq to clear (-1: none); status back to extract_status
+	need    []string         // changed files without a matching candidate
+}
+
+func (pl *publishPlan) empty() bool {
+	return len(pl.work) == 0 && len(pl.statUps) == 0 && len(pl.restore) == 0 && len(pl.need) == 0
+}
+
+// plan compares D with the database state st.
+func (s *Store) plan(st *dbState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) *publishPlan {
+	pl := &publishPlan{restore: map[string]int64{}}
+	for _, p := range sortedKeys(D) {
+		o := D[p]
+		seq, dirty := st.dirty[p]
+		fseq, flushing := flush[p]
+		if dirty && (!flushing || seq != fseq) {
+			continue // written meanwhile: Flush publishes it
+		}
+		r := st.rows[p]
+		if dirty {
+			pl.restore[p] = seq
+		} else if r != nil && r.status == StatusStale {
+			pl.restore[p] = -1 // left over from an interrupted write
+		}
+		if s.rowMatches(r, o) {
+			if r != nil && r.present && needStatUpdate(r, o) {
+				pl.statUps = append(pl.statUps, statUpdate{id: r.id, o: o})
+			}
+			continue
+		}
+		if o.gone {
+			pl.work = append(pl.work, &workItem{path: p, row: r, gone: true})
+			continue
+		}
+		c := cands[p]
+		if c == nil || !c.obs.same(o) {
+			pl.need = append(pl.need, p)
+			continue
+		}
+		pl.work = append(pl.work, &workItem{path: p, row: r, c: c})
+	}
+	return pl
+}
+
+// stmts holds the statements prepared for one publish transaction.
+type stmts struct {
+	tx                        *sql.Tx
+	delSym, delRef, delImp    *sql.Stmt
+	insSym, insRef, insImp    *sql.Stmt // one row
+	insSymN, insRefN, insImpN *sql.Stmt // insertBatch rows
+	updFile, goneFile, newID  *sql.Stmt
+	args                      []any
+}
+
+// insertBatch is how many fact rows one multi-row INSERT carries: the
+// per-statement overhead of database/sql and the driver dominates single
+// rows.
+const insertBatch = 64
+
+func multiRow(head string, cols int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", cols), ",") + ")"
+	return head + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", insertBatch), ",")
+}
+
+// insertRows inserts n rows, appending row i's values with row(i, args).
+func (ps *stmts) insertRows(ctx context.Context, one, many *sql.Stmt, n int, row func(i int, args []any) []any) error {
+	i := 0
+	for ; i+insertBatch <= n; i += insertBatch {
+		ps.args = ps.args[:0]
+		for j := i; j < i+insertBatch; j++ {
+			ps.args = row(j, ps.args)
+		}
+		if _, err := many.ExecContext(ctx, ps.args...); err != nil {
+			return err
+		}
+	}
+	for ; i < n; i++ {
+		if _, err := one.ExecContext(ctx, row(i, ps.args[:0])...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ps *stmts) prepare(ctx context.Context) error {
+	if ps.delSym != nil {
+		return nil
+	}
+	var err error
+	p := func(dst **sql.Stmt, q string) {
+		if err == nil {
+			*dst, err = ps.tx.PrepareContext(ctx, q)
+		}
+	}
+	p(&ps.delSym, `DELETE FROM symbols WHERE file_id = ?`)
+	p(&ps.delRef, `DELETE FROM refs WHERE file_id = ?`)
+	p(&ps.delImp, `DELETE FROM imports WHERE file_id = ?`)
+	const (
+		symHead = `INSERT INTO symbols(file_id, idx, file_gen, name, kind, receiver, container, signature, doc,
+			sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec)`
+		refHead = `INSERT INTO refs(file_id, idx, file_gen, name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec)`
+		impHead = `INSERT INTO imports(file_id, idx, file_gen, path, alias, sb, eb, sl, el, sc, ec)`
+	)
+	p(&ps.insSym, symHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	p(&ps.insRef, refHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	p(&ps.insImp, impHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?)`)
+	p(&ps.insSymN, multiRow(symHead, 21))
+	p(&ps.insRefN, multiRow(refHead, 13))
+	p(&ps.insImpN, multiRow(impHead, 11))
+	p(&ps.updFile, `UPDATE files SET present = 1, hash = ?, len = ?, file_gen = ?, parse_gen = ?, published_gen = ?,
+		parser = ?, grammar = ?, grammar_version = ?, extractor = ?, schema_version = ?, language = ?, test = ?, package = ?,
+		status = ?, extract_status = ?, error = ?, st_size = ?, st_mtime = ?, st_ino = ?, st_checked = ? WHERE id = ?`)
+	p(&ps.goneFile, `UPDATE files SET present = 0, published_gen = ?, st_size = -1, st_checked = 0 WHERE id = ?`)
+	p(&ps.newID, `INSERT INTO files(path) VALUES (?)`)
+	return err
+}
+
+func (ps *stmts) close() {
+	for _, st := range []*sql.Stmt{ps.delSym, ps.delRef, ps.delImp, ps.insSym, ps.insRef, ps.insImp,
+		ps.insSymN, ps.insRefN, ps.insImpN, ps.updFile, ps.goneFile, ps.newID} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// writeFile replaces one file's row and facts within the publish
+// transaction.
+func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem) error {
+	if err := ps.prepare(ctx); err != nil {
+		return err
+	}
+	r := w.row
+	if r == nil {
+		res, err := ps.newID.ExecContext(ctx, w.path)
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		r = &fileRow{id: id, path: w.path}
+	}
+	for _, d := range []*sql.Stmt{ps.delSym, ps.delRef, ps.delImp} {
+		if _, err := d.ExecContext(ctx, r.id); err != nil {
+			return err
+		}
+	}
+	if w.gone {
+		_, err := ps.goneFile.ExecContext(ctx, gen, r.id)
+		return err
+	}
+	c, ff := w.c, w.c.ff
+	fileGen := r.fileGen
+	if !r.present || r.hash != c.hash {
+		fileGen++
+	}
+	stt := c.st
+	checked := c.checked
+	if !c.stOK {
+		stt, checked = statInfo{Size: -1}, 0
+	}
+	pv := &ff.Provenance
+	if _, err := ps.updFile.ExecContext(ctx, int64(c.hash.XXH64), c.hash.Len, fileGen, r.parseGen+1, gen,
+		pv.Parser, pv.Grammar, pv.GrammarVersion, pv.Extractor, SchemaVersion, ff.Language, ff.Test, ff.Package,
+		ff.Status, ff.Status, ff.Error, stt.Size, stt.MtimeNS, stt.Ino, checked, r.id); err != nil {
+		return err
+	}
+	id := r.id
+	if err := ps.insertRows(ctx, ps.insSym, ps.insSymN, len(ff.Symbols), func(i int, a []any) []any {
+		y := &ff.Symbols[i]
+		g, n := y.Range, y.NameRange
+		return append(a, id, i, fileGen, y.Name, y.Kind, y.Receiver, y.Container, y.Signature, y.Doc,
+			g.StartByte, g.EndByte, g.StartLine, g.EndLine, g.StartCol, g.EndCol,
+			n.StartByte, n.EndByte, n.StartLine, n.EndLine, n.StartCol, n.EndCol)
+	}); err != nil {
+		return err
+	}
+	if err := ps.insertRows(ctx, ps.insRef, ps.insRefN, len(ff.References), func(i int, a []any) []any {
+		f := &ff.References[i]
+		g := f.Range
+		return append(a, id, i, fileGen, f.Name, f.Kind, f.Receiver, f.Enclosing,
+			g.StartByte, g.EndByte, g.StartLine, g.EndLine, g.StartCol, g.EndCol)
+	}); err != nil {
+		return err
+	}
+	return ps.insertRows(ctx, ps.insImp, ps.insImpN, len(ff.Imports), func(i int, a []any) []any {
+		im := &ff.Imports[i]
+		g := im.Range
+		return append(a, id, i, fileGen, im.Path, im.Alias,
+			g.StartByte, g.EndByte, g.StartLine, g.EndLine, g.StartCol, g.EndCol)
+	})
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, cmp.Compare[string])
+	return out
+}
