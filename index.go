@@ -23,6 +23,9 @@ type IndexOptions struct {
 	Walk sourcefacts.WalkOptions
 	// Progress is called as files are extracted (done, total, bytes so far).
 	Progress func(done, total int, bytes int64)
+	// OnStore, if set, is called once extraction is done, before the
+	// documents (count given) are written to the backend.
+	OnStore func(docs int)
 	// ExcludeGenerated skips files marked `// Code generated ... DO NOT
 	// EDIT.`. By default they are indexed: bundles such as net/http's
 	// h2_bundle.go hold real, callable code.
@@ -106,6 +109,9 @@ func BuildIndex(ctx context.Context, root string, opts IndexOptions) (*Index, er
 	b, err := openBackend(ctx, opts, ix)
 	if err != nil {
 		return nil, err
+	}
+	if opts.OnStore != nil {
+		opts.OnStore(len(docs))
 	}
 	t := time.Now()
 	const batch = 2000

@@ -3,6 +3,7 @@ package rlm
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rlm-dev/rlm/bridge"
@@ -43,6 +44,17 @@ type Answer struct {
 	Hits    []Hit          `json:"hits"`
 	Explain []Because      `json:"explain"`
 	Gap     string         `json:"gap,omitempty"` // the gap left unfilled, if any
+	// Resolved is set when the rules answered for a different name than the
+	// query's (a case-insensitive or fuzzy match, or the last segment of a
+	// qualified name): the answer is about Resolved.To, not Resolved.From.
+	Resolved *Resolution `json:"resolved,omitempty"`
+}
+
+// Resolution records that the query's name was replaced by another.
+type Resolution struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Rule string `json:"rule"`
 }
 
 // Search plans query with the rules, runs the steps against b in the order
@@ -109,6 +121,18 @@ func (x *Expert) Search(ctx context.Context, b retrieval.Backend, query string, 
 			if w.Rule == "ev_gap_unfilled" && len(w.Premises) > 0 {
 				ans.Gap = strings.TrimSuffix(strings.TrimPrefix(w.Premises[0], "gap("), ")")
 			}
+			if to := resolvedName(w); to != "" {
+				from := ""
+				for _, st := range plan.Steps {
+					if st.Name != "" {
+						from = st.Name
+						break
+					}
+				}
+				if to != from {
+					ans.Resolved = &Resolution{From: from, To: to, Rule: w.Rule}
+				}
+			}
 		}
 		if agenda, err = decodeSteps(sol[4]); err != nil {
 			return nil, err
@@ -163,4 +187,24 @@ func toHit(h retrieval.Hit) Hit {
 		Kind: d.Kind, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
 		Lines: h.Lines, Test: d.Test, doc: &d,
 	}
+}
+
+// resolvedName returns the name a resolving rule settled on, from its
+// symbol("...") or segment("...") premise.
+func resolvedName(b Because) string {
+	switch b.Rule {
+	case "ev_target_resolved", "ev_fuzzy_resolved", "fb_last_segment":
+	default:
+		return ""
+	}
+	for _, p := range b.Premises {
+		for _, pre := range []string{"symbol(", "segment("} {
+			if strings.HasPrefix(p, pre) {
+				if s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(p, pre), ")")); err == nil {
+					return s
+				}
+			}
+		}
+	}
+	return ""
 }

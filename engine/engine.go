@@ -283,7 +283,10 @@ func (e *Engine) validate() error {
 	}
 	e.reserved = reserved
 	e.defs = map[string]string{}
-	multifile := map[string]bool{}
+	// multifile[file][indicator]: the file declares the predicate multifile.
+	// A predicate may be split over files only if every file that defines
+	// it says so; ichiban/prolog otherwise replaces the earlier clauses.
+	multifile := map[string]map[string]bool{}
 	for _, src := range append(append([]Source(nil), e.sources...), e.tests...) {
 		clauses, err := scanSource(src)
 		if err != nil {
@@ -291,10 +294,12 @@ func (e *Engine) validate() error {
 		}
 		isTest := strings.HasSuffix(src.Name, "_test.pl")
 		seen := map[string]bool{}
+		declared := map[string]bool{}
+		multifile[src.Path] = declared
 		for _, c := range clauses {
 			if c.directive != "" {
 				if c.multifile != "" {
-					multifile[c.multifile] = true
+					declared[c.multifile] = true
 				}
 				continue
 			}
@@ -305,8 +310,12 @@ func (e *Engine) validate() error {
 				continue
 			}
 			seen[c.indicator] = true
-			if other, ok := e.defs[c.indicator]; ok && !multifile[c.indicator] {
-				return &LoadError{File: src.Path, Line: c.line, Clause: c.indicator, Reason: "already defined in " + other}
+			if other, ok := e.defs[c.indicator]; ok {
+				if !declared[c.indicator] || !multifile[other][c.indicator] {
+					return &LoadError{File: src.Path, Line: c.line, Clause: c.indicator,
+						Reason: fmt.Sprintf("already defined in %s (a predicate may be split over files only if every file declares :- multifile(%s) before its clauses; to change a default file, override it whole with a file of the same name)", other, c.indicator)}
+				}
+				continue
 			}
 			e.defs[c.indicator] = src.Path
 		}

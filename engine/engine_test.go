@@ -110,7 +110,7 @@ func TestQueryText(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("n=%d err=%v", n, err)
 	}
-	want := "X=1 Y=[a,b] X=2 Y=[a,b]"
+	want := `X=1 Y="ab" X=2 Y="ab"`
 	if strings.Join(got, " ") != want {
 		t.Fatalf("got %q want %q", strings.Join(got, " "), want)
 	}
@@ -164,5 +164,17 @@ func TestRuleTestRunnerReportsFailingGoal(t *testing.T) {
 	}
 	if got, want := res[1].String(), "rules/a_test.pl:3: test bad: goal failed: p(2)"; got != want {
 		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+func TestMultifileMustBeDeclaredByEveryFile(t *testing.T) {
+	one := fstest.MapFS{"a.pl": {Data: []byte("p(1).\n")}, "b.pl": {Data: []byte(":- multifile(p/1).\np(2).\n")}}
+	if _, err := New(Options{Rules: one}); err == nil || !strings.Contains(err.Error(), "every file declares :- multifile(p/1)") {
+		t.Fatalf("one-sided multifile: got %v", err)
+	}
+	both := newTestEngine(t, map[string]string{"a.pl": ":- multifile(p/1).\np(1).\n", "b.pl": ":- multifile(p/1).\np(2).\n"}, Options{})
+	sols, err := both.All(context.Background(), 0, "p", NewVar())
+	if err != nil || len(sols) != 2 {
+		t.Fatalf("both multifile: want 2 solutions, got %v %v", sols, err)
 	}
 }

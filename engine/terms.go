@@ -3,8 +3,12 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	pl "github.com/ichiban/prolog/engine"
 )
@@ -182,13 +186,76 @@ func Text(v any) (string, bool) {
 }
 
 // FormatTerm writes t under env in quoted, operator-aware form, as writeq/1
-// would.
+// would, except that strings (lists of one-character atoms, which is what
+// double_quotes=chars makes of "abc") are shown as "abc".
 func FormatTerm(vm *pl.VM, t Term, env *pl.Env) string {
 	var b bytes.Buffer
 	s := pl.NewOutputTextStream(&b)
 	opts := pl.List(pl.NewAtom("quoted").Apply(pl.NewAtom("true")), pl.NewAtom("numbervars").Apply(pl.NewAtom("true")))
-	_, _ = pl.WriteTerm(vm, s, t, opts, pl.Success, env).Force(contextBackground)
+	_, _ = pl.WriteTerm(vm, s, displayTerm(t, env, 0), opts, pl.Success, env).Force(contextBackground)
 	return b.String()
+}
+
+// displayString is a term that writes itself as a double-quoted string; it
+// exists only for display.
+type displayString string
+
+func (d displayString) WriteTerm(w io.Writer, _ *pl.WriteOptions, _ *pl.Env) error {
+	_, err := io.WriteString(w, strconv.Quote(string(d)))
+	return err
+}
+
+func (d displayString) Compare(t Term, env *pl.Env) int {
+	if o, ok := t.(displayString); ok {
+		return strings.Compare(string(d), string(o))
+	}
+	return 1
+}
+
+// displayTerm rebuilds t with every string shown as displayString.
+func displayTerm(t Term, env *pl.Env, depth int) Term {
+	t = env.Resolve(t)
+	c, ok := t.(pl.Compound)
+	if !ok || depth > 1000 {
+		return t
+	}
+	if s, ok := backedText(c); ok {
+		return displayString(s)
+	}
+	if c.Functor() == pl.NewAtom(".") && c.Arity() == 2 {
+		if s, ok := charsText(c, env); ok {
+			return displayString(s)
+		}
+	}
+	args := make([]Term, c.Arity())
+	for i := range args {
+		args[i] = displayTerm(c.Arg(i), env, depth+1)
+	}
+	return c.Functor().Apply(args...)
+}
+
+// charsText returns the text of a proper list of one-character atoms of at
+// least two elements.
+func charsText(c pl.Compound, env *pl.Env) (string, bool) {
+	var b strings.Builder
+	n := 0
+	iter := pl.ListIterator{List: c, Env: env}
+	for iter.Next() {
+		a, ok := env.Resolve(iter.Current()).(pl.Atom)
+		if !ok {
+			return "", false
+		}
+		s := a.String()
+		if utf8.RuneCountInString(s) != 1 {
+			return "", false
+		}
+		b.WriteString(s)
+		n++
+	}
+	if iter.Err() != nil || n < 2 {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // Encode converts a decoded value (see Decode) back to a term, so that data

@@ -140,6 +140,19 @@ func buildIndex(ctx context.Context, root string, bf *backendFlags, stderr io.Wr
 			_ = bar.Set(done)
 		}
 	}
+	if tty {
+		opts.OnStore = func(docs int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if bar != nil {
+				_ = bar.Finish()
+				bar = nil
+			}
+			if time.Since(start) > time.Second {
+				fmt.Fprintf(stderr, "writing %d symbols to the index ...\n", docs)
+			}
+		}
+	}
 	ix, err := rlm.BuildIndex(ctx, root, opts)
 	mu.Lock()
 	if bar != nil {
@@ -287,6 +300,9 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 	}
 	if a.Gap != "" {
 		fmt.Fprintf(w, "gap: %s\n", a.Gap)
+	}
+	if a.Resolved != nil {
+		fmt.Fprintf(w, "note: no symbol %q; answered for %q instead (%s)\n", a.Resolved.From, a.Resolved.To, a.Resolved.Rule)
 	}
 	if explain {
 		fmt.Fprintln(w, "\nwhy:")

@@ -76,7 +76,7 @@ func TestSearchGapFallbackIsExplained(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"ev_symbol_not_found", "fb_case_insensitive", "ev_target_resolved", "fb_retarget_relation", "sub/client.go:6 Fetch"} {
+	for _, want := range []string{"ev_symbol_not_found", "fb_case_insensitive", "ev_target_resolved", "fb_retarget_relation", "sub/client.go:6 Fetch", `note: no symbol "servehttp"; answered for "ServeHTTP" instead (ev_target_resolved)`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

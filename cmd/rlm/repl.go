@@ -46,6 +46,7 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	var ix *rlm.Index
 	if *root != "" {
+		fmt.Fprintf(stderr, "indexing %s for :search ...\n", *root)
 		if ix, err = buildIndex(ctx, *root, bf, stderr); err != nil {
 			return err
 		}
@@ -98,20 +99,22 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 func replQuery(ctx context.Context, e *engine.Engine, q string, w io.Writer) {
-	shown := 0
+	var answers []string
 	n, err := e.QueryText(ctx, q, func(bs []engine.Binding) bool {
-		shown++
 		if len(bs) == 0 {
-			fmt.Fprintln(w, "true.")
+			answers = append(answers, "true")
 		} else {
 			parts := make([]string, len(bs))
 			for i, b := range bs {
 				parts[i] = b.Name + " = " + b.Value
 			}
-			fmt.Fprintln(w, strings.Join(parts, ",\n")+" ;")
+			answers = append(answers, strings.Join(parts, ",\n"))
 		}
-		return shown < maxReplSolutions
+		return len(answers) < maxReplSolutions
 	})
+	if len(answers) > 0 {
+		fmt.Fprintln(w, strings.Join(answers, " ;\n")+".")
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintln(w, "error:", err)

@@ -242,9 +242,14 @@ func parseLines(s string) []int {
 	return out[:j]
 }
 
+// pathDepthSQL is the number of slashes in a document's path.
+const pathDepthSQL = "(length(d.path) - length(replace(d.path, '/', '')))"
+
 func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
 	where, fargs := filterSQL(req.Filter)
-	order := " ORDER BY d.test, " + kindClassSQL + ", d.path, d.start_line, d.id LIMIT ?"
+	// Non-test first, definitions before members, then shallower paths (a
+	// package's own files before its subpackages'), then path and line.
+	order := " ORDER BY d.test, " + kindClassSQL + ", " + pathDepthSQL + ", d.path, d.start_line, d.id LIMIT ?"
 	q := "SELECT " + docColumns + ", 1.0 FROM docs d WHERE (d.symbol = ? OR d.qualified = ?)" + where + order
 	args := append(append([]any{req.Name, req.Name}, fargs...), req.Limit)
 	hits, err := queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
@@ -273,7 +278,9 @@ func searchLexical(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]re
 
 func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
 	where, fargs := filterSQL(req.Filter)
-	const order = " ORDER BY score DESC, d.test, d.path, d.start_line, d.id LIMIT ?"
+	// Graph hits: non-test code first, then by the number of matching
+	// edges, then shallower paths.
+	const order = " ORDER BY d.test, score DESC, " + pathDepthSQL + ", d.path, d.start_line, d.id LIMIT ?"
 	switch req.Relation {
 	case retrieval.Callers, retrieval.References:
 		names := []any{req.Name}
