@@ -2,6 +2,7 @@ package rlm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/embedded"
 	"github.com/rlm-dev/rlm/sourcefacts"
+	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
 // IndexOptions configure BuildIndex.
@@ -49,6 +51,7 @@ type IndexStats struct {
 	Refs      int           // call and type references stored for the graph strategy
 	Partial   int           // files parsed with syntax errors
 	Errors    int           // files that could not be parsed
+	Stale     int           // files written but not flushed (OpenProject)
 	Extract   time.Duration // walking and extraction
 	Store     time.Duration // writing the backend
 	Generated time.Time
@@ -63,13 +66,30 @@ type Index struct {
 	// StaleHits counts hits from an external vector store that were dropped
 	// because their content hash was not current.
 	StaleHits atomic.Int64
+	// Snapshot is the store generation the index was built from
+	// (OpenProject only; zero for BuildIndex).
+	Snapshot store.Identity
+	// Reused is true when OpenProject found the search index of this
+	// snapshot already built.
+	Reused bool
+
+	store *store.Store
 
 	once    sync.Once
 	current map[string]string // path -> content hash string
 }
 
-// Close releases the backend.
-func (ix *Index) Close() error { return ix.Backend.Close() }
+// Close releases the backend and, for OpenProject, the store.
+func (ix *Index) Close() error {
+	var err error
+	if ix.Backend != nil {
+		err = ix.Backend.Close()
+	}
+	if ix.store != nil {
+		err = errors.Join(err, ix.store.Close())
+	}
+	return err
+}
 
 // BuildIndex walks root, extracts facts with tree-sitter and loads one
 // document per definition into the embedded backend.

@@ -57,6 +57,8 @@ type backendFlags struct {
 	backend, chromaURL, embedder      string
 	embedURL, embedModel, embedKeyEnv string
 	embedDims                         int
+	db                                string
+	inMemory, requireCurrent          bool
 }
 
 func addBackendFlags(fs *flag.FlagSet) *backendFlags {
@@ -68,6 +70,9 @@ func addBackendFlags(fs *flag.FlagSet) *backendFlags {
 	fs.StringVar(&b.embedModel, "embed-model", "text-embedding-3-small", "embedding model (--embedder openai)")
 	fs.StringVar(&b.embedKeyEnv, "embed-key-env", "OPENAI_API_KEY", "name of the environment variable holding the API key (--embedder openai)")
 	fs.IntVar(&b.embedDims, "embed-dims", 1536, "dimensions of the embedding model (--embedder openai)")
+	fs.StringVar(&b.db, "db", "", "source knowledge base file (default ROOT/.rlm/kb.sqlite); search indexes are kept beside it")
+	fs.BoolVar(&b.inMemory, "in-memory", false, "index in memory for this command only; write nothing under ROOT")
+	fs.BoolVar(&b.requireCurrent, "require-current", false, "refuse to answer if any file is stale, partial or unparsable")
 	return b
 }
 
@@ -106,8 +111,10 @@ func (b *backendFlags) options() (rlm.IndexOptions, error) {
 	return opts, nil
 }
 
-// buildIndex indexes root, showing a progress bar on a terminal once
-// indexing has taken over a second.
+// buildIndex opens root's persistent knowledge base (validating it against
+// the files' bytes) and the search index of that snapshot, or, with
+// --in-memory, indexes root in memory. On a terminal it shows a progress bar
+// (in memory) or a message (store) once the work has taken over a second.
 func buildIndex(ctx context.Context, root string, bf *backendFlags, stderr io.Writer) (*rlm.Index, error) {
 	if root == "" {
 		return nil, usageError{"--root DIR is required"}
@@ -115,17 +122,41 @@ func buildIndex(ctx context.Context, root string, bf *backendFlags, stderr io.Wr
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return nil, usageError{fmt.Sprintf("--root %s is not a directory", root)}
 	}
-	start := time.Now()
-	var mu sync.Mutex
-	var bar *progressbar.ProgressBar
-	tty := false
-	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		tty = true
-	}
 	opts, err := bf.options()
 	if err != nil {
 		return nil, err
 	}
+	tty := false
+	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		tty = true
+	}
+	start := time.Now()
+	if !bf.inMemory {
+		done := make(chan struct{})
+		if tty {
+			go func() {
+				select {
+				case <-done:
+				case <-time.After(time.Second):
+					fmt.Fprintf(stderr, "checking %s against the knowledge base (hashing every file, extracting changed ones) ...\n", root)
+				}
+			}()
+		}
+		popts := rlm.ProjectOptions{DBPath: bf.db, Embedder: opts.Embedder, Chroma: opts.Chroma, RequireCurrent: bf.requireCurrent}
+		if tty {
+			popts.OnBuild = func(files int) {
+				fmt.Fprintf(stderr, "building the search index of %d files for this snapshot ...\n", files)
+			}
+		}
+		ix, err := rlm.OpenProject(ctx, root, popts)
+		close(done)
+		return ix, err
+	}
+	if bf.requireCurrent {
+		return nil, usageError{"--require-current needs the knowledge base (drop --in-memory)"}
+	}
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
 	if tty {
 		opts.Progress = func(done, total int, bytes int64) {
 			mu.Lock()
@@ -143,8 +174,6 @@ func buildIndex(ctx context.Context, root string, bf *backendFlags, stderr io.Wr
 			}
 			_ = bar.Set(done)
 		}
-	}
-	if tty {
 		opts.OnStore = func(docs int) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -181,15 +210,29 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer ix.Close()
 	st := ix.Stats
 	if *asJSON {
-		return json.NewEncoder(stdout).Encode(map[string]any{
+		out := map[string]any{
 			"root": ix.Root, "files": st.Files, "bytes": st.Bytes, "symbols": st.Symbols, "refs": st.Refs,
-			"partial": st.Partial, "errors": st.Errors, "extract_ms": st.Extract.Milliseconds(), "store_ms": st.Store.Milliseconds(),
-		})
+			"partial": st.Partial, "errors": st.Errors, "stale": st.Stale, "extract_ms": st.Extract.Milliseconds(), "store_ms": st.Store.Milliseconds(),
+		}
+		if !bf.inMemory {
+			out["generation"] = ix.Snapshot.Generation
+			out["fingerprint"] = fmt.Sprintf("%016x", ix.Snapshot.Fingerprint)
+			out["search_index_reused"] = ix.Reused
+		}
+		return json.NewEncoder(stdout).Encode(out)
 	}
 	total := st.Extract + st.Store
-	fmt.Fprintf(stdout, "indexed %s: %d files, %.1f MB, %d symbols, %d references (%d partial, %d errors) in %s (%.1f MB/s)\n",
-		ix.Root, st.Files, float64(st.Bytes)/1e6, st.Symbols, st.Refs, st.Partial, st.Errors,
-		total.Round(time.Millisecond), float64(st.Bytes)/1e6/total.Seconds())
+	fmt.Fprintf(stdout, "indexed %s: %d files, %.1f MB, %d symbols, %d references (%d partial, %d errors, %d stale) in %s\n",
+		ix.Root, st.Files, float64(st.Bytes)/1e6, st.Symbols, st.Refs, st.Partial, st.Errors, st.Stale,
+		total.Round(time.Millisecond))
+	if !bf.inMemory {
+		how := "built"
+		if ix.Reused {
+			how = "reused"
+		}
+		fmt.Fprintf(stdout, "snapshot: %s; search index %s (snapshot check %s, search index %s)\n",
+			ix.Snapshot, how, st.Extract.Round(time.Millisecond), st.Store.Round(time.Millisecond))
+	}
 	return nil
 }
 

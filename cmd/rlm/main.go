@@ -4,6 +4,7 @@
 //	rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] QUERY
 //	rlm explain [--json] [--rules DIR] QUERY
 //	rlm index --root DIR
+//	rlm status --root DIR
 //	rlm repl [--root DIR] [--rules DIR]
 //	rlm test-rules [DIR]
 package main
@@ -24,6 +25,7 @@ usage:
   rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] QUERY
   rlm explain [--json] [--rules DIR] QUERY
   rlm index --root DIR [--json]
+  rlm status --root DIR [--json]
   rlm repl [--root DIR] [--rules DIR]
   rlm test-rules [DIR]
 
@@ -55,6 +57,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdRepl(ctx, args[1:], stdin, stdout, stderr)
 	case "test-rules":
 		err = cmdTestRules(ctx, args[1:], stdout, stderr)
+	case "status":
+		err = cmdStatus(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

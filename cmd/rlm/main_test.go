@@ -16,6 +16,10 @@ const sample = "../../testdata/gosample"
 
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	// Keep the knowledge base out of the repository's testdata.
+	if len(args) > 0 && (args[0] == "search" || args[0] == "index" || args[0] == "repl" || args[0] == "status") && !contains(args, "--db") && !contains(args, "--in-memory") {
+		args = append(args, "--db", filepath.Join(t.TempDir(), "kb.sqlite"))
+	}
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
@@ -232,5 +236,73 @@ func TestBackendFlagErrors(t *testing.T) {
 	_, errs, code := runCLI(t, "", "search", "--root", sample, "--backend", "chroma", "--chroma-url", "http://127.0.0.1:1", "x")
 	if code != 1 || !strings.Contains(errs, "chroma") {
 		t.Errorf("dead server: exit %d: %s", code, errs)
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSearchReusesTheStoreAndSeesEdits: the second command reuses the
+// snapshot and its search index; an external edit (no watcher running) is
+// seen by the next command as a new generation; --require-current refuses
+// a tree with a broken file; status names it.
+func TestSearchReusesTheStoreAndSeesEdits(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"server.go", "sub/client.go"} {
+		b, err := os.ReadFile(filepath.Join(sample, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	index := func() map[string]any {
+		t.Helper()
+		out, errs, code := runCLI(t, "", "index", "--root", root, "--db", db, "--json")
+		if code != 0 {
+			t.Fatalf("index: exit %d: %s", code, errs)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	first := index()
+	second := index()
+	if first["generation"] != 1.0 || second["generation"] != 1.0 || first["search_index_reused"] != false || second["search_index_reused"] != true {
+		t.Fatalf("first %v second %v", first, second)
+	}
+	if err := os.WriteFile(filepath.Join(root, "extra.go"), []byte("package sample\n\n// Freshly added.\nfunc Fresh() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "", "search", "--root", root, "--db", db, "--json", "Fresh")
+	if code != 0 || !strings.Contains(out, `"symbol":"Fresh"`) {
+		t.Fatalf("edit not seen: exit %d %s %s", code, out, errs)
+	}
+	if m := index(); m["generation"] != 2.0 {
+		t.Fatalf("want generation 2 after the edit, got %v", m["generation"])
+	}
+	if err := os.WriteFile(filepath.Join(root, "broken.go"), []byte("package sample\nfunc broken( {\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code = runCLI(t, "", "search", "--root", root, "--db", db, "--require-current", "Fresh")
+	if code != 1 || !strings.Contains(errs, "broken.go (partial)") {
+		t.Fatalf("require-current: exit %d: %s", code, errs)
+	}
+	out, _, code = runCLI(t, "", "status", "--root", root, "--db", db)
+	if code != 0 || !strings.Contains(out, "partial  broken.go") {
+		t.Fatalf("status: exit %d:\n%s", code, out)
 	}
 }
