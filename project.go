@@ -47,6 +47,9 @@ func OpenProject(ctx context.Context, root string, opts ProjectOptions) (*Index,
 		return nil, fmt.Errorf("rlm: open project %s: %w", root, err)
 	}
 	start := time.Now()
+	if opts.DBPath == "" {
+		opts.DBPath = DefaultDBPath(abs)
+	}
 	st, err := store.Open(ctx, abs, &store.Options{DBPath: opts.DBPath, Project: filepath.Base(abs)})
 	if err != nil {
 		return nil, fmt.Errorf("rlm: open project %s: %w", root, err)
@@ -147,6 +150,26 @@ func OpenProject(ctx context.Context, root string, opts ProjectOptions) (*Index,
 	}
 	ix.Stats.Store = time.Since(t)
 	return ix, nil
+}
+
+// DefaultDBPath is <root>/.rlm/kb.sqlite when that directory can be
+// created and written, else <user cache dir>/rlm/<base>-<hash of root>/kb.sqlite
+// (so a read-only tree, such as a system Go installation, can be indexed).
+func DefaultDBPath(absRoot string) string {
+	dir := filepath.Join(absRoot, ".rlm")
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		if f, err := os.CreateTemp(dir, ".probe"); err == nil {
+			f.Close()
+			os.Remove(f.Name())
+			return filepath.Join(dir, "kb.sqlite")
+		}
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	h := sourcefacts.HashBytes([]byte(absRoot))
+	return filepath.Join(cache, "rlm", fmt.Sprintf("%s-%016x", unsafeName.ReplaceAllString(filepath.Base(absRoot), "_"), h.XXH64), "kb.sqlite")
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
