@@ -216,7 +216,7 @@ func (x *Expert) Explain(ctx context.Context, query string) (*Explanation, error
 	if !ok || c.Functor != "explanation" || len(c.Args) != 4 {
 		return nil, fmt.Errorf("%w: explain_features/2 gave %s", ErrBadRules, engine.FormatValue(sol[1]))
 	}
-	e := &Explanation{Plan: Plan{Query: query, Class: atomText(c.Args[0])}}
+	e := &Explanation{Plan: Plan{Query: query, Class: atomText(c.Args[0])}, Contingencies: []Contingency{}}
 	if e.Steps, err = decodeSteps(c.Args[1]); err != nil {
 		return nil, err
 	}

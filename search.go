@@ -76,7 +76,7 @@ func (x *Expert) Search(ctx context.Context, b retrieval.Backend, query string, 
 	if err != nil {
 		return nil, err
 	}
-	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because(nil), plan.Because...), Hits: []Hit{}}
+	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, plan.Because...), Hits: []Hit{}, Plan: []ExecutedStep{}}
 	agenda := plan.Steps
 	var history []any // result/3 values, newest first
 	seen := map[string]bool{}

@@ -91,7 +91,7 @@ var sandboxBuiltins = []builtin{
 	{"number_chars", 2, b2(pl.NumberChars)},
 	{"number_codes", 2, b2(pl.NumberCodes)},
 	{"append", 3, b3(pl.Append)},
-	{"length", 2, b2(pl.Length)},
+	{"length", 2, b2(boundedLength)},
 	{"between", 3, b3(pl.Between)},
 	{"succ", 2, b2(pl.Succ)},
 	{"nth0", 3, b3(pl.Nth0)},
@@ -193,4 +193,21 @@ func atomicListConcat3(vm *pl.VM, list, sep, atom pl.Term, k pl.Cont, env *pl.En
 		ts[i] = pl.NewAtom(p)
 	}
 	return pl.Unify(vm, list, pl.List(ts...), k, env)
+}
+
+// MaxListLength bounds the list length/2 may build: ichiban/prolog
+// allocates the whole list in one step, which neither the inference budget
+// nor a deadline can interrupt.
+const MaxListLength = 1 << 20
+
+// boundedLength is length/2 that raises resource_error(list_length) instead
+// of building a list longer than MaxListLength.
+func boundedLength(vm *pl.VM, list, n pl.Term, k pl.Cont, env *pl.Env) *pl.Promise {
+	if i, ok := env.Resolve(n).(pl.Integer); ok && i > MaxListLength {
+		if _, isVar := env.Resolve(list).(pl.Variable); isVar {
+			return pl.Error(pl.NewException(pl.NewAtom("error").Apply(
+				pl.NewAtom("resource_error").Apply(pl.NewAtom("list_length")), pl.NewVariable()), env))
+		}
+	}
+	return pl.Length(vm, list, n, k, env)
 }

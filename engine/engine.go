@@ -51,6 +51,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -69,7 +70,7 @@ var contextBackground = context.Background()
 
 // DefaultInferences is the per-query inference budget when Options leaves it
 // zero.
-const DefaultInferences = 2_000_000
+const DefaultInferences = 250_000
 
 // Errors callers can match with errors.Is.
 var (
@@ -137,10 +138,38 @@ func (e *LoadError) Error() string {
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 	}
+	msg := fmt.Sprintf("engine: %s: %s", loc, e.Reason)
 	if e.Clause != "" {
-		return fmt.Sprintf("engine: %s: %s: %s", loc, e.Clause, e.Reason)
+		msg = fmt.Sprintf("engine: %s: %s: %s", loc, e.Clause, e.Reason)
 	}
-	return fmt.Sprintf("engine: %s: %s", loc, e.Reason)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// MaxRuleFileBytes bounds one rule file.
+const MaxRuleFileBytes = 4 << 20
+
+// readRuleFile reads a regular file of at most MaxRuleFileBytes; FIFOs,
+// devices and oversized files are refused without reading them.
+func readRuleFile(p string) ([]byte, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+	}
+	if st.Size() > MaxRuleFileBytes {
+		return nil, fmt.Errorf("%d bytes, over the %d-byte limit for a rule file", st.Size(), MaxRuleFileBytes)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxRuleFileBytes+1))
 }
 
 func (e *LoadError) Unwrap() error { return e.Err }
@@ -229,7 +258,7 @@ func (e *Engine) collectSources() error {
 				continue
 			}
 			p := filepath.Join(e.opts.UserDir, ent.Name())
-			b, err := os.ReadFile(p)
+			b, err := readRuleFile(p)
 			if err != nil {
 				return &LoadError{File: p, Reason: "cannot read", Err: err}
 			}
@@ -258,6 +287,12 @@ func (e *Engine) reservedIndicators() (map[string]string, error) {
 	for _, b := range sandboxBuiltins {
 		r[fmt.Sprintf("%s/%d", b.name, b.arity)] = "a builtin"
 	}
+	// term_expansion/2 and goal_expansion/2 are hooks ichiban/prolog calls
+	// while compiling, with no budget or deadline, on the clauses as
+	// written: a rule file defining them could rewrite clauses past this
+	// policy.
+	r["term_expansion/2"] = "a compile-time hook the sandbox does not allow"
+	r["goal_expansion/2"] = "a compile-time hook the sandbox does not allow"
 	for _, n := range []string{"halt/0", "halt/1", "consult/1", "open/3", "open/4", "read_term/2", "read_term/3", "read/1", "read/2", "op/3",
 		"asserta/1", "assertz/1", "assert/1", "retract/1", "abolish/1", "set_prolog_flag/2", "clause/2"} {
 		r[n] = "a builtin excluded from the sandbox"
@@ -298,6 +333,16 @@ func (e *Engine) validate() error {
 		multifile[src.Path] = declared
 		for _, c := range clauses {
 			if c.directive != "" {
+				for _, pi := range c.declares {
+					if why, ok := reserved[pi]; ok {
+						return &LoadError{File: src.Path, Line: c.line, Clause: ":- " + c.directive,
+							Reason: fmt.Sprintf("declares %s, which is %s", pi, why)}
+					}
+					if other, ok := e.defs[pi]; ok && c.multifile == "" && !isTest {
+						return &LoadError{File: src.Path, Line: c.line, Clause: ":- " + c.directive,
+							Reason: fmt.Sprintf("declares %s, which %s defines (the declaration would replace its clauses)", pi, other)}
+					}
+				}
 				if c.multifile != "" {
 					declared[c.multifile] = true
 				}
@@ -366,6 +411,41 @@ func (e *Engine) put(vm *pl.VM) {
 	}
 }
 
+// abandonGrace is how long a query may run past its context's end (the
+// trampoline notices within one step) before the caller is answered
+// anyway: a builtin can spin inside one step (e.g. term_variables/2 on a
+// cyclic term), and then the goroutine is left to finish on its own.
+const abandonGrace = 200 * time.Millisecond
+
+// force runs run (which forces a promise under a context derived from
+// ctx) and returns its result, or gives up abandonGrace after ctx ends.
+func force(ctx context.Context, run func() (bool, error)) (bool, error, bool) {
+	if ctx.Done() == nil {
+		ok, err := run()
+		return ok, err, false
+	}
+	type result struct {
+		ok  bool
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		ok, err := run()
+		done <- result{ok, err}
+	}()
+	select {
+	case r := <-done:
+		return r.ok, r.err, false
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-done:
+		return r.ok, r.err, false
+	case <-time.After(abandonGrace):
+		return false, ctx.Err(), true
+	}
+}
+
 // Solution holds the decoded arguments of one solution of a goal, in
 // argument order.
 type Solution []any
@@ -404,19 +484,26 @@ func (e *Engine) AllStats(ctx context.Context, max int, name string, args ...Ter
 	// Arrive calls the predicate with the argument terms as they are: no
 	// goal is compiled from them and they are never walked, so a large
 	// string argument costs nothing until a rule looks at it.
-	ok, err := vm.Arrive(pl.NewAtom(name), args, func(env *pl.Env) *pl.Promise {
-		s := make(Solution, len(args))
-		for i, a := range args {
-			v, err := Decode(a, env)
-			if err != nil {
-				decodeErr = err
-				return pl.Bool(true)
+	ok, err, abandoned := force(ctx, func() (bool, error) {
+		return vm.Arrive(pl.NewAtom(name), args, func(env *pl.Env) *pl.Promise {
+			s := make(Solution, len(args))
+			for i, a := range args {
+				v, err := Decode(a, env)
+				if err != nil {
+					decodeErr = err
+					return pl.Bool(true)
+				}
+				s[i] = v
 			}
-			s[i] = v
-		}
-		sols = append(sols, s)
-		return pl.Bool(max > 0 && len(sols) >= max)
-	}, nil).Force(bctx)
+			sols = append(sols, s)
+			return pl.Bool(max > 0 && len(sols) >= max)
+		}, nil).Force(bctx)
+	})
+	if abandoned {
+		// The interpreter is still busy inside a builtin; it is not reused.
+		return nil, Stats{Inferences: bctx.used(), Elapsed: time.Since(start)},
+			&QueryError{Goal: fmt.Sprintf("%s/%d", name, len(args)), Inferences: bctx.used(), Err: ctx.Err()}
+	}
 	e.put(vm)
 	_ = ok
 	st := Stats{Inferences: bctx.used(), Elapsed: time.Since(start)}

@@ -178,3 +178,48 @@ func TestMultifileMustBeDeclaredByEveryFile(t *testing.T) {
 		t.Fatalf("both multifile: want 2 solutions, got %v %v", sols, err)
 	}
 }
+
+func TestLoadPolicyClosesExpansionAndDeclarationHoles(t *testing.T) {
+	cases := []struct{ name, text, want string }{
+		{"term_expansion", "term_expansion(foo, (query_features(_, x) :- true)).\nfoo.\n", "term_expansion/2: redefines a compile-time hook"},
+		{"goal_expansion", "goal_expansion(_, true).\n", "goal_expansion/2: redefines a compile-time hook"},
+		{"dynamic builtin", ":- dynamic(atom_length/2).\n", "declares atom_length/2, which is a builtin"},
+		{"discontiguous prelude", ":- discontiguous(member/2).\n", "declares member/2, which is a prelude predicate"},
+		{"dynamic host", ":- dynamic((ok/0, secret/2)).\n", "declares secret/2, which is a host (bridge) predicate"},
+		{"dynamic other file", ":- dynamic(p/1).\n", "declares p/1, which rules/a.pl defines"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := fstest.MapFS{"a.pl": {Data: []byte("p(1).\n")}, "z.pl": {Data: []byte(c.text)}}
+			_, err := New(Options{Rules: m, Predicates: []Predicate{{Name: "secret", Arity: 2, Fn: func(context.Context, []any) (Term, error) { return Atom("x"), nil }}}})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want %q, got %v", c.want, err)
+			}
+		})
+	}
+}
+
+// TestDeadlineHoldsWhenABuiltinSpins: term_variables/2 on a cyclic term
+// never returns inside one step; the caller still gets its answer soon
+// after the deadline.
+func TestDeadlineHoldsWhenABuiltinSpins(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": "spin :- X = f(X), term_variables(X, _).\n"}, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := e.Once(ctx, "spin")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want deadline exceeded, got %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("answered after %v", d)
+	}
+}
+
+func TestLengthIsBounded(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": "ok.\n"}, Options{})
+	_, err := e.QueryText(context.Background(), "length(L, 1000000000)", func([]Binding) bool { return true })
+	if err == nil || !strings.Contains(err.Error(), "resource_error(list_length)") {
+		t.Fatalf("want resource_error, got %v", err)
+	}
+}

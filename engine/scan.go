@@ -15,10 +15,11 @@ type clauseInfo struct {
 	name      string
 	arity     int
 	head      pl.Term
-	body      pl.Term // nil for facts
-	directive string  // e.g. "dynamic/1" for a directive
-	multifile string  // indicator declared multifile, if any
-	line      int     // best-effort 1-based line
+	body      pl.Term  // nil for facts
+	directive string   // e.g. "dynamic/1" for a directive
+	multifile string   // indicator declared multifile, if any
+	declares  []string // indicators a dynamic/discontiguous/multifile directive names
+	line      int      // best-effort 1-based line
 }
 
 // allowedDirectives are the only directives a rule file may contain. They
@@ -96,11 +97,11 @@ func scanClauses(vm *pl.VM, text string, prelude bool) ([]clauseInfo, error) {
 				name, arity := indicatorOf(d)
 				c.directive = fmt.Sprintf("%s/%d", name, arity)
 				c.line = lines.find(":-", name)
-				if name == "multifile" && arity == 1 {
+				if arity == 1 && (name == "multifile" || name == "dynamic" || name == "discontiguous") {
 					if dc, ok := d.(pl.Compound); ok {
-						n, a := piOf(dc.Arg(0))
-						if n != "" {
-							c.multifile = fmt.Sprintf("%s/%d", n, a)
+						c.declares = piList(dc.Arg(0))
+						if name == "multifile" && len(c.declares) > 0 {
+							c.multifile = c.declares[0]
 						}
 					}
 				}
@@ -139,6 +140,17 @@ func indicatorOf(t pl.Term) (string, int) {
 		return v.Functor().String(), v.Arity()
 	}
 	return "", 0
+}
+
+// piList reads Name/Arity, a list of them, or a conjunction of them.
+func piList(t pl.Term) []string {
+	if c, ok := t.(pl.Compound); ok && (c.Functor() == pl.NewAtom(",") || c.Functor() == pl.NewAtom(".")) && c.Arity() == 2 {
+		return append(piList(c.Arg(0)), piList(c.Arg(1))...)
+	}
+	if n, a := piOf(t); n != "" {
+		return []string{fmt.Sprintf("%s/%d", n, a)}
+	}
+	return nil
 }
 
 // piOf reads Name/Arity.

@@ -32,7 +32,6 @@ func (e *Engine) QueryText(ctx context.Context, text string, yield func([]Bindin
 	if err != nil {
 		return 0, err
 	}
-	defer e.put(vm)
 	text = strings.TrimSpace(text)
 	if !strings.HasSuffix(text, ".") {
 		text += "."
@@ -45,18 +44,24 @@ func (e *Engine) QueryText(ctx context.Context, text string, yield func([]Bindin
 	vars := append([]pl.ParsedVariable(nil), p.Vars...)
 	n := 0
 	bctx := withBudget(ctx, e.opts.Inferences)
-	_, err = pl.Call(vm, t, func(env *pl.Env) *pl.Promise {
-		n++
-		var bs []Binding
-		for _, v := range vars {
-			name := v.Name.String()
-			if strings.HasPrefix(name, "_") {
-				continue
+	_, err, abandoned := force(ctx, func() (bool, error) {
+		return pl.Call(vm, t, func(env *pl.Env) *pl.Promise {
+			n++
+			var bs []Binding
+			for _, v := range vars {
+				name := v.Name.String()
+				if strings.HasPrefix(name, "_") {
+					continue
+				}
+				bs = append(bs, Binding{Name: name, Value: truncate(FormatTerm(vm, v.Variable, env), 100_000)})
 			}
-			bs = append(bs, Binding{Name: name, Value: truncate(FormatTerm(vm, v.Variable, env), 100_000)})
-		}
-		return pl.Bool(!yield(bs))
-	}, nil).Force(bctx)
+			return pl.Bool(!yield(bs))
+		}, nil).Force(bctx)
+	})
+	if abandoned {
+		return n, &QueryError{Goal: "query", Inferences: bctx.used(), Err: ctx.Err()}
+	}
+	e.put(vm)
 	if err != nil {
 		return n, e.queryError(vm, "query", bctx, err)
 	}

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
@@ -28,27 +30,18 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseInterleaved parses flags that may come before or after positional
-// arguments ("rlm search QUERY --json").
+// parseInterleaved parses the flags, which must come before the query:
+// everything from the first non-flag argument on is query text, so a query
+// that starts with "-" (or looks like a flag) is never read as one. "--"
+// also ends the flags.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err.Error()}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		return nil, usageError{err.Error()}
 	}
+	return fs.Args(), nil
 }
 
 // backendFlags are the flags that choose the retrieval backend and the
@@ -247,6 +240,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	batch := fs.Bool("batch", false, "read one query per line from stdin; print one JSON object per line")
 	explain := fs.Bool("explain", false, "print the rule chain")
 	limit := fs.Int("limit", 10, "maximum hits")
+	timeout := fs.Duration("timeout", 30*time.Second, "time limit per query (0: none)")
 	rulesDir := fs.String("rules", "", "directory of .pl files that add to or override the default rules")
 	bf := addBackendFlags(fs)
 	pos, err := parseInterleaved(fs, args)
@@ -269,11 +263,18 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	defer ix.Close()
 	if *batch {
-		return searchBatch(ctx, x, ix, *limit, stdin, stdout)
+		return searchBatch(ctx, x, ix, *limit, *timeout, stdin, stdout)
 	}
 	query := strings.Join(pos, " ")
-	ans, err := x.Search(ctx, ix.Backend, query, *limit)
+	qctx, cancel := withTimeout(ctx, *timeout)
+	defer cancel()
+	ans, err := x.Search(qctx, ix.Backend, query, *limit)
 	if err != nil {
+		if *asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(map[string]string{"query": clipQuery(query), "error": err.Error()})
+		}
 		return err
 	}
 	if *asJSON {
@@ -286,33 +287,74 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 }
 
 // searchBatch answers one query per stdin line, one JSON object per line,
-// flushed per line. A query that fails gives {"query","error"} and the
-// batch goes on.
-func searchBatch(ctx context.Context, x *rlm.Expert, ix *rlm.Index, limit int, stdin io.Reader, stdout io.Writer) error {
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+// flushed per line. A query that fails, or a line longer than
+// rlm.MaxQueryBytes (read and discarded, never held whole), gives
+// {"query","error"} and the batch goes on.
+func searchBatch(ctx context.Context, x *rlm.Expert, ix *rlm.Index, limit int, timeout time.Duration, stdin io.Reader, stdout io.Writer) error {
+	r := bufio.NewReaderSize(stdin, 64*1024)
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	for sc.Scan() {
-		q := sc.Text()
-		ans, err := x.Search(ctx, ix.Backend, q, limit)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			_ = enc.Encode(map[string]string{"query": clipQuery(q), "error": err.Error()})
+	for {
+		line, tooLong, err := readLine(r, rlm.MaxQueryBytes)
+		if err == io.EOF && line == "" && !tooLong {
+			return nil
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("reading queries: %w", err)
+		}
+		if tooLong {
+			_ = enc.Encode(map[string]string{"query": clipQuery(line), "error": fmt.Sprintf("%v: over %d bytes", rlm.ErrQueryTooLarge, rlm.MaxQueryBytes)})
 		} else {
-			_ = enc.Encode(ans)
+			qctx, cancel := withTimeout(ctx, timeout)
+			ans, serr := x.Search(qctx, ix.Backend, line, limit)
+			cancel()
+			if serr != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				_ = enc.Encode(map[string]string{"query": clipQuery(line), "error": serr.Error()})
+			} else {
+				_ = enc.Encode(ans)
+			}
 		}
-		if err := w.Flush(); err != nil {
-			return err
+		if ferr := w.Flush(); ferr != nil {
+			return ferr
+		}
+		if err == io.EOF {
+			return nil
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading queries: %w", err)
+}
+
+// readLine reads one line (without its "\n" or "\r\n"). A line longer than
+// max is consumed to its end and returned cut, with tooLong set.
+func readLine(r *bufio.Reader, max int) (line string, tooLong bool, err error) {
+	var b []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(b)+len(chunk) > max+2 {
+			tooLong = true
+			if len(b) < max {
+				b = append(b, chunk[:min(len(chunk), max-len(b))]...)
+			}
+		} else {
+			b = append(b, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		s := strings.TrimRight(string(b), "\r\n")
+		return s, tooLong, err
 	}
-	return nil
+}
+
+// withTimeout derives a per-query context; d <= 0 means no limit.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
 }
 
 func clipQuery(q string) string {
@@ -335,7 +377,7 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 		if len(h.Lines) > 0 {
 			extra = fmt.Sprintf("  calls at %s", joinInts(h.Lines, 5))
 		}
-		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, h.Path, h.StartLine, name, h.Kind, h.Strategy, extra)
+		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, printable(h.Path), h.StartLine, printable(name), h.Kind, h.Strategy, extra)
 	}
 	fmt.Fprintf(w, "\nclass: %s\nplan:\n", a.Class)
 	for i, s := range a.Plan {
@@ -361,6 +403,17 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 			fmt.Fprintln(w)
 		}
 	}
+}
+
+// printable quotes s if it holds control or non-printable characters, so
+// that a file name cannot move the cursor or retitle the terminal.
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 func joinInts(xs []int, max int) string {
@@ -392,6 +445,9 @@ func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	e, err := x.Explain(ctx, strings.Join(pos, " "))
 	if err != nil {
+		if *asJSON {
+			_ = json.NewEncoder(stdout).Encode(map[string]string{"query": clipQuery(strings.Join(pos, " ")), "error": err.Error()})
+		}
 		return err
 	}
 	if *asJSON {
@@ -405,8 +461,12 @@ func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 func printExplanation(w io.Writer, e *rlm.Explanation) {
 	fmt.Fprintf(w, "query: %q\n", clipQuery(e.Query))
-	cls := e.Because[0]
-	fmt.Fprintf(w, "class: %s\n└─ %s  <- %s\n", e.Class, cls.Rule, strings.Join(cls.Premises, ", "))
+	if len(e.Because) > 0 {
+		cls := e.Because[0]
+		fmt.Fprintf(w, "class: %s\n└─ %s  <- %s\n", e.Class, cls.Rule, strings.Join(cls.Premises, ", "))
+	} else {
+		fmt.Fprintf(w, "class: %s (the rules gave no reason)\n", e.Class)
+	}
 	fmt.Fprintln(w, "plan (cost order):")
 	for i, s := range e.Steps {
 		last := i == len(e.Steps)-1

@@ -18,7 +18,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	// Keep the knowledge base out of the repository's testdata.
 	if len(args) > 0 && (args[0] == "search" || args[0] == "index" || args[0] == "repl" || args[0] == "status") && !contains(args, "--db") && !contains(args, "--in-memory") {
-		args = append(args, "--db", filepath.Join(t.TempDir(), "kb.sqlite"))
+		args = append([]string{args[0], "--db", filepath.Join(t.TempDir(), "kb.sqlite")}, args[1:]...)
 	}
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
@@ -304,5 +304,43 @@ func TestSearchReusesTheStoreAndSeesEdits(t *testing.T) {
 	out, _, code = runCLI(t, "", "status", "--root", root, "--db", db)
 	if code != 0 || !strings.Contains(out, "partial  broken.go") {
 		t.Fatalf("status: exit %d:\n%s", code, out)
+	}
+}
+
+// TestQueryTextIsNeverAFlag: after "--", or after the first word of the
+// query, nothing is read as a flag.
+func TestQueryTextIsNeverAFlag(t *testing.T) {
+	for _, q := range []string{"-9223372036854775809", "--rules=/etc", "-h", "--batch"} {
+		out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "--", q)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", q, code, errs)
+		}
+		var a jsonAnswer
+		if err := json.Unmarshal([]byte(out), &a); err != nil || a.Query != q {
+			t.Fatalf("%q: %v %+v", q, err, a)
+		}
+	}
+	out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "what", "--rules=/etc", "--batch")
+	if code != 0 || !strings.Contains(out, `"query":"what --rules=/etc --batch"`) {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+}
+
+func TestBatchSurvivesLinesOverTheLimit(t *testing.T) {
+	in := "Retry\n" + strings.Repeat("y", 3<<20) + "\nFetch\r\n"
+	out, errs, code := runCLI(t, in, "search", "--root", sample, "--batch")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "query too large") || !strings.Contains(lines[2], `"query":"Fetch"`) {
+		t.Fatalf("lines: %d\n%.500s", len(lines), out)
+	}
+}
+
+func TestJSONErrorsGoToStdout(t *testing.T) {
+	out, _, code := runCLI(t, "", "search", "--root", sample, "--json", strings.Repeat("x", 70000))
+	if code != 1 || !strings.Contains(out, `"error"`) {
+		t.Fatalf("exit %d, stdout %.200s", code, out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -67,34 +68,45 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return err
 		}
 		line = strings.TrimSpace(line)
-		switch {
-		case line == "":
-			continue
-		case line == ":quit" || line == ":q" || line == "halt." || line == "halt":
+		// Each query gets its own context: Ctrl-C stops that query, not
+		// the session (the process-wide context is cancelled for good by
+		// the first interrupt).
+		qctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		replLine(qctx, x, ix, line, stdout)
+		stop()
+		if line == ":quit" || line == ":q" || line == "halt." || line == "halt" {
 			return nil
-		case line == ":help":
-			fmt.Fprint(stdout, replHelp)
-		case strings.HasPrefix(line, ":explain "):
-			e, err := x.Explain(ctx, strings.TrimPrefix(line, ":explain "))
-			if err != nil {
-				fmt.Fprintln(stdout, "error:", err)
-				continue
-			}
-			printExplanation(stdout, e)
-		case strings.HasPrefix(line, ":search "):
-			if ix == nil {
-				fmt.Fprintln(stdout, "error: start the repl with --root DIR to search")
-				continue
-			}
-			a, err := x.Search(ctx, ix.Backend, strings.TrimPrefix(line, ":search "), 10)
-			if err != nil {
-				fmt.Fprintln(stdout, "error:", err)
-				continue
-			}
-			printAnswer(stdout, a, true)
-		default:
-			replQuery(ctx, x.Engine(), line, stdout)
 		}
+	}
+}
+
+// replLine answers one REPL line.
+func replLine(ctx context.Context, x *rlm.Expert, ix *rlm.Index, line string, stdout io.Writer) {
+	switch {
+	case line == "":
+	case line == ":quit" || line == ":q" || line == "halt." || line == "halt":
+	case line == ":help":
+		fmt.Fprint(stdout, replHelp)
+	case strings.HasPrefix(line, ":explain "):
+		e, err := x.Explain(ctx, strings.TrimPrefix(line, ":explain "))
+		if err != nil {
+			fmt.Fprintln(stdout, "error:", err)
+			return
+		}
+		printExplanation(stdout, e)
+	case strings.HasPrefix(line, ":search "):
+		if ix == nil {
+			fmt.Fprintln(stdout, "error: start the repl with --root DIR to search")
+			return
+		}
+		a, err := x.Search(ctx, ix.Backend, strings.TrimPrefix(line, ":search "), 10)
+		if err != nil {
+			fmt.Fprintln(stdout, "error:", err)
+			return
+		}
+		printAnswer(stdout, a, true)
+	default:
+		replQuery(ctx, x.Engine(), line, stdout)
 	}
 }
 
@@ -140,16 +152,22 @@ func replInput(stdin io.Reader, stdout io.Writer) (func() (string, error), func(
 		}
 		return rl.Readline, func() { rl.Close() }, nil
 	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	r := bufio.NewReaderSize(stdin, 64*1024)
 	return func() (string, error) {
-		fmt.Fprint(stdout, "?- ")
-		if !sc.Scan() {
-			if err := sc.Err(); err != nil {
-				return "", err
+		for {
+			fmt.Fprint(stdout, "?- ")
+			line, tooLong, err := readLine(r, engine.MaxQueryTextBytes)
+			if tooLong {
+				fmt.Fprintf(stdout, "error: line over %d bytes ignored\n", engine.MaxQueryTextBytes)
+				if err != nil {
+					return "", err
+				}
+				continue
 			}
-			return "", io.EOF
+			if err == io.EOF && line != "" {
+				return line, nil
+			}
+			return line, err
 		}
-		return sc.Text(), nil
 	}, func() {}, nil
 }
