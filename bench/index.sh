@@ -30,7 +30,7 @@ for root in "${roots[@]}"; do
 		# testdata/, vendor/ or hidden directories).
 		f=$( { /usr/bin/time -f "%e" sh -c "find '$root' \( -name testdata -o -name vendor -o -name '.*' \) -prune -o -name '*.go' -print0 | xargs -0 cat > /dev/null"; } 2>&1 | tail -1)
 		floor+=("$f")
-		out=$( { /usr/bin/time -f "TIME %e %M" "$bin" index --json --root "$root"; } 2>&1)
+		out=$( { /usr/bin/time -f "TIME %e %M" "$bin" index --in-memory --embedder none --json --root "$root"; } 2>&1)
 		json=$(echo "$out" | grep '^{')
 		t=$(echo "$out" | awk '/^TIME/ {print $2}')
 		m=$(echo "$out" | awk '/^TIME/ {print $3}')
