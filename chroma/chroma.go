@@ -692,25 +692,10 @@ func (b *Backend) UpsertVectors(ctx context.Context, docs []retrieval.Document, 
 	return b.write(ctx, recs)
 }
 
-// EmbeddingText is the text Upsert embeds for d: d.Text, or when empty the
-// non-empty ones of qualified name (else symbol), signature, doc and path,
-// one per line.
-func EmbeddingText(d retrieval.Document) string {
-	if d.Text != "" {
-		return d.Text
-	}
-	name := d.Qualified
-	if name == "" {
-		name = d.Symbol
-	}
-	var parts []string
-	for _, s := range []string{name, d.Signature, d.Doc, d.Path} {
-		if s != "" {
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+// EmbeddingText is the text Upsert embeds for d: retrieval.EmbeddingText,
+// the same text the embedded backend embeds, so both hold comparable
+// vectors for one document.
+func EmbeddingText(d retrieval.Document) string { return retrieval.EmbeddingText(d) }
 
 func (b *Backend) records(docs []retrieval.Document) ([]record, error) {
 	recs := make([]record, len(docs))
