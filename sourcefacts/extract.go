@@ -2,7 +2,6 @@ package sourcefacts
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,16 +10,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
-	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 )
 
 // ErrClosed is returned by Extract after Close.
@@ -64,34 +59,91 @@ const (
 	defaultParseBase   = 10 * time.Second
 	defaultParsePerMiB = 5 * time.Second
 
-	fallbackParserVersion  = "0.25.0"
-	fallbackGrammarVersion = "v0.25.0"
-	treeSitterModule       = "github.com/tree-sitter/go-tree-sitter"
-	treeSitterGoModule     = "github.com/tree-sitter/tree-sitter-go"
+	fallbackParserVersion = "0.25.0"
+	treeSitterModule      = "github.com/tree-sitter/go-tree-sitter"
 )
 
-// Extractor turns Go source bytes into FileFacts with tree-sitter. Queries
-// are compiled once per Extractor; parsers (which are not goroutine-safe)
-// are pooled, so one Extractor may be used from many goroutines at once.
-// Close it when done to free the C memory it holds.
+// Extractor turns source bytes into FileFacts: tree-sitter for Go, Python,
+// JavaScript, TypeScript/TSX, Rust, Java, C, C++ and Ruby, the Prolog term
+// reader (package prologsrc) for Prolog. Queries are compiled once per
+// Extractor; parsers (which are not goroutine-safe) are pooled per grammar,
+// so one Extractor may be used from many goroutines at once. Close it when
+// done to free the C memory it holds.
 type Extractor struct {
-	lang           *ts.Language
-	query          *compiledQuery
-	kinds          kindIDs
-	fields         fieldIDs
-	parserVersion  string // e.g. "tree-sitter/0.25.0"
-	grammar        string // "go"
-	grammarVersion string // e.g. "v0.25.0"
-	maxIdle        int
-	parseTimeout   atomic.Int64 // time.Duration; 0 default, <0 none
+	grammars      map[string]*grammar // by grammar name
+	prolog        bool                // Prolog files are read
+	goOnly        bool                // NewGoExtractor: every path is Go
+	parserVersion string              // e.g. "tree-sitter/0.25.0"
+	maxIdle       int
+	parseTimeout  atomic.Int64 // time.Duration; 0 default, <0 none
 
 	// life is held for reading by every Extract and for writing by Close,
 	// so that Close waits for extractions in flight before freeing.
 	life   sync.RWMutex
 	closed bool
+}
+
+// grammar is one Extractor's use of a tree-sitter grammar: the compiled
+// grammar (loaded on first use) and the Extractor's own parser pool.
+type grammar struct {
+	name string
+	load func() (*compiledGrammar, error) // loadGrammar(name), or a test double
 
 	mu   sync.Mutex // guards idle
 	idle []*worker
+}
+
+// compiledGrammar is a grammar with its queries compiled. It is immutable,
+// safe for concurrent use (each worker has its own query cursor), and
+// shared by every Extractor of the process: compiling the queries of all
+// grammars takes about a second (tree-sitter analyses each pattern), so
+// each is compiled once per process, on first use, and kept.
+type compiledGrammar struct {
+	spec    *grammarSpec
+	lang    *ts.Language
+	query   *compiledQuery
+	kinds   kindIDs  // Go's node kinds (zero for other grammars)
+	fields  fieldIDs // field ids; 0 where the grammar lacks the field
+	version string   // Provenance.GrammarVersion, e.g. "v0.25.0"
+	// docStrip is the grammar's default #strip! regex for line comments
+	// (nil: `^//\s*`).
+	docStrip *regexp.Regexp
+}
+
+var grammarCache struct {
+	mu sync.Mutex
+	m  map[string]*grammarOnce
+}
+
+type grammarOnce struct {
+	once sync.Once
+	g    *compiledGrammar
+	err  error
+}
+
+// loadGrammar returns the named grammar compiled, compiling it on the first
+// call in the process. A failure is remembered too (the queries are
+// embedded, so it cannot change).
+func loadGrammar(name string) (*compiledGrammar, error) {
+	grammarCache.mu.Lock()
+	if grammarCache.m == nil {
+		grammarCache.m = map[string]*grammarOnce{}
+	}
+	o := grammarCache.m[name]
+	if o == nil {
+		o = &grammarOnce{}
+		grammarCache.m[name] = o
+	}
+	grammarCache.mu.Unlock()
+	o.once.Do(func() {
+		spec := grammarSpecs[name]
+		if spec == nil {
+			o.err = fmt.Errorf("sourcefacts: no grammar %q", name)
+			return
+		}
+		o.g, o.err = compileGrammar(spec)
+	})
+	return o.g, o.err
 }
 
 // worker is one goroutine's private tree-sitter state.
@@ -117,17 +169,93 @@ type fieldIDs struct {
 	name, typ, body, receiver uint16
 }
 
-// NewGoExtractor returns an Extractor for Go using tree-sitter-go and the
-// queries in queries/ (the grammar's tags.scm plus go-extra.scm).
+// NewGoExtractor returns an Extractor for Go only, using tree-sitter-go and
+// the queries in queries/ (the grammar's tags.scm plus go-extra.scm). It
+// reads every path as Go, whatever its extension. It fails if the grammar
+// or its queries cannot be loaded.
 func NewGoExtractor() (*Extractor, error) {
-	lang := ts.NewLanguage(tsgo.Language())
-	if v := lang.AbiVersion(); v < ts.MIN_COMPATIBLE_LANGUAGE_VERSION || v > ts.LANGUAGE_VERSION {
-		return nil, fmt.Errorf("sourcefacts: tree-sitter-go ABI %d not supported by this tree-sitter (%d..%d)",
-			v, ts.MIN_COMPATIBLE_LANGUAGE_VERSION, ts.LANGUAGE_VERSION)
+	if _, err := loadGrammar("go"); err != nil {
+		return nil, err
 	}
-	q, err := compileQueries(lang, "go-tags.scm", "go-extra.scm")
+	e := newExtractor([]string{"go"}, false)
+	e.goOnly = true
+	return e, nil
+}
+
+// NewExtractor returns an Extractor for the given languages (the Lang*
+// constants; all of Languages() when none are given). Its Extract picks the
+// language by the path's extension (LanguageForPath); a path of another
+// language gets StatusError "unsupported language". An unknown language
+// name is an error.
+//
+// Each grammar's queries are compiled on the first file of its language in
+// the process (tens to hundreds of milliseconds) and shared from then on
+// (see LoadGrammars to compile them up front).
+func NewExtractor(languages ...string) (*Extractor, error) {
+	for _, l := range languages {
+		if !slices.Contains(Languages(), l) {
+			return nil, fmt.Errorf("sourcefacts: unknown language %q (known: %s)", l, strings.Join(Languages(), ", "))
+		}
+	}
+	names, prolog := grammarNames(languages)
+	return newExtractor(names, prolog), nil
+}
+
+// LoadGrammars compiles the tree-sitter grammars and queries of the given
+// languages (all when none are given) now rather than on first use, and
+// reports the first that fails. They stay loaded for the life of the
+// process.
+func LoadGrammars(languages ...string) error {
+	names, _ := grammarNames(languages)
+	for _, n := range names {
+		if _, err := loadGrammar(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newExtractor(names []string, prolog bool) *Extractor {
+	e := &Extractor{
+		grammars:      map[string]*grammar{},
+		prolog:        prolog,
+		parserVersion: "tree-sitter/" + strings.TrimPrefix(moduleVersion(treeSitterModule, "v"+fallbackParserVersion), "v"),
+		maxIdle:       2 * runtime.GOMAXPROCS(0),
+	}
+	for _, name := range names {
+		e.grammars[name] = &grammar{name: name, load: func() (*compiledGrammar, error) { return loadGrammar(name) }}
+	}
+	return e
+}
+
+// compileGrammar loads a grammar and compiles its queries.
+func compileGrammar(spec *grammarSpec) (*compiledGrammar, error) {
+	lang := ts.NewLanguage(spec.ptr())
+	if v := lang.AbiVersion(); v < ts.MIN_COMPATIBLE_LANGUAGE_VERSION || v > ts.LANGUAGE_VERSION {
+		return nil, fmt.Errorf("sourcefacts: tree-sitter-%s ABI %d not supported by this tree-sitter (%d..%d)",
+			spec.name, v, ts.MIN_COMPATIBLE_LANGUAGE_VERSION, ts.LANGUAGE_VERSION)
+	}
+	q, err := compileQueries(lang, spec, spec.queries...)
 	if err != nil {
 		return nil, err
+	}
+	var strip *regexp.Regexp
+	if spec.docStrip != "" {
+		strip = regexp.MustCompile(spec.docStrip)
+	}
+	g := &compiledGrammar{
+		docStrip: strip,
+		spec:     spec,
+		lang:     lang,
+		query:    q,
+		version:  moduleVersion(spec.module, spec.fallbackVersion),
+		fields: fieldIDs{
+			name: lang.FieldIdForName("name"), typ: lang.FieldIdForName("type"),
+			body: lang.FieldIdForName("body"), receiver: lang.FieldIdForName("receiver"),
+		},
+	}
+	if spec.name != "go" {
+		return g, nil
 	}
 	var missing []string // kinds or fields this grammar version lacks
 	id := func(kind string) uint16 {
@@ -137,36 +265,28 @@ func NewGoExtractor() (*Extractor, error) {
 		}
 		return v
 	}
-	fid := func(name string) uint16 {
-		v := lang.FieldIdForName(name)
-		if v == 0 {
-			missing = append(missing, "field "+name)
-		}
-		return v
+	g.kinds = kindIDs{
+		comment: id("comment"), functionDecl: id("function_declaration"),
+		methodDecl: id("method_declaration"), typeSpec: id("type_spec"),
+		typeAlias: id("type_alias"), constSpec: id("const_spec"), varSpec: id("var_spec"),
+		structType: id("struct_type"), interfaceType: id("interface_type"),
+		pointerType: id("pointer_type"), parenType: id("parenthesized_type"),
+		genericType: id("generic_type"), typeIdent: id("type_identifier"),
+		qualifiedType: id("qualified_type"),
 	}
-	e := &Extractor{
-		lang:  lang,
-		query: q,
-		kinds: kindIDs{
-			comment: id("comment"), functionDecl: id("function_declaration"),
-			methodDecl: id("method_declaration"), typeSpec: id("type_spec"),
-			typeAlias: id("type_alias"), constSpec: id("const_spec"), varSpec: id("var_spec"),
-			structType: id("struct_type"), interfaceType: id("interface_type"),
-			pointerType: id("pointer_type"), parenType: id("parenthesized_type"),
-			genericType: id("generic_type"), typeIdent: id("type_identifier"),
-			qualifiedType: id("qualified_type"),
-		},
-		fields:         fieldIDs{name: fid("name"), typ: fid("type"), body: fid("body"), receiver: fid("receiver")},
-		parserVersion:  "tree-sitter/" + strings.TrimPrefix(moduleVersion(treeSitterModule, "v"+fallbackParserVersion), "v"),
-		grammar:        "go",
-		grammarVersion: grammarVersion(lang),
-		maxIdle:        2 * runtime.GOMAXPROCS(0),
+	for _, f := range []struct {
+		name string
+		id   uint16
+	}{{"name", g.fields.name}, {"type", g.fields.typ}, {"body", g.fields.body}, {"receiver", g.fields.receiver}} {
+		if f.id == 0 {
+			missing = append(missing, "field "+f.name)
+		}
 	}
 	if len(missing) > 0 {
 		q.q.Close()
 		return nil, fmt.Errorf("sourcefacts: tree-sitter-go lacks %s", strings.Join(missing, ", "))
 	}
-	return e, nil
+	return g, nil
 }
 
 // moduleVersion reports the version of module path linked into this binary,
@@ -190,30 +310,45 @@ func moduleVersion(path, fallback string) string {
 	return fallback
 }
 
-// grammarVersion is the version the grammar declares in its own metadata
-// (tree-sitter ABI 15), else the linked module's version.
-func grammarVersion(lang *ts.Language) string {
-	if md := lang.Metadata(); md != nil && (md.MajorVersion|md.MinorVersion|md.PatchVersion) != 0 {
-		return fmt.Sprintf("v%d.%d.%d", md.MajorVersion, md.MinorVersion, md.PatchVersion)
-	}
-	return moduleVersion(treeSitterGoModule, fallbackGrammarVersion)
-}
-
-// ParserVersion is the Provenance.Parser this Extractor stamps, e.g.
-// "tree-sitter/0.25.0".
+// ParserVersion is the Provenance.Parser this Extractor stamps on
+// tree-sitter facts, e.g. "tree-sitter/0.25.0".
 func (e *Extractor) ParserVersion() string { return e.parserVersion }
 
-// GrammarVersion is the Provenance.GrammarVersion this Extractor stamps,
-// e.g. "v0.25.0".
-func (e *Extractor) GrammarVersion() string { return e.grammarVersion }
+// GrammarVersion is the Provenance.GrammarVersion this Extractor stamps on
+// Go facts, e.g. "v0.25.0" ("" without Go). See GrammarVersionFor.
+func (e *Extractor) GrammarVersion() string { return e.GrammarVersionFor(LangGo) }
+
+// GrammarVersionFor is the Provenance.GrammarVersion this Extractor stamps
+// on facts of the named grammar (a Provenance.Grammar value: a language
+// name, or "tsx"), e.g. "v0.24.0"; "" if it does not read that grammar.
+func (e *Extractor) GrammarVersionFor(grammar string) string {
+	if grammar == LangProlog && e.prolog {
+		return prologVersion()
+	}
+	if e.grammars[grammar] != nil {
+		return moduleVersion(grammarSpecs[grammar].module, grammarSpecs[grammar].fallbackVersion)
+	}
+	return ""
+}
+
+// Supports reports whether Extract reads the file at path p (for an
+// Extractor from NewGoExtractor: always).
+func (e *Extractor) Supports(p string) bool {
+	if e.goOnly {
+		return true
+	}
+	g := grammarForPath(p)
+	return g == LangProlog && e.prolog || e.grammars[g] != nil
+}
 
 // SetParseTimeout sets the wall-clock budget for parsing one input, and,
 // separately, for running the queries over its tree. When the parse runs
 // out of budget Extract reports StatusError "parse timeout"; when the
 // queries do, StatusPartial with Error "query timeout: facts incomplete".
 // 0 restores the default (10 s plus 5 s per MiB of input); a negative value
-// means no budget. A ctx deadline, when sooner, always applies. Safe for
-// concurrent use.
+// means no budget. A ctx deadline, when sooner, always applies. Prolog
+// files are bounded by size instead (see prologsrc). Safe for concurrent
+// use.
 func (e *Extractor) SetParseTimeout(d time.Duration) { e.parseTimeout.Store(int64(d)) }
 
 // parseBudget is the parse budget for n bytes of input, 0 for none.
@@ -240,9 +375,9 @@ func (e *Extractor) budget(ctx context.Context, n int) time.Duration {
 	return b
 }
 
-// Close frees the compiled queries and pooled parsers. It waits for
-// extractions in flight; later calls to Extract return ErrClosed. Close is
-// idempotent.
+// Close frees the pooled parsers (the compiled grammars are shared by the
+// process; see NewExtractor). It waits for extractions in flight; later
+// calls to Extract return ErrClosed. Close is idempotent.
 func (e *Extractor) Close() {
 	e.life.Lock()
 	defer e.life.Unlock()
@@ -250,61 +385,120 @@ func (e *Extractor) Close() {
 		return
 	}
 	e.closed = true
-	e.mu.Lock()
-	for _, w := range e.idle {
-		w.close()
+	for _, g := range e.grammars {
+		g.mu.Lock()
+		for _, w := range g.idle {
+			w.close()
+		}
+		g.idle = nil
+		g.mu.Unlock()
 	}
-	e.idle = nil
-	e.mu.Unlock()
-	e.query.q.Close()
 }
 
-func (e *Extractor) getWorker() (*worker, error) {
-	e.mu.Lock()
-	if n := len(e.idle); n > 0 {
-		w := e.idle[n-1]
-		e.idle = e.idle[:n-1]
-		e.mu.Unlock()
+func (g *grammar) getWorker(cg *compiledGrammar) (*worker, error) {
+	g.mu.Lock()
+	if n := len(g.idle); n > 0 {
+		w := g.idle[n-1]
+		g.idle = g.idle[:n-1]
+		g.mu.Unlock()
 		return w, nil
 	}
-	e.mu.Unlock()
+	g.mu.Unlock()
 	p := ts.NewParser()
-	if err := p.SetLanguage(e.lang); err != nil {
+	if err := p.SetLanguage(cg.lang); err != nil {
 		p.Close()
 		return nil, fmt.Errorf("sourcefacts: set language: %w", err)
 	}
 	return &worker{parser: p, cursor: ts.NewQueryCursor()}, nil
 }
 
-func (e *Extractor) putWorker(w *worker) {
-	e.mu.Lock()
-	if len(e.idle) < e.maxIdle {
-		e.idle = append(e.idle, w)
+func (g *grammar) putWorker(w *worker, maxIdle int) {
+	g.mu.Lock()
+	if len(g.idle) < maxIdle {
+		g.idle = append(g.idle, w)
 		w = nil
 	}
-	e.mu.Unlock()
+	g.mu.Unlock()
 	if w != nil {
 		w.close()
 	}
 }
 
+// route returns the grammar name for path p ("" if this Extractor does not
+// read it) and its tree-sitter grammar (nil for Prolog).
+func (e *Extractor) route(p string) (string, *grammar) {
+	if e.goOnly {
+		return "go", e.grammars["go"]
+	}
+	name := grammarForPath(p)
+	if name == LangProlog {
+		if e.prolog {
+			return name, nil
+		}
+		return "", nil
+	}
+	if g := e.grammars[name]; g != nil {
+		return name, g
+	}
+	return "", nil
+}
+
+// newFacts returns the empty, current facts of the file at p for the named
+// grammar ("" for an unsupported file), with Provenance filled in except
+// Project.
+func (e *Extractor) newFacts(p, grammarName string, hash ContentHash) *FileFacts {
+	ff := &FileFacts{
+		Provenance: Provenance{
+			Path:       p,
+			Hash:       hash,
+			Generation: 1,
+			Grammar:    grammarName,
+			Extractor:  ExtractorVersion,
+		},
+		Language:   grammarLanguage[grammarName],
+		Status:     StatusCurrent,
+		Symbols:    []Symbol{},
+		References: []Reference{},
+		Imports:    []Import{},
+	}
+	switch {
+	case grammarName == LangProlog:
+		ff.Provenance.Parser = prologParserVersion()
+		ff.Provenance.GrammarVersion = prologVersion()
+	case grammarName != "":
+		ff.Provenance.Parser = e.parserVersion
+		ff.Provenance.GrammarVersion = e.GrammarVersionFor(grammarName)
+	}
+	if e.goOnly {
+		ff.Test = strings.HasSuffix(p, "_test.go")
+	} else {
+		ff.Test = IsTestFile(p)
+	}
+	return ff
+}
+
 // Extract parses src, the exact bytes of the file at path (relative to the
-// project root, slash-separated), and returns its facts.
+// project root, slash-separated), and returns its facts. The language is
+// chosen by path's extension (LanguageForPath), except that an Extractor
+// from NewGoExtractor reads everything as Go.
 //
 // The result always carries Provenance (Hash = HashBytes(src), Generation 1,
-// Project left empty for the caller), Language "go" and Test (path ends in
-// "_test.go"). Status is StatusCurrent for a clean parse, StatusPartial when
-// the tree holds syntax errors (facts may be incomplete; Error says where the
-// first one is), or StatusError with Error set and no facts when the input
-// cannot be parsed: "binary file" (a NUL byte in the first BinarySniffBytes),
-// "too large" (over MaxParseBytes), "parse timeout" (see SetParseTimeout) or
-// "parse failed". Invalid UTF-8 is parsed (tree-sitter marks it as errors);
-// text in facts is made valid UTF-8 (U+FFFD for bad bytes) and capped (see
-// the Max*Bytes constants); ranges always refer to the exact bytes.
+// Project left empty for the caller; Parser, Grammar and GrammarVersion
+// name the parser and grammar used), Language and Test (IsTestFile). Status
+// is StatusCurrent for a clean parse, StatusPartial when the file holds
+// syntax errors (facts may be incomplete; Error says where the first one
+// is), or StatusError with Error set and no facts when the input cannot be
+// read: "unsupported language" (Language and Grammar empty), "binary file"
+// (a NUL byte in the first BinarySniffBytes), "too large" (over
+// MaxParseBytes), "parse timeout" (see SetParseTimeout), "parse failed", or
+// for Prolog the reader's message when not one clause could be read.
+// Invalid UTF-8 is parsed (tree-sitter marks it as errors); text in facts
+// is made valid UTF-8 (U+FFFD for bad bytes) and capped (see the Max*Bytes
+// constants); ranges always refer to the exact bytes.
 //
 // Extract returns a non-nil error only when ctx is done (ctx.Err()) or the
-// Extractor is closed. It never panics on any input and is safe for
-// concurrent use.
+// Extractor is closed. It never panics on any input, never runs any of it
+// (Prolog directives included), and is safe for concurrent use.
 func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *FileFacts, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -314,22 +508,10 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 	if e.closed {
 		return nil, ErrClosed
 	}
-	ff = &FileFacts{
-		Provenance: Provenance{
-			Path:           path,
-			Hash:           HashBytes(src),
-			Generation:     1,
-			Parser:         e.parserVersion,
-			Grammar:        e.grammar,
-			GrammarVersion: e.grammarVersion,
-			Extractor:      ExtractorVersion,
-		},
-		Language:   "go",
-		Test:       strings.HasSuffix(path, "_test.go"),
-		Status:     StatusCurrent,
-		Symbols:    []Symbol{},
-		References: []Reference{},
-		Imports:    []Import{},
+	name, g := e.route(path)
+	ff = e.newFacts(path, name, HashBytes(src))
+	if name == "" {
+		return ff.fail("unsupported language"), nil
 	}
 	if bytes.IndexByte(src[:min(len(src), BinarySniffBytes)], 0) >= 0 {
 		return ff.fail("binary file"), nil
@@ -337,15 +519,22 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 	if len(src) > MaxParseBytes {
 		return ff.fail("too large"), nil
 	}
+	if g == nil {
+		return extractProlog(ctx, ff, src)
+	}
 
-	w, err := e.getWorker()
+	cg, err := g.load()
+	if err != nil {
+		return ff.fail("internal error: " + err.Error()), nil
+	}
+	w, err := g.getWorker(cg)
 	if err != nil {
 		return ff.fail(err.Error()), nil
 	}
 	reuse := false
 	defer func() {
 		if reuse {
-			e.putWorker(w)
+			g.putWorker(w, e.maxIdle)
 		} else {
 			w.close()
 		}
@@ -380,7 +569,7 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 		return nil, err
 	}
 
-	x := &extraction{e: e, src: src, ff: ff}
+	x := &extraction{g: cg, src: src, ff: ff}
 	if err := x.run(ctx, w.cursor, tree.RootNode(), e.budget(ctx, len(src))); err != nil {
 		reuse = true
 		return nil, err
@@ -432,607 +621,4 @@ func (e *Extractor) parse(ctx context.Context, p *ts.Parser, src []byte) (tree *
 	start := time.Now()
 	tree = p.ParseWithOptions(read, nil, opts)
 	return tree, tree == nil && budget > 0 && time.Since(start) >= budget
-}
-
-// extraction is the state of one Extract call after parsing.
-type extraction struct {
-	e        *Extractor
-	src      []byte
-	ff       *FileFacts
-	comments []span // every comment, sorted by start
-}
-
-// span is a node's extent: bytes 0-based end exclusive, rows 0-based.
-type span struct {
-	start, end       int
-	startRow, endRow int
-}
-
-func spanOf(n *ts.Node) span {
-	r := n.Range()
-	return span{start: int(r.StartByte), end: int(r.EndByte), startRow: int(r.StartPoint.Row), endRow: int(r.EndPoint.Row)}
-}
-
-type defCand struct {
-	kind    string
-	node    ts.Node
-	name    ts.Node
-	pattern uint
-}
-
-type refCand struct {
-	kind string
-	name ts.Node
-}
-
-type importCand struct {
-	node, path ts.Node
-	alias      *ts.Node
-}
-
-// run walks the query matches over root and fills x.ff. The walk stops
-// early, leaving StatusPartial, if it outlasts budget (0: none).
-func (x *extraction) run(ctx context.Context, qc *ts.QueryCursor, root *ts.Node, budget time.Duration) error {
-	cq := x.e.query
-	var (
-		defs      []defCand
-		defSeen   = map[uint]int{} // name start byte -> index in defs
-		refs      []refCand
-		receivers = map[uint]ts.Node{} // selected name start byte -> operand
-		imports   []importCand
-		pkg       *ts.Node
-		count     int
-	)
-	qc.SetTimeoutMicros(uint64(budget / time.Microsecond))
-	start := time.Now()
-	matches := qc.Matches(cq.q, root, x.src)
-	for m := matches.Next(); m != nil; m = matches.Next() {
-		if count++; count%ctxCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		var (
-			name, def, ref, imp, impPath, impAlias, recv, recvName *ts.Node
-			defKind, refKind                                       string
-		)
-		for i := range m.Captures {
-			c := &m.Captures[i]
-			n := c.Node // copy: the match's memory is reused by Next
-			switch ci := cq.captures[c.Index]; ci.role {
-			case capName:
-				name = &n
-			case capDefinition:
-				def, defKind = &n, ci.kind
-			case capReference:
-				ref, refKind = &n, ci.kind
-			case capPackageName:
-				if pkg == nil {
-					pkg = &n
-				}
-			case capImport:
-				imp = &n
-			case capImportPath:
-				impPath = &n
-			case capImportAlias:
-				impAlias = &n
-			case capReceiver:
-				recv = &n
-			case capReceiverName:
-				recvName = &n
-			case capComment:
-				x.comments = append(x.comments, spanOf(&n))
-			}
-		}
-		switch {
-		case def != nil && name != nil:
-			key := name.StartByte()
-			if _, ok := defSeen[key]; ok {
-				continue
-			}
-			defSeen[key] = len(defs)
-			defs = append(defs, defCand{kind: defKind, node: *def, name: *name, pattern: m.PatternIndex})
-		case ref != nil && name != nil:
-			refs = append(refs, refCand{kind: refKind, name: *name})
-		case imp != nil && impPath != nil:
-			imports = append(imports, importCand{node: *imp, path: *impPath, alias: impAlias})
-		case recv != nil && recvName != nil:
-			receivers[recvName.StartByte()] = *recv
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
-		return context.DeadlineExceeded
-	}
-
-	ff := x.ff
-	if pkg != nil {
-		ff.Package = x.text(pkg, 256)
-	}
-	if root.HasError() {
-		ff.Status = StatusPartial
-		ff.Error = x.firstError(root)
-	}
-	incomplete := ""
-	switch {
-	case budget > 0 && time.Since(start) >= budget:
-		incomplete = "query timeout: facts incomplete"
-	case qc.DidExceedMatchLimit():
-		incomplete = "query match limit exceeded: facts incomplete"
-	}
-	if incomplete != "" {
-		ff.Status = StatusPartial
-		ff.Error = strings.TrimPrefix(ff.Error+"; "+incomplete, "; ")
-	}
-	slices.SortFunc(x.comments, func(a, b span) int { return cmp.Compare(a.start, b.start) })
-
-	// Symbols.
-	for i := range defs {
-		ff.Symbols = append(ff.Symbols, x.symbol(&defs[i]))
-	}
-	slices.SortStableFunc(ff.Symbols, func(a, b Symbol) int {
-		return cmp.Or(
-			cmp.Compare(a.Range.StartByte, b.Range.StartByte),
-			cmp.Compare(b.Range.EndByte, a.Range.EndByte),
-			cmp.Compare(a.NameRange.StartByte, b.NameRange.StartByte),
-		)
-	})
-	x.setContainers()
-
-	// References: a name that is a definition's name is not also a
-	// reference to itself (the tags convention keeps one tag per node).
-	seen := make(map[uint]bool, len(refs))
-	for _, r := range refs {
-		k := r.name.StartByte()
-		if _, isDef := defSeen[k]; isDef || seen[k] {
-			continue
-		}
-		seen[k] = true
-		ref := Reference{
-			Name:      x.text(&r.name, 1024),
-			Kind:      r.kind,
-			Enclosing: -1,
-			Range:     x.rangeOf(&r.name),
-		}
-		if op, ok := receivers[k]; ok {
-			ref.Receiver = collapse(x.src[op.StartByte():op.EndByte()], MaxReceiverBytes)
-		}
-		ff.References = append(ff.References, ref)
-	}
-	slices.SortStableFunc(ff.References, func(a, b Reference) int {
-		return cmp.Compare(a.Range.StartByte, b.Range.StartByte)
-	})
-	x.setEnclosing()
-
-	// Imports.
-	for _, im := range imports {
-		ff.Imports = append(ff.Imports, x.importFact(&im))
-	}
-	slices.SortStableFunc(ff.Imports, func(a, b Import) int {
-		return cmp.Compare(a.Range.StartByte, b.Range.StartByte)
-	})
-	return nil
-}
-
-func (x *extraction) symbol(d *defCand) Symbol {
-	k := &x.e.kinds
-	s := Symbol{
-		Name:      x.text(&d.name, 1024),
-		Kind:      d.kind,
-		Range:     x.rangeOf(&d.node),
-		NameRange: x.rangeOf(&d.name),
-	}
-	id := d.node.KindId()
-	switch {
-	case d.kind == KindType && id == k.typeSpec:
-		if t := d.node.ChildByFieldId(x.e.fields.typ); t != nil {
-			switch t.KindId() {
-			case k.interfaceType:
-				s.Kind = KindInterface
-			case k.structType:
-				s.Kind = KindStruct
-			}
-		}
-	case id == k.methodDecl:
-		s.Receiver = x.receiverType(&d.node)
-	}
-	anchor := span{start: s.Range.StartByte, startRow: s.Range.StartLine - 1}
-	switch id {
-	case k.typeSpec, k.typeAlias, k.constSpec, k.varSpec:
-		if kw, ok := x.declKeyword(s.Range.StartByte); ok && x.followsKeyword(&d.node) {
-			// `type T struct{...}`, `var v = 1`: an ungrouped declaration,
-			// whose whole text (keyword included) is the definition and
-			// whose doc comment sits above the keyword.
-			s.Range.StartByte = kw
-			s.Range.StartLine -= bytes.Count(x.src[kw:anchor.start], []byte("\n"))
-			s.Range.StartCol = kw - (bytes.LastIndexByte(x.src[:kw], '\n') + 1)
-			anchor = span{start: kw, startRow: s.Range.StartLine - 1}
-		}
-	}
-	s.Signature = x.signature(&d.node)
-	s.Doc = x.docText(x.docComments(anchor), x.e.query.patterns[d.pattern].strip)
-	return s
-}
-
-// declKeyword reports whether the text just before offset (skipping white
-// space) is the keyword `type`, `const` or `var`, and where it starts.
-func (x *extraction) declKeyword(offset int) (int, bool) {
-	i := offset
-	for i > 0 && isSpace(x.src[i-1]) {
-		i--
-	}
-	for _, kw := range [...]string{"type", "const", "var"} {
-		j := i - len(kw)
-		if j >= 0 && string(x.src[j:i]) == kw && (j == 0 || !isIdentByte(x.src[j-1])) {
-			return j, true
-		}
-	}
-	return 0, false
-}
-
-// followsKeyword confirms from the tree what declKeyword saw in the text
-// (which a comment ending in "type" could fool): n's previous sibling is
-// the declaration keyword. Only called when the text says so, because
-// PrevSibling costs time linear in the number of earlier siblings.
-func (x *extraction) followsKeyword(n *ts.Node) bool {
-	prev := n.PrevSibling()
-	if prev == nil || prev.IsNamed() {
-		return false
-	}
-	switch prev.Kind() {
-	case "type", "const", "var":
-		return true
-	}
-	return false
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// docComments returns the doc comments of a definition starting at anchor
-// (its start byte and 0-based row): the run of comments directly above it,
-// each on the line after (or the same line as) the one before, the last on
-// the line just above, with only white space between them (the tags
-// #set-adjacent! rule). A topmost comment that trails code on its line
-// (`x := 1 // note`) is not part of the run, as in Go's doc comments.
-func (x *extraction) docComments(anchor span) []span {
-	cs := x.comments
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].end > anchor.start }) - 1
-	if i < 0 || anchor.startRow-cs[i].endRow != 1 || !isBlank(x.src[cs[i].end:anchor.start]) {
-		return nil
-	}
-	first := i
-	for j := i - 1; j >= 0; j-- {
-		gap := cs[j+1].startRow - cs[j].endRow
-		if gap < 0 || gap > 1 || !isBlank(x.src[cs[j].end:cs[j+1].start]) {
-			break
-		}
-		first = j
-	}
-	if c := cs[first]; !isBlank(x.src[bytes.LastIndexByte(x.src[:c.start], '\n')+1 : c.start]) {
-		first++
-	}
-	return cs[first : i+1]
-}
-
-// receiverType returns the base type name of a method's receiver:
-// "Server" for (s *Server), "List" for (l *List[T]).
-func (x *extraction) receiverType(method *ts.Node) string {
-	k, f := &x.e.kinds, &x.e.fields
-	params := method.ChildByFieldId(f.receiver)
-	if params == nil {
-		return ""
-	}
-	var t *ts.Node
-	for i := uint(0); i < params.NamedChildCount(); i++ {
-		if c := params.NamedChild(i); c != nil && c.KindId() != k.comment {
-			t = c.ChildByFieldId(f.typ)
-			break
-		}
-	}
-	for depth := 0; t != nil && depth < 16; depth++ {
-		switch t.KindId() {
-		case k.typeIdent:
-			return x.text(t, 1024)
-		case k.pointerType, k.parenType:
-			t = t.NamedChild(0)
-		case k.genericType:
-			t = t.ChildByFieldId(f.typ)
-		case k.qualifiedType:
-			t = t.ChildByFieldId(f.name)
-		default:
-			return ""
-		}
-	}
-	return ""
-}
-
-// signature is the declaration's text up to its body (the "{" of a function
-// body, struct or interface), whitespace collapsed, capped at
-// MaxSignatureBytes.
-func (x *extraction) signature(n *ts.Node) string {
-	k, f := &x.e.kinds, &x.e.fields
-	start, end := n.StartByte(), n.EndByte()
-	prefix := ""
-	switch n.KindId() {
-	case k.functionDecl, k.methodDecl:
-		if body := n.ChildByFieldId(f.body); body != nil {
-			end = body.StartByte()
-		}
-	case k.typeSpec, k.typeAlias:
-		prefix = "type "
-		if t := n.ChildByFieldId(f.typ); t != nil && (t.KindId() == k.structType || t.KindId() == k.interfaceType) {
-			tStart, tEnd := t.StartByte(), t.EndByte()
-			if i := bytes.IndexByte(x.src[tStart:min(tEnd, tStart+256)], '{'); i >= 0 {
-				end = tStart + uint(i)
-			}
-		}
-	case k.constSpec:
-		prefix = "const "
-	case k.varSpec:
-		prefix = "var "
-	}
-	return prefix + collapse(x.src[start:end], MaxSignatureBytes-len(prefix))
-}
-
-var defaultDocStrip = regexp.MustCompile(`^//\s*`)
-
-// docText joins doc comments into plain text: line comments lose strip
-// (the pattern's #strip! regex, default `^//\s*`), block comments lose their
-// /* */ markers and any leading " * " on each line. Capped at MaxDocBytes.
-func (x *extraction) docText(docs []span, strip *regexp.Regexp) string {
-	if len(docs) == 0 {
-		return ""
-	}
-	if strip == nil {
-		strip = defaultDocStrip
-	}
-	var b strings.Builder
-	for _, d := range docs {
-		if b.Len() > MaxDocBytes {
-			break
-		}
-		raw := x.src[d.start:d.end]
-		if len(raw) > 2*MaxDocBytes {
-			raw = raw[:2*MaxDocBytes]
-		}
-		t := strings.ToValidUTF8(string(raw), "\uFFFD")
-		if strings.HasPrefix(t, "/*") {
-			t = strings.TrimSuffix(strings.TrimPrefix(t, "/*"), "*/")
-			for line := range strings.SplitSeq(t, "\n") {
-				line = strings.TrimSpace(line)
-				line = strings.TrimSpace(strings.TrimLeft(line, "*"))
-				b.WriteString(line)
-				b.WriteByte('\n')
-			}
-			continue
-		}
-		if isDirective(t) {
-			continue
-		}
-		b.WriteString(strings.TrimRight(strip.ReplaceAllString(t, ""), " \t\r"))
-		b.WriteByte('\n')
-	}
-	return capText(strings.TrimSpace(b.String()), MaxDocBytes)
-}
-
-// isDirective reports whether line comment c is a tool directive rather
-// than documentation (go/ast's rule): //line, //extern, //export, or
-// //name:arg such as //go:noinline.
-func isDirective(c string) bool {
-	c, ok := strings.CutPrefix(c, "//")
-	if !ok {
-		return false
-	}
-	for _, p := range [...]string{"line ", "extern ", "export "} {
-		if strings.HasPrefix(c, p) {
-			return true
-		}
-	}
-	colon := strings.IndexByte(c, ':')
-	if colon <= 0 || colon+1 >= len(c) {
-		return false
-	}
-	for i := 0; i <= colon+1; i++ {
-		if i == colon {
-			continue
-		}
-		if b := c[i]; !('a' <= b && b <= 'z' || '0' <= b && b <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-func (x *extraction) importFact(im *importCand) Import {
-	raw := x.text(&im.path, 4096)
-	p, err := strconv.Unquote(raw)
-	if err != nil {
-		p = strings.Trim(raw, "\"`")
-	}
-	out := Import{Path: strings.ToValidUTF8(p, "\uFFFD"), Range: x.rangeOf(&im.node)}
-	if im.alias != nil {
-		out.Alias = x.text(im.alias, 1024)
-	}
-	return out
-}
-
-// setContainers sets each symbol's Container to the qualified name of the
-// innermost other symbol whose range contains it. Symbols are sorted by
-// start ascending, end descending, so ranges nest like a stack.
-func (x *extraction) setContainers() {
-	syms := x.ff.Symbols
-	var stack []int
-	for i := range syms {
-		for len(stack) > 0 {
-			top := &syms[stack[len(stack)-1]]
-			if contains(top.Range, syms[i].Range) && top.Range != syms[i].Range {
-				break
-			}
-			stack = stack[:len(stack)-1]
-		}
-		if len(stack) > 0 {
-			p := &syms[stack[len(stack)-1]]
-			if p.Container != "" {
-				syms[i].Container = p.Container + "." + p.Qualified()
-			} else {
-				syms[i].Container = p.Qualified()
-			}
-		}
-		stack = append(stack, i)
-	}
-}
-
-// setEnclosing sets each reference's Enclosing to the innermost function or
-// method symbol containing it, else the innermost symbol, else -1.
-func (x *extraction) setEnclosing() {
-	syms, refs := x.ff.Symbols, x.ff.References
-	var stack []int
-	next := 0
-	for i := range refs {
-		r := refs[i].Range
-		for next < len(syms) && syms[next].Range.StartByte <= r.StartByte {
-			for len(stack) > 0 && !contains(syms[stack[len(stack)-1]].Range, syms[next].Range) {
-				stack = stack[:len(stack)-1]
-			}
-			stack = append(stack, next)
-			next++
-		}
-		for len(stack) > 0 && !contains(syms[stack[len(stack)-1]].Range, r) {
-			stack = stack[:len(stack)-1]
-		}
-		refs[i].Enclosing = -1
-		for j := len(stack) - 1; j >= 0; j-- {
-			if k := syms[stack[j]].Kind; k == KindFunction || k == KindMethod {
-				refs[i].Enclosing = stack[j]
-				break
-			}
-		}
-		if refs[i].Enclosing < 0 && len(stack) > 0 {
-			refs[i].Enclosing = stack[len(stack)-1]
-		}
-	}
-}
-
-func contains(outer, inner Range) bool {
-	return outer.StartByte <= inner.StartByte && inner.EndByte <= outer.EndByte
-}
-
-// firstError describes the first ERROR or MISSING node in document order.
-func (x *extraction) firstError(root *ts.Node) string {
-	c := root.Walk()
-	defer c.Close()
-	for steps := 0; steps < 1<<20; steps++ {
-		n := c.Node()
-		switch {
-		case n.IsMissing():
-			p := n.StartPosition()
-			return fmt.Sprintf("syntax error: missing %s at line %d col %d", n.Kind(), p.Row+1, p.Column)
-		case n.IsError():
-			p := n.StartPosition()
-			return fmt.Sprintf("syntax error at line %d col %d", p.Row+1, p.Column)
-		case n.HasError() && c.GotoFirstChild():
-			continue
-		}
-		for !c.GotoNextSibling() {
-			if !c.GotoParent() {
-				return "syntax error"
-			}
-		}
-	}
-	return "syntax error"
-}
-
-// text returns n's source text as valid UTF-8, capped at max bytes.
-func (x *extraction) text(n *ts.Node, max int) string {
-	return capText(strings.ToValidUTF8(string(x.src[n.StartByte():n.EndByte()]), "\uFFFD"), max)
-}
-
-// rangeOf converts a node's span to a Range: bytes 0-based end exclusive,
-// lines 1-based inclusive, columns 0-based bytes.
-func (x *extraction) rangeOf(n *ts.Node) Range {
-	tr := n.Range()
-	r := Range{
-		StartByte: int(tr.StartByte), EndByte: int(tr.EndByte),
-		StartLine: int(tr.StartPoint.Row) + 1, EndLine: int(tr.EndPoint.Row) + 1,
-		StartCol: int(tr.StartPoint.Column), EndCol: int(tr.EndPoint.Column),
-	}
-	if r.EndCol == 0 && r.EndLine > r.StartLine && r.EndByte > r.StartByte && r.EndByte <= len(x.src) {
-		// The span ends just after a newline: its last line is the one
-		// that newline ends.
-		r.EndLine--
-		r.EndCol = r.EndByte - (bytes.LastIndexByte(x.src[:r.EndByte-1], '\n') + 1)
-	}
-	return r
-}
-
-// collapse returns b with runs of white space turned into one space,
-// trimmed, as valid UTF-8, capped at max bytes. It reads only as much of b
-// as it needs.
-func collapse(b []byte, max int) string {
-	var out []byte
-	space := false
-	cut := false
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
-			space = len(out) > 0
-			i++
-			continue
-		}
-		if space {
-			out = append(out, ' ')
-			space = false
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-			size = 1
-		} else {
-			out = append(out, b[i:i+size]...)
-		}
-		i += size
-		if len(out) > max {
-			cut = true
-			break
-		}
-	}
-	s := string(out)
-	if cut {
-		return capText(s, max)
-	}
-	return s
-}
-
-// capText cuts s (valid UTF-8) to at most max bytes on a rune boundary,
-// appending "…" (counted in max) when it cuts.
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	const ell = "…"
-	n := max - len(ell)
-	if n < 0 {
-		n = 0
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + ell
 }

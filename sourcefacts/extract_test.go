@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -230,14 +231,6 @@ type refRow struct {
 	Kind, Receiver, Name string
 	Line                 int
 	Enclosing            string
-}
-
-// fullName is a symbol's Container-qualified name, e.g. "Server.Addr".
-func fullName(s Symbol) string {
-	if s.Container != "" {
-		return s.Container + "." + s.Qualified()
-	}
-	return s.Qualified()
 }
 
 func refRows(ff *FileFacts, keep func(Reference) bool) []refRow {
@@ -553,6 +546,22 @@ func TestExtractorClose(t *testing.T) {
 	}
 }
 
+// lineIndex returns a function from byte offsets of src to 1-based lines
+// and 0-based byte columns, in logarithmic time (the hostile tests check
+// millions of facts of 10 MB inputs).
+func lineIndex(src []byte) func(off int) (line, col int) {
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return func(off int) (int, int) {
+		i := sort.SearchInts(starts, off+1) - 1
+		return i + 1, off - starts[i]
+	}
+}
+
 // checkInvariants checks what must hold for any FileFacts from src: ranges
 // inside src and consistent with its lines, names equal to the text they
 // span, valid UTF-8 text, Enclosing indexes that contain their reference.
@@ -561,9 +570,7 @@ func checkInvariants(t *testing.T, ff *FileFacts, src []byte) {
 	if ff.Provenance.Hash != HashBytes(src) {
 		t.Errorf("%s: hash %v, want %v", ff.Provenance.Path, ff.Provenance.Hash, HashBytes(src))
 	}
-	lineOf := func(off int) (line, col int) {
-		return bytes.Count(src[:off], []byte("\n")) + 1, off - (bytes.LastIndexByte(src[:off], '\n') + 1)
-	}
+	lineOf := lineIndex(src)
 	checkRange := func(what string, r Range) {
 		t.Helper()
 		if r.StartByte < 0 || r.StartByte > r.EndByte || r.EndByte > len(src) {

@@ -3,10 +3,14 @@
 // exact content hash of the bytes it came from, the generation, the parser
 // and grammar versions and the extractor version.
 //
-// Symbols and references come from each grammar's own queries/tags.scm (the
-// tree-sitter tags convention: @definition.*, @reference.*, @name), plus a
-// small extra query only where tags.scm lacks something (imports, var and
-// const definitions). See queries/ for the query files and their licences.
+// Go, Python, JavaScript, TypeScript (and TSX), Rust, Java, C, C++ and Ruby
+// are parsed with tree-sitter. Symbols and references come from each
+// grammar's own queries/tags.scm (the tree-sitter tags convention:
+// @definition.*, @reference.*, @name), plus a small extra query per
+// language only where tags.scm lacks something (imports above all). See
+// queries/ for the query files and their licences. Prolog files are read
+// with the interpreter's own term reader (package prologsrc), never
+// consulted. LanguageForPath says which language a path is.
 package sourcefacts
 
 import (
@@ -18,7 +22,7 @@ import (
 // ExtractorVersion names the version of the extraction logic and the query
 // files together. Bump it whenever either changes the facts produced for the
 // same bytes, so that stored facts can be told apart.
-const ExtractorVersion = "rlm-extract/1"
+const ExtractorVersion = "rlm-extract/2"
 
 // ContentHash identifies exact file bytes: XXH64 (seed 0, as computed by
 // github.com/cespare/xxhash/v2) plus the length in bytes. Exact bytes are
@@ -57,28 +61,41 @@ type Provenance struct {
 	Hash           ContentHash `json:"hash"`            // exact bytes the facts were extracted from
 	Generation     int64       `json:"generation"`      // file generation: bumps when Hash changes
 	Parser         string      `json:"parser"`          // e.g. "tree-sitter/0.25.0"
-	Grammar        string      `json:"grammar"`         // e.g. "go"
-	GrammarVersion string      `json:"grammar_version"` // e.g. "v0.25.0"
+	Grammar        string      `json:"grammar"`         // e.g. "go", "tsx", "prolog"
+	GrammarVersion string      `json:"grammar_version"` // e.g. "v0.25.0" (Go module version of the grammar or reader)
 	Extractor      string      `json:"extractor"`       // ExtractorVersion
 }
 
 // Symbol kinds (the tags convention's definition.* suffixes, plus the extra
-// kinds this package adds).
+// kinds this package adds). A definition.<kind> capture this package does
+// not know keeps <kind> as its Kind.
 const (
 	KindFunction  = "function"
 	KindMethod    = "method"
 	KindType      = "type"
-	KindInterface = "interface"
-	KindStruct    = "struct"
+	KindInterface = "interface" // also Rust traits, Java annotation types
+	KindStruct    = "struct"    // also C/C++ structs and unions, Rust structs and unions
 	KindConstant  = "constant"
 	KindVariable  = "variable"
 	KindField     = "field"
+	KindClass     = "class"     // classes (Python, JavaScript, TypeScript, Java, C++, Ruby; Java records)
+	KindModule    = "module"    // Rust mod, Ruby module, TypeScript namespace/module, C++ namespace
+	KindMacro     = "macro"     // C/C++ #define, Rust macro_rules!
+	KindEnum      = "enum"      // enumerations (Rust, Java, TypeScript, C/C++)
+	KindPredicate = "predicate" // Prolog predicates, Name "name/arity"
 )
 
-// Reference kinds (the tags convention's reference.* suffixes).
+// Reference kinds (the tags convention's reference.* suffixes). A
+// reference.<kind> capture this package does not know keeps <kind>.
 const (
-	RefCall = "call"
-	RefType = "type"
+	RefCall = "call" // a call; Prolog: a body goal, Name "name/arity"
+	RefType = "type" // a type named (Go, TypeScript annotations; Ruby constants)
+	// RefClass is a class named by an instantiation (`new C()`) or as a
+	// superclass (`extends C`, C++ base classes).
+	RefClass = "class"
+	// RefImplementation is an interface or trait implemented (`implements
+	// I`, `impl Trait for T`).
+	RefImplementation = "implementation"
 )
 
 // Symbol is a definition: a named thing declared at Range.
@@ -116,7 +133,26 @@ type Reference struct {
 	Range     Range `json:"range"`
 }
 
-// Import is an imported path, e.g. "net/url".
+// Import is one thing a file imports, spelled as its language spells it:
+//
+//   - Go: the import path, e.g. "net/url"; Alias is the name, "." or "_".
+//   - Python: the module or name, dotted and joined with its `from` module:
+//     "os.path", "collections.OrderedDict", ".util.helper", "x.*"; Alias is
+//     the `as` name.
+//   - JavaScript/TypeScript: the module specifier of import, export-from,
+//     require() or import(); Alias is the default, namespace or require()
+//     binding.
+//   - Rust: each path of a use tree, e.g. "std::io::Read", "crate::util::*";
+//     Alias is the `as` name. extern crate: the crate.
+//   - Java: the imported name, e.g. "java.util.List", "java.util.*".
+//   - C/C++: the #include path without quotes or angle brackets.
+//   - Ruby: the require'd feature; require_relative paths start with "./"
+//     or "../".
+//   - Prolog: the file spec of use_module/ensure_loaded/reexport/include/
+//     consult/load_files, e.g. "library(lists)".
+//
+// Range is the whole import statement (for Python and Rust, shared by the
+// names it imports).
 type Import struct {
 	Path  string `json:"path"`
 	Alias string `json:"alias,omitempty"`
@@ -126,17 +162,22 @@ type Import struct {
 // Status of a file's extraction.
 const (
 	StatusCurrent = "current" // parsed cleanly
-	StatusPartial = "partial" // parsed with tree-sitter ERROR/MISSING nodes: facts may be incomplete
-	StatusError   = "error"   // could not be parsed at all (Error holds why)
+	// StatusPartial: parsed with tree-sitter ERROR/MISSING nodes, or a
+	// Prolog text the reader stopped in (facts up to that clause); facts
+	// may be incomplete and Error says where the first problem is.
+	StatusPartial = "partial"
+	StatusError   = "error" // could not be parsed at all (Error holds why)
 )
 
 // FileFacts holds everything extracted from one file's exact bytes.
 type FileFacts struct {
-	Provenance Provenance  `json:"provenance"`
-	Language   string      `json:"language"`
-	Test       bool        `json:"test"` // a test file (e.g. *_test.go)
-	Status     string      `json:"status"`
-	Error      string      `json:"error,omitempty"`
+	Provenance Provenance `json:"provenance"`
+	Language   string     `json:"language"` // one of the Lang* constants; "" if unsupported
+	Test       bool       `json:"test"`     // a test file by its language's convention (see IsTestFile)
+	Status     string     `json:"status"`
+	Error      string     `json:"error,omitempty"`
+	// Package is the Go package name, the Java package, or the Prolog
+	// module name; empty for other languages.
 	Package    string      `json:"package,omitempty"`
 	Symbols    []Symbol    `json:"symbols"`
 	References []Reference `json:"references"`

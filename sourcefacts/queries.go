@@ -9,10 +9,11 @@ import (
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
-// queryFS holds the query files: the grammar's own tags query, verbatim, and
-// rlm's small extra query. See queries/README.md for their origins.
+// queryFS holds the query files: each grammar's own tags query (and Ruby's
+// locals query), verbatim, and rlm's small extra queries. See
+// queries/README.md for their origins.
 //
-//go:embed queries/go-tags.scm queries/go-extra.scm
+//go:embed queries/*.scm
 var queryFS embed.FS
 
 // captureRole is what a capture name means to the extractor.
@@ -31,6 +32,14 @@ const (
 	capReceiver                 // @receiver: operand of a selector call or type qualifier
 	capReceiverName             // @receiver.name: the selected name it goes with
 	capComment                  // @comment
+	capCommentSkip              // @comment.skip: may sit in a doc comment run (Rust attributes)
+	capImportModule             // @import.module: Python's `from` module
+	capImportKind               // @import.kind: Ruby's require/require_relative/load
+	capDefReceiver              // the class of an out-of-class C++ method (cpp's @local.scope)
+	capOwner                    // @owner: a region whose functions are methods (Rust impl)
+	capOwnerName                // @owner.name: the type they are methods of
+	capLocalScope               // locals.scm's @local.scope (Ruby)
+	capLocalDef                 // locals.scm's @local.definition (Ruby)
 )
 
 type captureInfo struct {
@@ -43,6 +52,12 @@ type captureInfo struct {
 type patternInfo struct {
 	file  string         // which query file the pattern came from
 	strip *regexp.Regexp // #strip! @doc "<regex>": removed from each doc comment
+	// notLocal: #is-not? local — the captured name is not a reference
+	// when it is a local variable (locals.scm's scopes decide).
+	notLocal bool
+	// noInherit: #set! local.scope-inherits false — the captured scope
+	// does not see its parent's locals.
+	noInherit bool
 }
 
 // compiledQuery is the tags query and the extra query compiled together into
@@ -53,11 +68,13 @@ type compiledQuery struct {
 	patterns []patternInfo
 }
 
-// compileQueries compiles the named query files (in order) as one query.
-// Patterns of tags files (names ending in "-tags.scm") that carry neither a
-// @definition.* nor a @reference.* capture are disabled: the tags convention
-// gives them no role, and the extra file covers what they would say.
-func compileQueries(lang *ts.Language, names ...string) (*compiledQuery, error) {
+// compileQueries compiles the named query files (in order) as one query for
+// the grammar spec. Patterns that capture nothing the extractor uses are
+// disabled: in tags files those with neither a @definition.* nor a
+// @reference.* capture (the tags convention gives them no role, and the
+// extra file covers what they would say), in locals files the
+// @local.reference patterns.
+func compileQueries(lang *ts.Language, spec *grammarSpec, names ...string) (*compiledQuery, error) {
 	type span struct {
 		name       string
 		start, end int // byte offsets in the combined source
@@ -97,7 +114,11 @@ func compileQueries(lang *ts.Language, names ...string) (*compiledQuery, error) 
 
 	cq := &compiledQuery{q: q}
 	for _, name := range q.CaptureNames() {
-		cq.captures = append(cq.captures, parseCaptureName(name))
+		ci := parseCaptureName(name)
+		if r, ok := spec.roles[name]; ok {
+			ci = captureInfo{role: r}
+		}
+		cq.captures = append(cq.captures, ci)
 	}
 	n := q.PatternCount()
 	cq.patterns = make([]patternInfo, n)
@@ -115,13 +136,24 @@ func compileQueries(lang *ts.Language, names ...string) (*compiledQuery, error) 
 				continue
 			}
 			switch cq.captures[ci].role {
-			case capDefinition, capReference, capPackageName, capImport:
+			case capDefinition, capReference, capPackageName, capImport, capReceiver, capComment,
+				capCommentSkip, capOwner, capLocalScope, capLocalDef:
 				hasRole = true
 			}
 		}
-		if strings.HasSuffix(pi.file, "-tags.scm") && !hasRole {
+		if !hasRole {
 			q.DisablePattern(i)
 			continue
+		}
+		for _, p := range q.PropertyPredicates(i) {
+			if p.Property.Key == "local" && !p.Positive {
+				pi.notLocal = true
+			}
+		}
+		for _, p := range q.PropertySettings(i) {
+			if p.Key == "local.scope-inherits" && p.Value != nil && *p.Value == "false" {
+				pi.noInherit = true
+			}
 		}
 		for _, p := range q.GeneralPredicates(i) {
 			switch p.Operator {
@@ -171,6 +203,16 @@ func parseCaptureName(name string) captureInfo {
 		return captureInfo{role: capReceiverName}
 	case name == "comment":
 		return captureInfo{role: capComment}
+	case name == "comment.skip":
+		return captureInfo{role: capCommentSkip}
+	case name == "import.module":
+		return captureInfo{role: capImportModule}
+	case name == "import.kind":
+		return captureInfo{role: capImportKind}
+	case name == "owner":
+		return captureInfo{role: capOwner}
+	case name == "owner.name":
+		return captureInfo{role: capOwnerName}
 	case strings.HasPrefix(name, "definition."):
 		return captureInfo{role: capDefinition, kind: strings.TrimPrefix(name, "definition.")}
 	case strings.HasPrefix(name, "reference."):

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -266,4 +267,132 @@ func BenchmarkWalkNetHTTP(b *testing.B) {
 	}
 	b.SetBytes(total)
 	b.ReportMetric(float64(total)*float64(b.N)/1e6/b.Elapsed().Seconds(), "MB/s")
+}
+
+func TestWalkLanguages(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"main.go":                   "package main\n\nfunc main() {}\n",
+		"tool.py":                   "def tool():\n    pass\n",
+		"web/app.js":                "function app() {}\n",
+		"web/view.tsx":              "export function View() { return <div/>; }\n",
+		"web/lib.ts":                "export function lib(): void {}\n",
+		"web/node_modules/m/m.js":   "function m() {}\n",
+		"crate/Cargo.toml":          "[package]\n",
+		"crate/src/lib.rs":          "pub fn f() {}\n",
+		"crate/target/debug/gen.rs": "fn gen() {}\n",
+		"java/A.java":               "class A {}\n",
+		"c/u.c":                     "int u(void) { return 0; }\n",
+		"c/u.h":                     "int u(void);\n",
+		"c/build/CMakeCache.txt":    "\n",
+		"c/build/gen.c":             "int gen(void) { return 1; }\n",
+		"cpp/s.cpp":                 "int s() { return 0; }\n",
+		"go/build/build.go":         "package build\n\nfunc B() {}\n", // a package named build, not build output
+		"rb/r.rb":                   "def r; end\n",
+		"pl/rules.pl":               "r(1).\n",
+		"py/__pycache__/x.py":       "x = 1\n",
+		"venv/pyvenv.cfg":           "home = /usr\n",
+		"venv/lib/site.py":          "y = 1\n",
+		".venv/lib/site.py":         "y = 1\n",
+		"notes.md":                  "# notes\n",
+	})
+	tests := []struct {
+		name string
+		opts WalkOptions
+		want []string
+	}{
+		{
+			name: "all languages",
+			want: []string{"c/u.c", "c/u.h", "cpp/s.cpp", "crate/src/lib.rs", "go/build/build.go", "java/A.java",
+				"main.go", "pl/rules.pl", "rb/r.rb", "tool.py", "web/app.js", "web/lib.ts", "web/view.tsx"},
+		},
+		{
+			name: "some languages",
+			opts: WalkOptions{Languages: []string{LangPython, LangTypeScript, LangProlog}},
+			want: []string{"pl/rules.pl", "tool.py", "web/lib.ts", "web/view.tsx"},
+		},
+		{
+			name: "build dirs included",
+			opts: WalkOptions{Languages: []string{LangC, LangRust, LangPython}, IncludeBuildDirs: true},
+			want: []string{"c/build/gen.c", "c/u.c", "c/u.h", "crate/src/lib.rs", "crate/target/debug/gen.rs", "tool.py", "venv/lib/site.py"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ffs, err := Walk(context.Background(), root, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, walkPaths(ffs)); diff != "" {
+				t.Errorf("paths (-want +got):\n%s", diff)
+			}
+			for _, ff := range ffs {
+				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ff.Provenance.Path)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ff.Language == LangProlog {
+					checkPrologInvariants(t, ff, src)
+				} else {
+					checkInvariants(t, ff, src)
+				}
+				if ff.Status != StatusCurrent || ff.Language != LanguageForPath(ff.Provenance.Path) || len(ff.Symbols) != 1 {
+					t.Errorf("%s: %s %q %q, %d symbols", ff.Provenance.Path, ff.Language, ff.Status, ff.Error, len(ff.Symbols))
+				}
+			}
+		})
+	}
+	if _, err := Walk(context.Background(), root, WalkOptions{Languages: []string{"cobol"}}); err == nil {
+		t.Error("unknown language: no error")
+	}
+}
+
+func pythonStdlib(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_path("stdlib"))`).Output()
+	if err != nil {
+		t.Skipf("python3: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestWalkPythonStdlib walks the Python standard library with every
+// language enabled and logs what it found.
+func TestWalkPythonStdlib(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	root := pythonStdlib(t)
+	start := time.Now()
+	ffs, err := Walk(context.Background(), root, WalkOptions{Project: "stdlib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	var bytes int64
+	files := map[string]int{}
+	statuses := map[string]int{}
+	var syms, refs, imps int
+	for _, ff := range ffs {
+		bytes += ff.Provenance.Hash.Len
+		files[ff.Language]++
+		statuses[ff.Status]++
+		syms += len(ff.Symbols)
+		refs += len(ff.References)
+		imps += len(ff.Imports)
+	}
+	t.Logf("%s: %d files, %.1f MB in %v (%.0f files/s, %.1f MB/s)", root, len(ffs), float64(bytes)/1e6, elapsed.Round(time.Millisecond),
+		float64(len(ffs))/elapsed.Seconds(), float64(bytes)/1e6/elapsed.Seconds())
+	t.Logf("by language %v; by status %v; %d symbols, %d references, %d imports", files, statuses, syms, refs, imps)
+	if files[LangPython] < 500 {
+		t.Errorf("only %d Python files", files[LangPython])
+	}
+	if statuses[StatusCurrent] < len(ffs)*9/10 {
+		t.Errorf("statuses %v: under 90%% current", statuses)
+	}
+	for _, ff := range ffs {
+		if ff.Status == StatusError && ff.Error != "too large" && ff.Error != "binary file" {
+			t.Logf("%s: %s %s", ff.Provenance.Path, ff.Status, ff.Error)
+		}
+	}
 }

@@ -1,0 +1,246 @@
+package sourcefacts
+
+import (
+	"strconv"
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Per-language pieces of the tree-sitter extraction: how import matches
+// become Import facts and how some definitions and references are
+// refined. They look only at the matched nodes and their children (never
+// their parents, whose lookup in tree-sitter 0.25 costs time linear in the
+// number of earlier siblings).
+
+const (
+	maxImportPathBytes = 4096
+	// maxUseTreeImports bounds the imports one Rust use declaration
+	// expands to, and maxUseTreeDepth its nesting.
+	maxUseTreeImports = 1024
+	maxUseTreeDepth   = 32
+)
+
+// goImports: the quoted path and the optional alias.
+func goImports(x *extraction, im *importCand) []Import {
+	if im.path == nil {
+		return nil
+	}
+	raw := x.text(im.path, maxImportPathBytes)
+	p, err := strconv.Unquote(raw)
+	if err != nil {
+		p = strings.Trim(raw, "\"`")
+	}
+	out := Import{Path: strings.ToValidUTF8(p, "\uFFFD"), Range: x.rangeOf(&im.node)}
+	if im.alias != nil {
+		out.Alias = x.text(im.alias, 1024)
+	}
+	return []Import{out}
+}
+
+// plainImports: the path's text without its quotes or angle brackets
+// (JavaScript/TypeScript specifiers, C/C++ #include), and the alias.
+func plainImports(x *extraction, im *importCand) []Import {
+	if im.path == nil {
+		return nil
+	}
+	out := Import{Path: strings.ToValidUTF8(unquote(strings.TrimSpace(x.text(im.path, maxImportPathBytes))), "\uFFFD"),
+		Range: x.rangeOf(&im.node)}
+	if im.alias != nil {
+		out.Alias = x.text(im.alias, 1024)
+	}
+	if out.Path == "" {
+		return nil
+	}
+	return []Import{out}
+}
+
+// dotted is the text of a dotted or scoped name without white space.
+func dotted(x *extraction, n *ts.Node) string {
+	return strings.Join(strings.Fields(x.text(n, maxImportPathBytes)), "")
+}
+
+// pythonImports: `import a.b as c` gives "a.b" (alias c); `from m import
+// n` gives "m.n", `from . import n` ".n", `from m import *` "m.*".
+func pythonImports(x *extraction, im *importCand) []Import {
+	if im.path == nil {
+		return nil
+	}
+	name := dotted(x, im.path)
+	if im.path.Kind() == "wildcard_import" {
+		name = "*"
+	}
+	if im.module != nil {
+		if mod := dotted(x, im.module); strings.HasSuffix(mod, ".") {
+			name = mod + name
+		} else {
+			name = mod + "." + name
+		}
+	}
+	out := Import{Path: name, Range: x.rangeOf(&im.node)}
+	if im.alias != nil {
+		out.Alias = x.text(im.alias, 1024)
+	}
+	return []Import{out}
+}
+
+// javaImports: the imported name, with ".*" for on-demand imports.
+func javaImports(x *extraction, im *importCand) []Import {
+	if im.path == nil {
+		return nil
+	}
+	p := dotted(x, im.path)
+	for i := uint(0); i < im.node.ChildCount() && i < 16; i++ {
+		if c := im.node.Child(i); c != nil && c.Kind() == "asterisk" {
+			p += ".*"
+			break
+		}
+	}
+	return []Import{{Path: p, Range: x.rangeOf(&im.node)}}
+}
+
+// rubyImports: require and load give the feature as written;
+// require_relative gives it relative to the file ("./" prepended unless
+// it starts with "." or "/").
+func rubyImports(x *extraction, im *importCand) []Import {
+	if im.path == nil {
+		return nil
+	}
+	p := x.text(im.path, maxImportPathBytes)
+	if im.kind != nil && x.text(im.kind, 64) == "require_relative" &&
+		!strings.HasPrefix(p, ".") && !strings.HasPrefix(p, "/") {
+		p = "./" + p
+	}
+	return []Import{{Path: p, Range: x.rangeOf(&im.node)}}
+}
+
+// rustImports expands a use tree: `use a::{b, c::d as e, f::*};` gives
+// "a::b", "a::c::d" (alias e) and "a::f::*". `extern crate c as d;` gives
+// "c" (alias d).
+func rustImports(x *extraction, im *importCand) []Import {
+	if im.path == nil {
+		return nil
+	}
+	r := x.rangeOf(&im.node)
+	if im.node.Kind() == "extern_crate_declaration" {
+		out := Import{Path: x.text(im.path, maxImportPathBytes), Range: r}
+		if im.alias != nil {
+			out.Alias = x.text(im.alias, 1024)
+		}
+		return []Import{out}
+	}
+	var out []Import
+	var walk func(n *ts.Node, prefix string, depth int)
+	join := func(prefix, s string) string {
+		if prefix == "" {
+			return s
+		}
+		if s == "" {
+			return prefix
+		}
+		return prefix + "::" + s
+	}
+	walk = func(n *ts.Node, prefix string, depth int) {
+		if n == nil || depth > maxUseTreeDepth || len(out) >= maxUseTreeImports {
+			return
+		}
+		switch n.Kind() {
+		case "use_list":
+			for i := uint(0); i < n.NamedChildCount() && len(out) < maxUseTreeImports; i++ {
+				c := n.NamedChild(i)
+				if c == nil || strings.HasSuffix(c.Kind(), "comment") {
+					continue
+				}
+				walk(c, prefix, depth+1)
+			}
+		case "scoped_use_list":
+			p := prefix
+			if path := n.ChildByFieldName("path"); path != nil {
+				p = join(prefix, dotted(x, path))
+			}
+			walk(n.ChildByFieldName("list"), p, depth+1)
+		case "use_as_clause":
+			path := n.ChildByFieldName("path")
+			if path == nil {
+				return
+			}
+			imp := Import{Path: join(prefix, dotted(x, path)), Range: r}
+			if a := n.ChildByFieldName("alias"); a != nil {
+				imp.Alias = x.text(a, 1024)
+			}
+			out = append(out, imp)
+		case "use_wildcard":
+			p := prefix
+			if c := n.NamedChild(0); c != nil {
+				p = join(prefix, dotted(x, c))
+			}
+			out = append(out, Import{Path: join(p, "*"), Range: r})
+		case "self":
+			// `use a::{self}` imports a itself.
+			out = append(out, Import{Path: join(prefix, ""), Range: r})
+		default:
+			out = append(out, Import{Path: join(prefix, dotted(x, n)), Range: r})
+		}
+	}
+	walk(im.path, "", 0)
+	return out
+}
+
+// ownerName reduces a type's text to its base name: "Foo" for "Foo<T>",
+// "a::b::Foo", "&'a mut Foo" or "ns::Foo".
+func ownerName(s string) string {
+	if i := strings.IndexAny(s, "<("); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		s = s[i+2:]
+	}
+	f := strings.Fields(strings.NewReplacer("&", " ", "*", " ").Replace(s))
+	for len(f) > 1 && (f[0] == "mut" || f[0] == "dyn" || f[0] == "const" || strings.HasPrefix(f[0], "'")) {
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
+}
+
+// rustDefKind: tags.scm calls every ADT a class; structs, enums, unions
+// and type aliases get their own kinds.
+func rustDefKind(_ *extraction, d *defCand) (string, bool) {
+	switch d.node.Kind() {
+	case "struct_item", "union_item":
+		return KindStruct, true
+	case "enum_item":
+		return KindEnum, true
+	case "type_item":
+		return KindType, true
+	}
+	return defKindOf(d.kind), true
+}
+
+// cDefKind (C and C++): structs and unions are structs, enums enums; a
+// tags match on an enum, struct or union without a body (`enum color c;`)
+// is a use, not a definition, and is dropped.
+func cDefKind(_ *extraction, d *defCand) (string, bool) {
+	n := &d.node
+	switch n.Kind() {
+	case "struct_specifier":
+		return KindStruct, true
+	case "class_specifier":
+		return KindClass, true
+	case "enum_specifier":
+		return KindEnum, n.ChildByFieldName("body") != nil
+	case "declaration":
+		if t := n.ChildByFieldName("type"); t != nil && t.Kind() == "union_specifier" {
+			return KindStruct, t.ChildByFieldName("body") != nil
+		}
+	}
+	return defKindOf(d.kind), true
+}
+
+// rubyRefKind: tags.scm tags every bare constant a call; a constant names
+// a class, module or constant, so it is a type reference.
+func rubyRefKind(_ *extraction, r *refCand) string {
+	if r.name.Kind() == "constant" {
+		return RefType
+	}
+	return refKindOf(r.kind)
+}

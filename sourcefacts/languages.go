@@ -1,0 +1,261 @@
+package sourcefacts
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"unsafe"
+
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsrb "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	tsrs "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// Languages: the values of FileFacts.Language, and the names
+// NewExtractor and WalkOptions.Languages accept.
+const (
+	LangGo         = "go"
+	LangPython     = "python"
+	LangJavaScript = "javascript" // .js .mjs .cjs .jsx
+	LangTypeScript = "typescript" // .ts, and .tsx (Provenance.Grammar "tsx")
+	LangRust       = "rust"
+	LangJava       = "java"
+	LangC          = "c"   // .c .h
+	LangCPP        = "cpp" // .cc .cpp .cxx .hpp .hh .hxx
+	LangRuby       = "ruby"
+	LangProlog     = "prolog" // .pl .pro, read by package prologsrc
+)
+
+// extGrammar maps a file extension (lower case) to its grammar name.
+var extGrammar = map[string]string{
+	".go":   "go",
+	".py":   "python",
+	".js":   "javascript",
+	".mjs":  "javascript",
+	".cjs":  "javascript",
+	".jsx":  "javascript",
+	".ts":   "typescript",
+	".mts":  "typescript",
+	".cts":  "typescript",
+	".tsx":  "tsx",
+	".rs":   "rust",
+	".java": "java",
+	".c":    "c",
+	".h":    "c",
+	".cc":   "cpp",
+	".cpp":  "cpp",
+	".cxx":  "cpp",
+	".hpp":  "cpp",
+	".hh":   "cpp",
+	".hxx":  "cpp",
+	".rb":   "ruby",
+	".pl":   "prolog",
+	".pro":  "prolog",
+}
+
+// grammarLanguage maps a grammar name to its language.
+var grammarLanguage = map[string]string{
+	"go": LangGo, "python": LangPython, "javascript": LangJavaScript,
+	"typescript": LangTypeScript, "tsx": LangTypeScript, "rust": LangRust,
+	"java": LangJava, "c": LangC, "cpp": LangCPP, "ruby": LangRuby,
+	"prolog": LangProlog,
+}
+
+// Languages returns the supported languages (the Lang* constants), sorted.
+func Languages() []string {
+	out := []string{LangC, LangCPP, LangGo, LangJava, LangJavaScript, LangProlog,
+		LangPython, LangRuby, LangRust, LangTypeScript}
+	slices.Sort(out)
+	return out
+}
+
+// LanguageForPath returns the language of the file at p by its extension
+// (case-insensitive; see the Lang* constants), or "" if it is not one this
+// package reads.
+func LanguageForPath(p string) string { return grammarLanguage[grammarForPath(p)] }
+
+// grammarForPath is the grammar name for p's extension, or "".
+func grammarForPath(p string) string {
+	ext := path.Ext(p)
+	if g, ok := extGrammar[ext]; ok {
+		return g
+	}
+	return extGrammar[strings.ToLower(ext)]
+}
+
+// IsTestFile reports whether the slash-separated path p is a test file by
+// its language's convention:
+//
+//   - Go: *_test.go
+//   - Python: test_*.py, *_test.py
+//   - JavaScript/TypeScript: *.test.* and *.spec.* (e.g. app.test.js,
+//     view.spec.tsx)
+//   - Rust: files under a tests/ directory
+//   - Java: *Test.java, *Tests.java
+//   - C/C++: *_test.* and test_*.* (e.g. util_test.c)
+//   - Ruby: *_spec.rb, *_test.rb, test_*.rb
+//   - Prolog: *_test.pl (rlm's rule-test convention)
+//
+// Paths of other languages are not test files.
+func IsTestFile(p string) bool {
+	base := path.Base(p)
+	lang := LanguageForPath(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	switch lang {
+	case LangGo:
+		return strings.HasSuffix(base, "_test.go")
+	case LangPython:
+		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
+	case LangJavaScript, LangTypeScript:
+		inner := path.Ext(stem)
+		return inner == ".test" || inner == ".spec"
+	case LangRust:
+		return p == "tests" || strings.HasPrefix(p, "tests/") || strings.Contains(p, "/tests/")
+	case LangJava:
+		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")
+	case LangC, LangCPP:
+		return strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_")
+	case LangRuby:
+		return strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_")
+	case LangProlog:
+		return strings.HasSuffix(stem, "_test")
+	}
+	return false
+}
+
+// grammarSpec describes one tree-sitter grammar and how its captures become
+// facts.
+type grammarSpec struct {
+	name     string // Provenance.Grammar
+	language string // FileFacts.Language
+	module   string // Go module of the grammar, for its version
+	// fallbackVersion is GrammarVersion when the binary carries no module
+	// information (test binaries): the version go.mod requires.
+	fallbackVersion string
+	ptr             func() unsafe.Pointer
+	queries         []string // query files, compiled together in this order
+	// roles overrides the capture roles of parseCaptureName.
+	roles map[string]captureRole
+	// ownerKinds are the symbol kinds whose directly nested functions are
+	// methods, with the owner's name as Receiver. nil keeps Go's rules
+	// (receivers come from the method declaration).
+	ownerKinds map[string]bool
+	// demoteMethods makes a method whose innermost enclosing definition is
+	// not an owner a function (Rust's tags.scm marks every fn in a
+	// declaration_list a method, those of mod bodies included).
+	demoteMethods bool
+	// docstrings reads Python docstrings (the first statement of a body,
+	// a string) as Doc instead of comments.
+	docstrings bool
+	// docStrip is the default #strip! regex for line comments.
+	docStrip string
+	// sigTrim is cut from the end of signatures (Python's ":").
+	sigTrim string
+	// defKind refines a definition's kind from its node; keep false drops
+	// it (e.g. C's `enum color c;`, which tags.scm matches like a
+	// definition).
+	defKind func(x *extraction, d *defCand) (kind string, keep bool)
+	// refKind refines a reference's kind from its name node.
+	refKind func(x *extraction, r *refCand) string
+	// imports turns an import match into Import facts.
+	imports func(x *extraction, im *importCand) []Import
+}
+
+var grammarSpecs = map[string]*grammarSpec{
+	"go": {
+		name: "go", language: LangGo, module: "github.com/tree-sitter/tree-sitter-go",
+		fallbackVersion: "v0.25.0", ptr: tsgo.Language,
+		queries: []string{"go-tags.scm", "go-extra.scm"},
+		imports: goImports,
+	},
+	"python": {
+		name: "python", language: LangPython, module: "github.com/tree-sitter/tree-sitter-python",
+		fallbackVersion: "v0.25.0", ptr: tspy.Language,
+		queries:    []string{"python-tags.scm", "python-extra.scm"},
+		ownerKinds: map[string]bool{KindClass: true},
+		docstrings: true, sigTrim: ":",
+		imports: pythonImports,
+	},
+	"javascript": {
+		name: "javascript", language: LangJavaScript, module: "github.com/tree-sitter/tree-sitter-javascript",
+		fallbackVersion: "v0.25.0", ptr: tsjs.Language,
+		queries:    []string{"javascript-tags.scm", "javascript-extra.scm"},
+		ownerKinds: map[string]bool{KindClass: true},
+		imports:    plainImports,
+	},
+	"typescript": {
+		name: "typescript", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
+		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTypescript,
+		queries:    []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm"},
+		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
+		imports:    plainImports,
+	},
+	"tsx": {
+		name: "tsx", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
+		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTSX,
+		queries:    []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm", "tsx-extra.scm"},
+		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
+		imports:    plainImports,
+	},
+	"rust": {
+		name: "rust", language: LangRust, module: "github.com/tree-sitter/tree-sitter-rust",
+		fallbackVersion: "v0.24.0", ptr: tsrs.Language,
+		queries:       []string{"rust-tags.scm", "rust-extra.scm"},
+		ownerKinds:    map[string]bool{KindInterface: true},
+		demoteMethods: true,
+		docStrip:      `^//[/!]?\s*`,
+		defKind:       rustDefKind,
+		imports:       rustImports,
+	},
+	"java": {
+		name: "java", language: LangJava, module: "github.com/tree-sitter/tree-sitter-java",
+		fallbackVersion: "v0.23.5", ptr: tsjava.Language,
+		queries:    []string{"java-tags.scm", "java-extra.scm"},
+		ownerKinds: map[string]bool{KindClass: true, KindInterface: true, KindEnum: true},
+		imports:    javaImports,
+	},
+	"c": {
+		name: "c", language: LangC, module: "github.com/tree-sitter/tree-sitter-c",
+		fallbackVersion: "v0.24.1", ptr: tsc.Language,
+		queries: []string{"c-tags.scm", "c-extra.scm"},
+		defKind: cDefKind,
+		imports: plainImports,
+	},
+	"cpp": {
+		name: "cpp", language: LangCPP, module: "github.com/tree-sitter/tree-sitter-cpp",
+		fallbackVersion: "v0.23.4", ptr: tscpp.Language,
+		queries:    []string{"cpp-tags.scm", "cpp-extra.scm"},
+		roles:      map[string]captureRole{"local.scope": capDefReceiver},
+		ownerKinds: map[string]bool{KindClass: true, KindStruct: true},
+		defKind:    cDefKind,
+		imports:    plainImports,
+	},
+	"ruby": {
+		name: "ruby", language: LangRuby, module: "github.com/tree-sitter/tree-sitter-ruby",
+		fallbackVersion: "v0.23.1", ptr: tsrb.Language,
+		queries:    []string{"ruby-locals.scm", "ruby-tags.scm", "ruby-extra.scm"},
+		roles:      map[string]captureRole{"local.scope": capLocalScope, "local.definition": capLocalDef},
+		ownerKinds: map[string]bool{KindClass: true, KindModule: true},
+		docStrip:   `^#\s*`,
+		refKind:    rubyRefKind,
+		imports:    rubyImports,
+	},
+}
+
+// grammarNames lists the tree-sitter grammars of the given languages (all
+// when langs is empty), and whether Prolog is among them.
+func grammarNames(langs []string) (names []string, prolog bool) {
+	all := len(langs) == 0
+	for _, g := range []string{"go", "python", "javascript", "typescript", "tsx", "rust", "java", "c", "cpp", "ruby"} {
+		if all || slices.Contains(langs, grammarSpecs[g].language) {
+			names = append(names, g)
+		}
+	}
+	return names, all || slices.Contains(langs, LangProlog)
+}

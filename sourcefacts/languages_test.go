@@ -1,0 +1,833 @@
+package sourcefacts
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func newAllExtractor(t testing.TB) *Extractor {
+	t.Helper()
+	e, err := NewExtractor()
+	if err != nil {
+		t.Fatalf("NewExtractor: %v", err)
+	}
+	t.Cleanup(e.Close)
+	return e
+}
+
+// defRow is the part of a Symbol the language tables compare.
+type defRow struct {
+	Kind, Receiver, Container, Name string
+	Lines                           [2]int // Range start and end line
+	NameLine                        int
+}
+
+// langRefRow is the part of a Reference the language tables compare;
+// Enclosing is the enclosing symbol's full name, or "-".
+type langRefRow struct {
+	Kind, Receiver, Name string
+	Line                 int
+	Enclosing            string
+}
+
+type importRow struct {
+	Path, Alias string
+	Line        int
+}
+
+func defRows(ff *FileFacts) []defRow {
+	var rows []defRow
+	for _, s := range ff.Symbols {
+		rows = append(rows, defRow{s.Kind, s.Receiver, s.Container, s.Name,
+			[2]int{s.Range.StartLine, s.Range.EndLine}, s.NameRange.StartLine})
+	}
+	return rows
+}
+
+func langRefRows(ff *FileFacts) []langRefRow {
+	var rows []langRefRow
+	for _, r := range ff.References {
+		enc := "-"
+		if r.Enclosing >= 0 {
+			enc = fullName(ff.Symbols[r.Enclosing])
+		}
+		rows = append(rows, langRefRow{r.Kind, r.Receiver, r.Name, r.Range.StartLine, enc})
+	}
+	return rows
+}
+
+func importRows(ff *FileFacts) []importRow {
+	var rows []importRow
+	for _, im := range ff.Imports {
+		rows = append(rows, importRow{im.Path, im.Alias, im.Range.StartLine})
+	}
+	return rows
+}
+
+// langCase is one fixture under testdata/<lang>/ and the exact facts it
+// must give.
+type langCase struct {
+	path     string // relative to testdata
+	language string
+	grammar  string
+	version  string // Provenance.GrammarVersion
+	pkg      string
+	defs     []defRow
+	refs     []langRefRow
+	imports  []importRow
+	docs     map[string]string // full name -> Doc
+	sigs     map[string]string // full name -> Signature
+}
+
+var langCases = []langCase{
+	{
+		path: "python/shapes.py", language: LangPython, grammar: "python", version: "v0.25.0",
+		defs: []defRow{
+			{KindConstant, "", "", "LIMIT", [2]int{9, 9}, 9},
+			{KindClass, "", "", "Shape", [2]int{13, 30}, 13},
+			{KindMethod, "Shape", "", "area", [2]int{18, 20}, 18},
+			{KindMethod, "Shape", "", "make", [2]int{23, 26}, 23},
+			{KindFunction, "", "Shape.make", "inner", [2]int{24, 25}, 24},
+			{KindClass, "", "Shape", "Inner", [2]int{28, 30}, 28},
+			{KindMethod, "Inner", "Shape", "deep", [2]int{29, 30}, 29},
+			{KindFunction, "", "", "main", [2]int{33, 35}, 33},
+		},
+		refs: []langRefRow{
+			{RefClass, "", "Base", 13, "Shape"},
+			{RefCall, "", "helper", 20, "Shape.area"},
+			{RefCall, "", "len", 20, "Shape.area"},
+			{RefCall, "", "T", 25, "Shape.make.inner"},
+			{RefCall, "", "inner", 26, "Shape.make"},
+			{RefCall, "", "Shape", 34, "main"},
+			{RefCall, "", "print", 35, "main"},
+			{RefCall, "s", "area", 35, "main"},
+			{RefCall, "osp", "join", 35, "main"},
+		},
+		imports: []importRow{
+			{"os", "", 2},
+			{"os.path", "osp", 3},
+			{"sys", "", 3},
+			{"collections.OrderedDict", "", 4},
+			{".util.helper", "", 5},
+			{".util.Tool", "T", 5},
+			{"..parent", "", 6},
+			{"x.*", "", 7},
+		},
+		docs: map[string]string{"Shape": "A shape.", "Shape.area": "Area of the shape.", "main": ""},
+		sigs: map[string]string{"Shape": "class Shape(Base)", "Shape.area": "def area(self)", "LIMIT": "LIMIT = 10"},
+	},
+	{
+		path: "javascript/app.js", language: LangJavaScript, grammar: "javascript", version: "v0.25.0",
+		defs: []defRow{
+			{KindClass, "", "", "Greeter", [2]int{9, 19}, 9},
+			{KindMethod, "Greeter", "", "greet", [2]int{16, 18}, 16},
+			{KindFunction, "", "", "main", [2]int{21, 24}, 21},
+			{KindFunction, "", "", "arrow", [2]int{26, 26}, 26},
+		},
+		refs: []langRefRow{
+			{RefCall, "require('dotenv')", "config", 6, "-"},
+			{RefClass, "", "Base", 9, "Greeter"},
+			{RefCall, "", "format", 17, "Greeter.greet"},
+			{RefCall, "path", "join", 17, "Greeter.greet"},
+			{RefClass, "", "Greeter", 22, "main"},
+			{RefCall, "g", "greet", 23, "main"},
+		},
+		imports: []importRow{
+			{"fs", "fs", 1},
+			{"path", "path", 2},
+			{"./lib.js", "", 3},
+			{"./side-effect.js", "", 4},
+			{"util", "util", 5},
+			{"dotenv", "", 6},
+		},
+		docs: map[string]string{"Greeter": "Greeter says hello.", "Greeter.greet": "greet returns a greeting."},
+		sigs: map[string]string{"Greeter": "class Greeter extends Base", "main": "function main()"},
+	},
+	{
+		path: "typescript/service.ts", language: LangTypeScript, grammar: "typescript", version: "v0.23.2",
+		defs: []defRow{
+			{KindInterface, "", "", "Store", [2]int{4, 6}, 4},
+			{KindMethod, "Store", "", "get", [2]int{5, 5}, 5},
+			{KindClass, "", "", "Service", [2]int{8, 14}, 8},
+			{KindMethod, "Service", "", "get", [2]int{11, 13}, 11},
+			{KindFunction, "", "", "fetchValue", [2]int{16, 18}, 16},
+			{KindModule, "", "", "Util", [2]int{20, 22}, 20},
+			{KindFunction, "", "Util", "id", [2]int{21, 21}, 21},
+			{KindType, "", "", "Alias", [2]int{24, 24}, 24},
+		},
+		refs: []langRefRow{
+			{RefImplementation, "", "Store", 8, "Service"},
+			{RefClass, "", "Map", 9, "Service"},
+			{RefCall, "this.cache", "get", 12, "Service.get"},
+			{RefCall, "", "fetchValue", 12, "Service.get"},
+			{RefCall, "key", "toUpperCase", 17, "fetchValue"},
+			{RefType, "", "T", 21, "Util.id"},
+			{RefType, "", "T", 21, "Util.id"},
+		},
+		imports: []importRow{
+			{"@angular/core", "", 1},
+			{"./config", "", 2},
+		},
+		sigs: map[string]string{"Service.get": "get(key: string): string"},
+	},
+	{
+		path: "typescript/view.tsx", language: LangTypeScript, grammar: "tsx", version: "v0.23.2",
+		defs: []defRow{
+			{KindInterface, "", "", "Props", [2]int{3, 5}, 3},
+			{KindFunction, "", "", "View", [2]int{7, 9}, 7},
+			{KindClass, "", "", "Panel", [2]int{11, 15}, 11},
+			{KindMethod, "Panel", "", "render", [2]int{12, 14}, 12},
+		},
+		refs: []langRefRow{
+			{RefType, "", "Props", 7, "View"},
+			{RefCall, "", "format", 8, "View"},
+			{RefClass, "", "Component", 11, "Panel"},
+			{RefCall, "", "View", 13, "Panel.render"}, // <View />
+		},
+		imports: []importRow{{"react", "React", 1}},
+	},
+	{
+		path: "rust/lib.rs", language: LangRust, grammar: "rust", version: "v0.24.0",
+		defs: []defRow{
+			{KindInterface, "", "", "Shape", [2]int{7, 9}, 7},
+			{KindMethod, "Shape", "", "area", [2]int{8, 8}, 8},
+			{KindStruct, "", "", "Point", [2]int{13, 15}, 13},
+			{KindEnum, "", "", "Kind", [2]int{17, 20}, 17},
+			{KindMethod, "Point", "", "new", [2]int{24, 26}, 24},
+			{KindMethod, "Point", "", "area", [2]int{30, 32}, 30},
+			{KindModule, "", "", "inner", [2]int{35, 40}, 35},
+			{KindFunction, "", "inner", "helper", [2]int{36, 39}, 36},
+			{KindMacro, "", "", "square", [2]int{42, 46}, 42},
+			{KindType, "", "", "Map", [2]int{48, 48}, 48},
+			{KindConstant, "", "", "MAX", [2]int{50, 50}, 50},
+		},
+		refs: []langRefRow{
+			{RefImplementation, "", "Point", 22, "-"},
+			{RefCall, "", "helper", 25, "Point.new"},
+			{RefImplementation, "", "Shape", 29, "-"},
+			{RefCall, "self.x", "abs", 31, "Point.area"},
+			{RefCall, "HashMap::<u8, u8>", "new", 31, "Point.area"},
+			{RefCall, "HashMap::<u8, u8>::new()", "len", 31, "Point.area"},
+			{RefCall, "", "println", 37, "inner.helper"},
+		},
+		imports: []importRow{
+			{"std::collections::HashMap", "", 2},
+			{"std::io", "", 3},
+			{"std::io::Read", "R", 3},
+			{"crate::util::*", "", 4},
+		},
+		docs: map[string]string{"Shape": "Shape is a trait.", "Point": "A point.", "Point.new": "new makes a point."},
+		sigs: map[string]string{"Point.new": "pub fn new(x: f64) -> Self", "Shape.area": "fn area(&self) -> f64;"},
+	},
+	{
+		path: "java/Greeter.java", language: LangJava, grammar: "java", version: "v0.23.5", pkg: "com.example.app",
+		defs: []defRow{
+			{KindClass, "", "", "Greeter", [2]int{10, 29}, 10},
+			{KindMethod, "Greeter", "", "Greeter", [2]int{13, 15}, 13},
+			{KindMethod, "Greeter", "", "run", [2]int{18, 22}, 19},
+			{KindInterface, "", "Greeter", "Listener", [2]int{24, 26}, 24},
+			{KindMethod, "Listener", "Greeter", "onGreet", [2]int{25, 25}, 25},
+			{KindEnum, "", "Greeter", "Mood", [2]int{28, 28}, 28},
+		},
+		refs: []langRefRow{
+			{RefClass, "", "Base", 10, "Greeter"},
+			{RefImplementation, "", "Runnable", 10, "Greeter"},
+			{RefCall, "System.out", "println", 20, "Greeter.run"},
+			{RefCall, "", "format", 20, "Greeter.run"},
+			{RefCall, "", "helper", 21, "Greeter.run"},
+		},
+		imports: []importRow{
+			{"java.util.List", "", 3},
+			{"java.util.*", "", 4},
+			{"java.lang.Math.max", "", 5},
+		},
+		docs: map[string]string{"Greeter": "Greeter greets.", "Greeter.run": "Run greets."},
+		sigs: map[string]string{"Greeter.run": "@Override public void run()"},
+	},
+	{
+		path: "c/util.c", language: LangC, grammar: "c", version: "v0.24.1",
+		defs: []defRow{
+			{KindMacro, "", "", "MAX", [2]int{4, 4}, 4},
+			{KindMacro, "", "", "LIMIT", [2]int{5, 5}, 5},
+			{KindStruct, "", "", "point", [2]int{8, 10}, 8},
+			{KindType, "", "", "point_t", [2]int{12, 12}, 12},
+			{KindEnum, "", "", "color", [2]int{14, 14}, 14},
+			{KindFunction, "", "", "helper", [2]int{16, 16}, 16}, // a prototype
+			{KindFunction, "", "", "area", [2]int{19, 22}, 19},
+			{KindFunction, "", "", "make", [2]int{24, 27}, 24},
+		},
+		refs: []langRefRow{
+			{RefCall, "", "helper", 21, "area"},
+			{RefCall, "", "MAX", 21, "area"},
+			{RefCall, "", "printf", 25, "make"},
+			{RefCall, "", "area", 25, "make"},
+		},
+		imports: []importRow{{"stdio.h", "", 1}, {"util.h", "", 2}},
+		docs:    map[string]string{"point": "A point.", "area": "area computes."},
+		sigs:    map[string]string{"area": "static int area(const struct point *p)", "make": "int *make(void)"},
+	},
+	{
+		path: "cpp/shape.cpp", language: LangCPP, grammar: "cpp", version: "v0.23.4",
+		defs: []defRow{
+			{KindModule, "", "", "geo", [2]int{4, 26}, 4},
+			{KindClass, "", "geo", "Shape", [2]int{7, 11}, 7},
+			{KindMethod, "Shape", "geo", "area", [2]int{9, 9}, 9},
+			{KindMethod, "Shape", "geo", "sides", [2]int{10, 10}, 10},
+			{KindStruct, "", "geo", "Square", [2]int{13, 15}, 13},
+			{KindMethod, "Square", "geo", "area", [2]int{14, 14}, 14},
+			{KindMethod, "Square", "geo", "area", [2]int{17, 19}, 17}, // Square::area
+			{KindFunction, "", "geo", "twice", [2]int{22, 24}, 22},
+			{KindFunction, "", "", "main", [2]int{28, 32}, 28},
+		},
+		refs: []langRefRow{
+			{RefCall, "", "count", 10, "geo.Shape.sides"},
+			{RefClass, "", "Shape", 13, "geo.Square"},
+			{RefCall, "std", "max", 18, "geo.Square.area"},
+			{RefCall, "", "helper", 18, "geo.Square.area"},
+			{RefCall, "std", "make_unique", 30, "main"},
+			{RefCall, "s", "area", 31, "main"},
+			{RefCall, "", "twice", 31, "main"},
+		},
+		imports: []importRow{{"vector", "", 1}, {"shape.hpp", "", 2}},
+		docs:    map[string]string{"geo.Shape": "Shape is abstract."},
+	},
+	{
+		path: "ruby/greeter.rb", language: LangRuby, grammar: "ruby", version: "v0.23.1",
+		defs: []defRow{
+			{KindModule, "", "", "Outer", [2]int{5, 24}, 5},
+			{KindClass, "", "Outer", "Greeter", [2]int{7, 23}, 7},
+			{KindMethod, "Greeter", "Outer", "initialize", [2]int{8, 10}, 8},
+			{KindMethod, "Greeter", "Outer", "greet", [2]int{13, 18}, 13},
+			{KindMethod, "Greeter", "Outer", "build", [2]int{20, 22}, 20},
+			{KindMethod, "", "", "top_level", [2]int{26, 28}, 26},
+		},
+		refs: []langRefRow{
+			{RefCall, "", "require", 1, "-"},
+			{RefCall, "", "require_relative", 2, "-"},
+			{RefType, "", "Base", 7, "Outer.Greeter"},
+			{RefCall, "", "puts", 15, "Outer.Greeter.greet"},
+			{RefCall, "", "format", 15, "Outer.Greeter.greet"},
+			// `count` and `other` are local variables, not calls.
+			{RefCall, "", "helper_call", 16, "Outer.Greeter.greet"},
+			{RefCall, "other", "size", 17, "Outer.Greeter.greet"},
+			{RefCall, "", "new", 21, "Outer.Greeter.build"},
+			{RefType, "", "Outer", 27, "top_level"},
+			{RefType, "", "Greeter", 27, "top_level"},
+			{RefCall, "Outer::Greeter", "build", 27, "top_level"},
+			{RefCall, "Outer::Greeter.build", "greet", 27, "top_level"},
+		},
+		imports: []importRow{{"json", "", 1}, {"./lib/helper", "", 2}},
+		docs:    map[string]string{"Outer": "Outer namespace.", "Outer.Greeter": "Greeter greets.", "Outer.Greeter.greet": "greet says hello."},
+		sigs:    map[string]string{"Outer": "module Outer", "Outer.Greeter": "class Greeter < Base", "Outer.Greeter.greet": "def greet(other)"},
+	},
+	{
+		path: "prolog/shapes.pl", language: LangProlog, grammar: "prolog", version: "v1.2.2", pkg: "shapes",
+		defs: []defRow{
+			{KindPredicate, "", "", "area/2", [2]int{10, 23}, 10},
+			{KindPredicate, "", "", "describe/3", [2]int{27, 27}, 27},
+			{KindPredicate, "", "", "name/3", [2]int{29, 29}, 29},
+			{KindPredicate, "", "", "quoted name/3", [2]int{31, 31}, 31},
+		},
+		refs: []langRefRow{
+			{RefCall, "", "is/2", 11, "area/2"},
+			{RefCall, "", ">/2", 13, "area/2"},
+			{RefCall, "", "log/1", 14, "area/2"},
+			{RefCall, "", `\+/1`, 15, "area/2"},
+			{RefCall, "", "small/1", 15, "area/2"},
+			{RefCall, "", "true/0", 16, "area/2"},
+			{RefCall, "", "findall/3", 18, "area/2"},
+			{RefCall, "", "member/2", 18, "area/2"},
+			{RefCall, "", "forall/2", 19, "area/2"},
+			{RefCall, "", "member/2", 19, "area/2"},
+			{RefCall, "", "check/1", 19, "area/2"},
+			{RefCall, "lists", "append/3", 20, "area/2"},
+			{RefCall, "", "maplist/3", 21, "area/2"},
+			{RefCall, "", "double/2", 21, "area/2"},
+			{RefCall, "", "catch/3", 22, "area/2"},
+			{RefCall, "", "risky/1", 22, "area/2"},
+			{RefCall, "", "recover/0", 22, "area/2"},
+			{RefCall, "", "is/2", 23, "area/2"},
+			{RefCall, "", "name/3", 27, "describe/3"},
+			{RefCall, "", "atom/1", 27, "describe/3"},
+			{RefCall, "", "halt_not_called/0", 31, "quoted name/3"},
+		},
+		imports: []importRow{
+			{"library(lists)", "", 4},
+			{"library(apply)", "", 5},
+			{"util/helpers", "", 6},
+		},
+		docs: map[string]string{
+			"area/2":     "area(+Shape, -Area) is det.\nArea of a shape.",
+			"describe/3": "describe(+Shape)// is det.\nWords for a shape.",
+		},
+		sigs: map[string]string{"area/2": "area(square(S), A)", "quoted name/3": `'quoted name'(0'., 'it''s', "a.b")`},
+	},
+}
+
+func TestExtractLanguages(t *testing.T) {
+	e := newAllExtractor(t)
+	for _, tt := range langCases {
+		t.Run(tt.path, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(tt.path)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ff, err := e.Extract(context.Background(), tt.path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.language != LangProlog {
+				checkInvariants(t, ff, src)
+			} else {
+				checkPrologInvariants(t, ff, src)
+			}
+			if ff.Status != StatusCurrent || ff.Error != "" {
+				t.Errorf("Status, Error = %q, %q; want current", ff.Status, ff.Error)
+			}
+			if ff.Language != tt.language || ff.Package != tt.pkg || ff.Test {
+				t.Errorf("Language, Package, Test = %q, %q, %v; want %q, %q, false", ff.Language, ff.Package, ff.Test, tt.language, tt.pkg)
+			}
+			wantParser := "tree-sitter/0.25.0"
+			if tt.language == LangProlog {
+				wantParser = "ichiban-prolog/1.2.2"
+			}
+			wantProv := Provenance{Path: tt.path, Hash: HashBytes(src), Generation: 1, Parser: wantParser,
+				Grammar: tt.grammar, GrammarVersion: tt.version, Extractor: ExtractorVersion}
+			if diff := cmp.Diff(wantProv, ff.Provenance); diff != "" {
+				t.Errorf("provenance (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.defs, defRows(ff)); diff != "" {
+				t.Errorf("symbols (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.refs, langRefRows(ff)); diff != "" {
+				t.Errorf("references (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.imports, importRows(ff)); diff != "" {
+				t.Errorf("imports (-want +got):\n%s", diff)
+			}
+			byName := map[string]Symbol{}
+			for _, s := range ff.Symbols {
+				if _, dup := byName[fullName(s)]; !dup {
+					byName[fullName(s)] = s
+				}
+			}
+			for name, doc := range tt.docs {
+				if s, ok := byName[name]; !ok || s.Doc != doc {
+					t.Errorf("%s: Doc = %q, want %q", name, s.Doc, doc)
+				}
+			}
+			for name, sig := range tt.sigs {
+				if s, ok := byName[name]; !ok || s.Signature != sig {
+					t.Errorf("%s: Signature = %q, want %q", name, s.Signature, sig)
+				}
+			}
+		})
+	}
+}
+
+// checkPrologInvariants is checkInvariants for Prolog facts, whose names
+// are "name/arity" rather than the text they span.
+func checkPrologInvariants(t *testing.T, ff *FileFacts, src []byte) {
+	t.Helper()
+	index := lineIndex(src)
+	lineOf := func(off int) int { l, _ := index(off); return l }
+	check := func(what string, r Range) {
+		t.Helper()
+		if r.StartByte < 0 || r.StartByte > r.EndByte || r.EndByte > len(src) {
+			t.Errorf("%s: range %+v outside [0,%d]", what, r, len(src))
+			return
+		}
+		if lineOf(r.StartByte) != r.StartLine || lineOf(r.EndByte) != r.EndLine {
+			t.Errorf("%s: lines %d-%d, want %d-%d", what, r.StartLine, r.EndLine, lineOf(r.StartByte), lineOf(r.EndByte))
+		}
+	}
+	indicator := regexp.MustCompile(`^.+/[0-9]+$`)
+	for _, s := range ff.Symbols {
+		check("symbol "+s.Name, s.Range)
+		check("symbol name "+s.Name, s.NameRange)
+		if !contains(s.Range, s.NameRange) || !indicator.MatchString(s.Name) || s.Kind != KindPredicate {
+			t.Errorf("symbol %+v", s)
+		}
+		if name := s.Name[:strings.LastIndexByte(s.Name, '/')]; !strings.Contains(string(src[s.NameRange.StartByte:s.NameRange.EndByte]), strings.Trim(name, "'")) {
+			t.Errorf("symbol %s: name range text %q", s.Name, src[s.NameRange.StartByte:s.NameRange.EndByte])
+		}
+	}
+	for _, r := range ff.References {
+		check("reference "+r.Name, r.Range)
+		if !indicator.MatchString(r.Name) || r.Kind != RefCall {
+			t.Errorf("reference %+v", r)
+		}
+		if r.Enclosing >= len(ff.Symbols) || r.Enclosing >= 0 && !contains(ff.Symbols[r.Enclosing].Range, r.Range) {
+			t.Errorf("reference %s: Enclosing %d does not contain it", r.Name, r.Enclosing)
+		}
+	}
+	for _, im := range ff.Imports {
+		check("import "+im.Path, im.Range)
+	}
+}
+
+func TestLanguageForPath(t *testing.T) {
+	tests := []struct{ path, want string }{
+		{"a.go", LangGo}, {"a/b.py", LangPython}, {"a.js", LangJavaScript}, {"a.mjs", LangJavaScript},
+		{"a.cjs", LangJavaScript}, {"a.jsx", LangJavaScript}, {"a.ts", LangTypeScript}, {"a.tsx", LangTypeScript},
+		{"a.rs", LangRust}, {"A.java", LangJava}, {"a.c", LangC}, {"a.h", LangC}, {"a.cc", LangCPP},
+		{"a.cpp", LangCPP}, {"a.cxx", LangCPP}, {"a.hpp", LangCPP}, {"a.hh", LangCPP}, {"a.hxx", LangCPP},
+		{"a.rb", LangRuby}, {"a.pl", LangProlog}, {"a.pro", LangProlog}, {"A.PY", LangPython},
+		{"README.md", ""}, {"Makefile", ""}, {"a.go.txt", ""}, {".py", LangPython},
+	}
+	for _, tt := range tests {
+		if got := LanguageForPath(tt.path); got != tt.want {
+			t.Errorf("LanguageForPath(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+	if diff := cmp.Diff([]string{"c", "cpp", "go", "java", "javascript", "prolog", "python", "ruby", "rust", "typescript"}, Languages()); diff != "" {
+		t.Errorf("Languages (-want +got):\n%s", diff)
+	}
+}
+
+func TestIsTestFile(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"x_test.go", true}, {"x.go", false}, {"test.go", false},
+		{"pkg/test_shapes.py", true}, {"shapes_test.py", true}, {"shapes.py", false}, {"testing.py", false},
+		{"app.test.js", true}, {"app.spec.ts", true}, {"view.test.tsx", true}, {"app.js", false}, {"test.js", false},
+		{"tests/it.rs", true}, {"crate/tests/a/b.rs", true}, {"src/lib.rs", false}, {"src/tests.rs", false},
+		{"GreeterTest.java", true}, {"GreeterTests.java", true}, {"Greeter.java", false},
+		{"util_test.c", true}, {"test_util.cpp", true}, {"util.c", false},
+		{"greeter_spec.rb", true}, {"greeter_test.rb", true}, {"greeter.rb", false},
+		{"rules_test.pl", true}, {"rules.pl", false},
+		{"notes_test.md", false},
+	}
+	for _, tt := range tests {
+		if got := IsTestFile(tt.path); got != tt.want {
+			t.Errorf("IsTestFile(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	// Test is set from the path.
+	e := newAllExtractor(t)
+	for _, p := range []string{"python/test_shapes.py", "javascript/app.test.js", "rust/tests/it.rs", "java/GreeterTest.java", "ruby/greeter_spec.rb"} {
+		src, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ff, err := e.Extract(context.Background(), p, src)
+		if err != nil || !ff.Test || ff.Status != StatusCurrent {
+			t.Errorf("%s: Test %v Status %q %v", p, ff.Test, ff.Status, err)
+		}
+	}
+}
+
+func TestNewExtractorLanguages(t *testing.T) {
+	if _, err := NewExtractor("go", "klingon"); err == nil || !strings.Contains(err.Error(), "klingon") {
+		t.Errorf("unknown language: %v", err)
+	}
+	e, err := NewExtractor(LangPython, LangProlog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	tests := []struct {
+		path     string
+		language string
+		status   string
+		supports bool
+	}{
+		{"a.py", LangPython, StatusCurrent, true},
+		{"a.pl", LangProlog, StatusCurrent, true},
+		{"a.go", "", StatusError, false},
+		{"README", "", StatusError, false},
+	}
+	for _, tt := range tests {
+		ff, err := e.Extract(context.Background(), tt.path, []byte("x = 1\n"))
+		if tt.language == LangProlog {
+			ff, err = e.Extract(context.Background(), tt.path, []byte("x(1).\n"))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ff.Language != tt.language || ff.Status != tt.status || e.Supports(tt.path) != tt.supports {
+			t.Errorf("%s: Language %q Status %q %q Supports %v", tt.path, ff.Language, ff.Status, ff.Error, e.Supports(tt.path))
+		}
+		if tt.status == StatusError && (ff.Error != "unsupported language" || ff.Provenance.Grammar != "" || ff.Provenance.Hash != HashBytes([]byte("x = 1\n"))) {
+			t.Errorf("%s: %+v", tt.path, ff)
+		}
+	}
+	if v := e.GrammarVersionFor("python"); v != "v0.25.0" {
+		t.Errorf("GrammarVersionFor(python) = %q", v)
+	}
+	if v := e.GrammarVersionFor("go"); v != "" {
+		t.Errorf("GrammarVersionFor(go) = %q, want empty", v)
+	}
+	// NewGoExtractor reads every path as Go.
+	g := newTestExtractor(t)
+	ff, err := g.Extract(context.Background(), "x.py", []byte("package p\nfunc F() {}\n"))
+	if err != nil || ff.Language != LangGo || ff.Status != StatusCurrent || len(ff.Symbols) != 1 {
+		t.Errorf("NewGoExtractor on x.py: %v %+v", err, ff)
+	}
+	if err := LoadGrammars(); err != nil {
+		t.Errorf("LoadGrammars: %v", err)
+	}
+}
+
+// TestFallbackVersions keeps the grammar versions stamped when the binary
+// carries no module information (as in tests) equal to go.mod's.
+func TestFallbackVersions(t *testing.T) {
+	gomod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	required := func(module string) string {
+		m := regexp.MustCompile(`(?m)^\s*(?:require\s+)?` + regexp.QuoteMeta(module) + `\s+(\S+)`).FindSubmatch(gomod)
+		if m == nil {
+			t.Errorf("go.mod does not require %s", module)
+			return ""
+		}
+		return string(m[1])
+	}
+	for name, spec := range grammarSpecs {
+		if v := required(spec.module); v != spec.fallbackVersion {
+			t.Errorf("%s: fallback version %s, go.mod has %s", name, spec.fallbackVersion, v)
+		}
+	}
+	if v := required(treeSitterModule); v != "v"+fallbackParserVersion {
+		t.Errorf("tree-sitter fallback %s, go.mod has %s", fallbackParserVersion, v)
+	}
+	if v := required(prologModule); v != fallbackPrologVersion {
+		t.Errorf("prolog fallback %s, go.mod has %s", fallbackPrologVersion, v)
+	}
+}
+
+// TestExtractHostile feeds every language inputs that must neither crash
+// nor hang the extractor: each must come back within the time limit with
+// a status and facts that satisfy the invariants. The 10 MB lines are one
+// statement with a 1 KB string repeated (some 10,000 facts on one line: a
+// cost per fact linear in the line length would show), and for JavaScript
+// also dense minified code (some 500,000 functions, about 25 s). Nested
+// and unclosed inputs run under a 2 s budget, which they exhaust.
+func TestExtractHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	e := newAllExtractor(t)
+	tight := newAllExtractor(t)
+	tight.SetParseTimeout(2 * time.Second)
+	exts := map[string]string{
+		LangGo: "go", LangPython: "py", LangJavaScript: "js", "tsx": "tsx", LangTypeScript: "ts", LangRust: "rs",
+		LangJava: "java", LangC: "c", LangCPP: "cpp", LangRuby: "rb", LangProlog: "pl",
+	}
+	// Per-language text of one statement around a %s payload, repeated to
+	// fill 10 MB on one line, and an opener/closer pair nested 50,000 deep.
+	stmt := map[string]string{
+		"go": `func f(){g("%s")};`, "py": `f(g("%s"));`, "js": `function f(){g("%s")};`, "tsx": `function f(){g("%s",<A/>)};`,
+		"ts": `function f(x:T){g("%s")};`, "rs": `fn f(){g("%s")}`, "java": `class A{void f(){g("%s");}}`,
+		"c": `int f(){g("%s");}`, "cpp": `int f(){g("%s");}`, "rb": `def f;g("%s");end;`, "pl": `f:-g('%s').`,
+	}
+	nest := map[string][2]string{
+		"go": {"var x = f(", ")"}, "py": {"x = f(", ")"}, "js": {"x = f(", ")"}, "tsx": {"x = f(", ")"},
+		"ts": {"x = f(", ")"}, "rs": {"fn f(){ g(", ")}"}, "java": {"class A{int x = f(", ")}"},
+		"c": {"int x = f(", ")"}, "cpp": {"int x = f(", ")"}, "rb": {"x = f(", ")"}, "pl": {"a :- f(", ")"},
+	}
+	const deep = 50000
+	oneLine := func(s string) []byte {
+		b := make([]byte, 0, 10<<20+len(s))
+		for len(b) < 10<<20 {
+			b = append(b, s...)
+		}
+		return b
+	}
+	payload := strings.Repeat("x", 1000)
+	for lang, ext := range exts {
+		p := "hostile." + ext
+		one := func(s string) string { return strings.Replace(s, "%s", payload, 1) }
+		inputs := []struct {
+			name string
+			ex   *Extractor
+			src  []byte
+		}{
+			{"binary", e, []byte("\x7fELF\x02\x01\x01\x00\x00\x00" + strings.Repeat("\x00\xff", 1000))},
+			{"invalid UTF-8", e, []byte("\xff\xfe\xfd f(\xc3\x28) \xe2\x82 x = '\xff'\n" + one(stmt[ext]) + "\n\x80\n")},
+			{"10MB one line", e, oneLine(one(stmt[ext]))},
+			{"50k deep", tight, []byte(nest[ext][0] + strings.Repeat("f(", deep) + "1" + strings.Repeat(")", deep) + nest[ext][1] + "\n")},
+			{"50k unclosed", tight, []byte(nest[ext][0] + strings.Repeat("(", deep) + "\n")},
+		}
+		if ext == "js" {
+			inputs = append(inputs, struct {
+				name string
+				ex   *Extractor
+				src  []byte
+			}{"10MB minified", e, oneLine("function f(){g()};")})
+		}
+		for _, in := range inputs {
+			t.Run(lang+"/"+in.name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				start := time.Now()
+				ff, err := in.ex.Extract(ctx, p, in.src)
+				elapsed := time.Since(start)
+				if err != nil {
+					t.Fatalf("Extract: %v (after %v)", err, elapsed)
+				}
+				t.Logf("%v: %s %.60q, %d symbols, %d references", elapsed.Round(time.Millisecond), ff.Status, ff.Error, len(ff.Symbols), len(ff.References))
+				if ff.Status == "" || ff.Status != StatusCurrent && ff.Error == "" {
+					t.Errorf("Status %q Error %q", ff.Status, ff.Error)
+				}
+				if in.name == "binary" && (ff.Status != StatusError || ff.Error != "binary file") {
+					t.Errorf("binary: %q %q", ff.Status, ff.Error)
+				}
+				if ff.Provenance.Hash != HashBytes(in.src) {
+					t.Errorf("hash %v", ff.Provenance.Hash)
+				}
+				if ext == "pl" {
+					checkPrologInvariants(t, ff, in.src)
+				} else {
+					checkInvariants(t, ff, in.src)
+				}
+			})
+		}
+	}
+}
+
+func TestExtractPrologStatus(t *testing.T) {
+	e := newAllExtractor(t)
+	read := func(p string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tests := []struct {
+		name, path string
+		src        []byte
+		status     string
+		errPrefix  string
+		defs       []defRow
+		refs       []langRefRow
+	}{
+		{
+			// The directives would halt the process or run main if run:
+			// the test process survives, and their goals are references.
+			name: "initialization(halt) is not run", path: "prolog/boot.pl", src: read("prolog/boot.pl"),
+			status: StatusCurrent,
+			defs:   []defRow{{KindPredicate, "", "", "main/0", [2]int{4, 6}, 4}},
+			refs: []langRefRow{
+				{RefCall, "", "initialization/1", 1, "-"},
+				{RefCall, "", "halt/0", 1, "-"},
+				{RefCall, "", "initialization/2", 2, "-"},
+				{RefCall, "", "main/0", 2, "-"},
+				{RefCall, "", "format/1", 5, "main/0"},
+				{RefCall, "", "halt/1", 6, "main/0"},
+			},
+		},
+		{
+			name: "syntax error mid-file", path: "prolog/broken.pl", src: read("prolog/broken.pl"),
+			status: StatusPartial, errPrefix: "syntax error in clause at line 3 col 0: unexpected token",
+			defs: []defRow{{KindPredicate, "", "", "ok/1", [2]int{1, 2}, 1}},
+			refs: []langRefRow{{RefCall, "", "fine/0", 2, "ok/1"}},
+		},
+		{
+			name: "syntax error first", path: "first.pl", src: []byte("bad(.\nok(1).\n"),
+			status: StatusError, errPrefix: "syntax error in clause at line 1 col 0",
+		},
+		{
+			name: "Perl script", path: "mk.pl", src: []byte("#!/usr/bin/perl\nuse strict;\nprint \"hi\\n\";\n"),
+			status: StatusError, errPrefix: "not Prolog",
+		},
+		{
+			name: "swipl script", path: "run.pl", src: []byte("#!/usr/bin/env swipl\nmain :- true.\n"),
+			status: StatusCurrent, defs: []defRow{{KindPredicate, "", "", "main/0", [2]int{2, 2}, 2}},
+			refs: []langRefRow{{RefCall, "", "true/0", 2, "main/0"}},
+		},
+		{
+			name: "test file", path: "rules_test.pl", src: read("prolog/rules_test.pl"),
+			status: StatusCurrent, defs: []defRow{{KindPredicate, "", "", "test/1", [2]int{1, 1}, 1}},
+			refs: []langRefRow{{RefCall, "shapes", "area/2", 1, "test/1"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ff, err := e.Extract(context.Background(), tt.path, tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPrologInvariants(t, ff, tt.src)
+			if ff.Status != tt.status || !strings.HasPrefix(ff.Error, tt.errPrefix) {
+				t.Errorf("Status, Error = %q, %q; want %q, %q...", ff.Status, ff.Error, tt.status, tt.errPrefix)
+			}
+			if diff := cmp.Diff(tt.defs, defRows(ff)); diff != "" {
+				t.Errorf("symbols (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.refs, langRefRows(ff)); diff != "" {
+				t.Errorf("references (-want +got):\n%s", diff)
+			}
+			if ff.Language != LangProlog || ff.Test != strings.HasSuffix(tt.path, "_test.pl") {
+				t.Errorf("Language %q Test %v", ff.Language, ff.Test)
+			}
+		})
+	}
+}
+
+// TestExtractConcurrentLanguages extracts every fixture from many
+// goroutines through two Extractors (which share the compiled grammars)
+// and expects the same facts as one at a time.
+func TestExtractConcurrentLanguages(t *testing.T) {
+	e1, e2 := newAllExtractor(t), newAllExtractor(t)
+	type fixture struct {
+		path string
+		src  []byte
+		want *FileFacts
+	}
+	var fixtures []fixture
+	for _, tt := range langCases {
+		src, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(tt.path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := e1.Extract(context.Background(), tt.path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures = append(fixtures, fixture{tt.path, src, want})
+	}
+	errs := make(chan string, 64)
+	done := make(chan struct{})
+	for g := 0; g < 8; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			e := e1
+			if g%2 == 1 {
+				e = e2
+			}
+			for i := 0; i < 3; i++ {
+				for j := range fixtures {
+					f := fixtures[(j+g)%len(fixtures)]
+					got, err := e.Extract(context.Background(), f.path, f.src)
+					if err != nil {
+						errs <- err.Error()
+						return
+					}
+					if diff := cmp.Diff(f.want, got); diff != "" {
+						errs <- f.path + ": " + diff
+						return
+					}
+				}
+			}
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+	close(errs)
+	for msg := range errs {
+		t.Error(msg)
+	}
+}

@@ -1,0 +1,90 @@
+package sourcefacts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rlm-dev/rlm/sourcefacts/prologsrc"
+)
+
+const (
+	prologModule          = "github.com/ichiban/prolog"
+	fallbackPrologVersion = "v1.2.2"
+)
+
+// prologVersion is Provenance.GrammarVersion for Prolog files: the version
+// of ichiban/prolog, whose term reader (with the ISO operator table) is the
+// grammar.
+func prologVersion() string { return moduleVersion(prologModule, fallbackPrologVersion) }
+
+// prologParserVersion is Provenance.Parser for Prolog files, e.g.
+// "ichiban-prolog/1.2.2".
+func prologParserVersion() string {
+	return "ichiban-prolog/" + strings.TrimPrefix(prologVersion(), "v")
+}
+
+// extractProlog fills ff from Prolog source: predicates (Kind
+// KindPredicate, Name "name/arity"), body and directive goals (RefCall,
+// Name "name/arity", Receiver the module qualifier), loaded files
+// (Imports) and the module name (Package). Nothing in src is run. A text
+// the reader stops in is StatusPartial with the reader's message, or
+// StatusError when not one clause was read.
+func extractProlog(ctx context.Context, ff *FileFacts, src []byte) (*FileFacts, error) {
+	if isPerlScript(src) {
+		return ff.fail("not Prolog: a Perl script"), nil
+	}
+	res, err := prologsrc.Parse(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	if res.Err != nil && res.Clauses == 0 {
+		return ff.fail(res.Err.Error()), nil
+	}
+	if res.Err != nil {
+		ff.Status = StatusPartial
+		ff.Error = res.Err.Error()
+	}
+	ff.Package = capText(strings.ToValidUTF8(res.Module, "\uFFFD"), 256)
+	for _, d := range res.Definitions {
+		ff.Symbols = append(ff.Symbols, Symbol{
+			Name:      capText(strings.ToValidUTF8(d.Indicator(), "\uFFFD"), 1024),
+			Kind:      KindPredicate,
+			Signature: capText(d.Head, MaxSignatureBytes),
+			Doc:       capText(d.Doc, MaxDocBytes),
+			Range:     rangeOfSpan(d.Span),
+			NameRange: rangeOfSpan(d.NameSpan),
+		})
+	}
+	for _, c := range res.Calls {
+		ff.References = append(ff.References, Reference{
+			Name:      capText(strings.ToValidUTF8(fmt.Sprintf("%s/%d", c.Name, c.Arity), "\uFFFD"), 1024),
+			Kind:      RefCall,
+			Receiver:  capText(strings.ToValidUTF8(c.Module, "\uFFFD"), MaxReceiverBytes),
+			Enclosing: c.Enclosing,
+			Range:     rangeOfSpan(c.Span),
+		})
+	}
+	for _, im := range res.Imports {
+		ff.Imports = append(ff.Imports, Import{Path: im.Spec, Range: rangeOfSpan(im.Span)})
+	}
+	return ff, nil
+}
+
+func rangeOfSpan(s prologsrc.Span) Range {
+	return Range{StartByte: s.StartByte, EndByte: s.EndByte, StartLine: s.StartLine, EndLine: s.EndLine,
+		StartCol: s.StartCol, EndCol: s.EndCol}
+}
+
+// isPerlScript reports whether src starts with a #! line naming perl (.pl
+// is also Perl's extension).
+func isPerlScript(src []byte) bool {
+	if len(src) < 2 || src[0] != '#' || src[1] != '!' {
+		return false
+	}
+	line := src[:min(len(src), 256)]
+	if i := strings.IndexByte(string(line), '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return strings.Contains(string(line), "perl")
+}

@@ -1,0 +1,52 @@
+; javascript-extra.scm — rlm's own additions to tree-sitter-javascript's
+; tags.scm, for JavaScript (.js .mjs .cjs .jsx). TypeScript has its own
+; typescript-extra.scm because its nodes differ.
+;
+; Only what tags.scm lacks: imports (ES modules, require(), dynamic
+; import()), re-exports, superclass references, call receivers and the
+; comments from which doc comments are found.
+
+; import x from 'm' / import * as ns from 'm' / import {a} from 'm' / import 'm'
+(import_statement
+  source: (string (string_fragment) @import.path)) @import
+
+(import_statement
+  (import_clause (identifier) @import.alias)
+  source: (string (string_fragment) @import.path)) @import
+
+(import_statement
+  (import_clause (namespace_import (identifier) @import.alias))
+  source: (string (string_fragment) @import.path)) @import
+
+; export ... from 'm'
+(export_statement
+  source: (string (string_fragment) @import.path)) @import
+
+; require('m'), const x = require('m')
+((call_expression
+   function: (identifier) @_require
+   arguments: (arguments . (string (string_fragment) @import.path) .)) @import
+ (#eq? @_require "require"))
+
+((variable_declarator
+   name: (identifier) @import.alias
+   value: (call_expression
+     function: (identifier) @_require
+     arguments: (arguments . (string (string_fragment) @import.path) .))) @import
+ (#eq? @_require "require"))
+
+; import('m')
+(call_expression
+  function: (import)
+  arguments: (arguments . (string (string_fragment) @import.path))) @import
+
+; class A extends B
+(class_heritage (identifier) @name) @reference.class
+
+; Receivers of member calls: `x` in `x.f()`.
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @receiver.name))
+
+(comment) @comment

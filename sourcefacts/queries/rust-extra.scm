@@ -1,0 +1,56 @@
+; rust-extra.scm — rlm's own additions to tree-sitter-rust's tags.scm.
+;
+; Only what tags.scm lacks: `use` and `extern crate` imports, constants and
+; statics, trait method signatures, impl blocks as method owners, scoped and
+; generic calls, call receivers, and the comments (with attributes, which
+; may sit between a doc comment and its item) from which doc comments are
+; found.
+
+; use a::b::{c, d as e}; — the extractor expands the use tree.
+(use_declaration
+  argument: (_) @import.path) @import
+
+(extern_crate_declaration
+  name: (identifier) @import.path
+  alias: (identifier)? @import.alias) @import
+
+(const_item
+  name: (identifier) @name) @definition.constant
+
+(static_item
+  name: (identifier) @name) @definition.constant
+
+; fn f(&self); in a trait
+(declaration_list
+  (function_signature_item
+    name: (identifier) @name) @definition.method)
+
+; impl T { ... } / impl Trait for T { ... }: functions inside are methods
+; of T.
+(impl_item
+  type: (_) @owner.name
+  body: (_)) @owner
+
+; Type::f(), module::f(), f::<T>()
+(call_expression
+  function: (scoped_identifier
+    path: (_) @receiver
+    name: (identifier) @name)) @reference.call
+
+(call_expression
+  function: (generic_function
+    function: [
+      (identifier) @name
+      (scoped_identifier path: (_) @receiver name: (identifier) @name)
+      (field_expression value: (_) @receiver field: (field_identifier) @name)
+    ])) @reference.call
+
+; Receivers of method calls: `x` in `x.f()`.
+(call_expression
+  function: (field_expression
+    value: (_) @receiver
+    field: (field_identifier) @receiver.name))
+
+(line_comment) @comment
+(block_comment) @comment
+(attribute_item) @comment.skip

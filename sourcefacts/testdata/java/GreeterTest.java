@@ -1,0 +1,7 @@
+package com.example.app;
+
+class GreeterTest {
+    void testRun() {
+        new Greeter("x").run();
+    }
+}

@@ -1,0 +1,5 @@
+const { main } = require('./app');
+
+test('main', () => {
+  main();
+});

@@ -1,0 +1,4 @@
+ok(1).
+ok(2) :- fine.
+bad(X :- .
+after(3).

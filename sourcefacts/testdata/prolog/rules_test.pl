@@ -1,0 +1,1 @@
+test(area) :- shapes:area(square(2), 4).

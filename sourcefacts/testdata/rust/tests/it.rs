@@ -1,0 +1,4 @@
+#[test]
+fn works() {
+    assert_eq!(1, 1);
+}
