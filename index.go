@@ -73,7 +73,8 @@ type Index struct {
 	// snapshot already built.
 	Reused bool
 
-	store *store.Store
+	store   *store.Store
+	release func()
 
 	once    sync.Once
 	current map[string]string // path -> content hash string
@@ -87,6 +88,9 @@ func (ix *Index) Close() error {
 	}
 	if ix.store != nil {
 		err = errors.Join(err, ix.store.Close())
+	}
+	if ix.release != nil {
+		ix.release()
 	}
 	return err
 }

@@ -50,23 +50,24 @@ func OpenProject(ctx context.Context, root string, opts ProjectOptions) (*Index,
 	if opts.DBPath == "" {
 		opts.DBPath = DefaultDBPath(abs)
 	}
-	st, err := store.Open(ctx, abs, &store.Options{DBPath: opts.DBPath, Project: filepath.Base(abs)})
+	st, done, err := OpenStore(ctx, abs, opts.DBPath)
 	if err != nil {
 		return nil, fmt.Errorf("rlm: open project %s: %w", root, err)
 	}
+	closeAll := func() { st.Close(); done() }
 	sn, err := st.Snapshot(ctx, store.All(), store.SnapshotOptions{RequireCurrent: opts.RequireCurrent, TrustStat: opts.TrustStat && !opts.RequireCurrent})
 	if err != nil {
-		st.Close()
+		closeAll()
 		return nil, fmt.Errorf("rlm: snapshot %s: %w", root, err)
 	}
 	defer sn.Close()
 	files, err := sn.Files(ctx)
 	if err != nil {
-		st.Close()
+		closeAll()
 		return nil, fmt.Errorf("rlm: snapshot %s: %w", root, err)
 	}
 	id := sn.Identity()
-	ix := &Index{Root: abs, Snapshot: id, store: st}
+	ix := &Index{Root: abs, Snapshot: id, store: st, release: done}
 	ix.current = make(map[string]string, len(files))
 	ix.once.Do(func() {})
 	for _, f := range files {
@@ -93,7 +94,7 @@ func OpenProject(ctx context.Context, root string, opts ProjectOptions) (*Index,
 	if _, err := os.Stat(searchPath); err == nil {
 		b, err := openBackend(ctx, iopts, ix)
 		if err != nil {
-			st.Close()
+			closeAll()
 			return nil, err
 		}
 		ix.Backend, ix.Reused = b, true
@@ -107,7 +108,7 @@ func OpenProject(ctx context.Context, root string, opts ProjectOptions) (*Index,
 	for _, f := range files {
 		r, err := sn.Facts(ctx, f.Path)
 		if err != nil {
-			st.Close()
+			closeAll()
 			return nil, fmt.Errorf("rlm: facts of %s: %w", f.Path, err)
 		}
 		facts = append(facts, r.Facts)
@@ -119,7 +120,7 @@ func OpenProject(ctx context.Context, root string, opts ProjectOptions) (*Index,
 	iopts.DBPath = tmp
 	b, err := openBackend(ctx, iopts, ix)
 	if err != nil {
-		st.Close()
+		closeAll()
 		return nil, err
 	}
 	docs := Documents(facts)
@@ -128,28 +129,53 @@ func OpenProject(ctx context.Context, root string, opts ProjectOptions) (*Index,
 		if err := b.Upsert(ctx, docs[i:min(i+batch, len(docs))]); err != nil {
 			b.Close()
 			os.Remove(tmp)
-			st.Close()
+			closeAll()
 			return nil, fmt.Errorf("rlm: build search index: %w", err)
 		}
 	}
 	if err := b.Close(); err != nil {
 		os.Remove(tmp)
-		st.Close()
+		closeAll()
 		return nil, fmt.Errorf("rlm: build search index: %w", err)
 	}
 	if err := os.Rename(tmp, searchPath); err != nil {
 		os.Remove(tmp)
-		st.Close()
+		closeAll()
 		return nil, fmt.Errorf("rlm: build search index: %w", err)
 	}
 	removeOldSearchIndexes(filepath.Dir(searchPath), filepath.Base(searchPath))
 	iopts.DBPath = searchPath
 	if ix.Backend, err = openBackend(ctx, iopts, ix); err != nil {
-		st.Close()
+		closeAll()
 		return nil, err
 	}
 	ix.Stats.Store = time.Since(t)
 	return ix, nil
+}
+
+// OpenStore opens the knowledge base of absRoot (dbPath "" means
+// DefaultDBPath) for every language sourcefacts supports. Call done after
+// closing the store: it releases the extractor.
+func OpenStore(ctx context.Context, absRoot, dbPath string) (st *store.Store, done func(), err error) {
+	if dbPath == "" {
+		dbPath = DefaultDBPath(absRoot)
+	}
+	ex, err := sourcefacts.NewExtractor()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err = store.Open(ctx, absRoot, &store.Options{
+		DBPath:           dbPath,
+		Project:          filepath.Base(absRoot),
+		Extractor:        ex,
+		ExtractorVersion: sourcefacts.ExtractorVersion,
+		Lister:           store.WalkLister{Match: func(p string) bool { return sourcefacts.LanguageForPath(p) != "" }},
+	})
+	if err != nil {
+		ex.Close()
+		return nil, nil, err
+	}
+	return st, ex.Close, nil
 }
 
 // DefaultDBPath is <root>/.rlm/kb.sqlite when that directory can be

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
+	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
@@ -27,10 +29,15 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if st, err := os.Stat(*root); err != nil || !st.IsDir() {
 		return usageError{fmt.Sprintf("--root %s is not a directory", *root)}
 	}
-	st, err := store.Open(ctx, *root, &store.Options{DBPath: *db})
+	abs, err := filepath.Abs(*root)
 	if err != nil {
 		return err
 	}
+	st, done, err := rlm.OpenStore(ctx, abs, *db)
+	if err != nil {
+		return err
+	}
+	defer done()
 	defer st.Close()
 	sn, err := st.Snapshot(ctx, store.All(), store.SnapshotOptions{})
 	if err != nil {
