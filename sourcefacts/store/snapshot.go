@@ -368,74 +368,13 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 			References: []sourcefacts.Reference{},
 			Imports:    []sourcefacts.Import{},
 		}
-		check := func(table string, idx, want int, gen int64) error {
-			if gen != f.FileGeneration || idx != want {
-				return fmt.Errorf("%w: %s %s row %d has file generation %d, file has %d", ErrCorrupt, path, table, idx, gen, f.FileGeneration)
-			}
-			return nil
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT idx, file_gen, `+symbolCols("")+` FROM symbols WHERE file_id = ? ORDER BY idx`, f.ID)
-		if err != nil {
+		if ff.Symbols, err = readFacts(ctx, tx, f, path, "symbol", `SELECT idx, file_gen, `+symbolCols("")+` FROM symbols WHERE file_id = ? ORDER BY idx`, symbolDest); err != nil {
 			return err
 		}
-		for rows.Next() {
-			var idx int
-			var gen int64
-			var y sourcefacts.Symbol
-			if err := rows.Scan(append([]any{&idx, &gen}, symbolDest(&y)...)...); err != nil {
-				rows.Close()
-				return err
-			}
-			if err := check("symbol", idx, len(ff.Symbols), gen); err != nil {
-				rows.Close()
-				return err
-			}
-			ff.Symbols = append(ff.Symbols, y)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if ff.References, err = readFacts(ctx, tx, f, path, "reference", `SELECT idx, file_gen, `+refCols("")+` FROM refs WHERE file_id = ? ORDER BY idx`, refDest); err != nil {
 			return err
 		}
-		rows, err = tx.QueryContext(ctx, `SELECT idx, file_gen, `+refCols("")+` FROM refs WHERE file_id = ? ORDER BY idx`, f.ID)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var idx int
-			var gen int64
-			var r sourcefacts.Reference
-			if err := rows.Scan(append([]any{&idx, &gen}, refDest(&r)...)...); err != nil {
-				rows.Close()
-				return err
-			}
-			if err := check("reference", idx, len(ff.References), gen); err != nil {
-				rows.Close()
-				return err
-			}
-			ff.References = append(ff.References, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.QueryContext(ctx, `SELECT idx, file_gen, `+importCols("")+` FROM imports WHERE file_id = ? ORDER BY idx`, f.ID)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var idx int
-			var gen int64
-			var im sourcefacts.Import
-			if err := rows.Scan(append([]any{&idx, &gen}, importDest(&im)...)...); err != nil {
-				return err
-			}
-			if err := check("import", idx, len(ff.Imports), gen); err != nil {
-				return err
-			}
-			ff.Imports = append(ff.Imports, im)
-		}
-		if err := rows.Err(); err != nil {
+		if ff.Imports, err = readFacts(ctx, tx, f, path, "import", `SELECT idx, file_gen, `+importCols("")+` FROM imports WHERE file_id = ? ORDER BY idx`, importDest); err != nil {
 			return err
 		}
 		res = &FileFactsResult{Snapshot: sn.id, File: f, Facts: ff}
@@ -445,6 +384,31 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 		return nil, err
 	}
 	return res, nil
+}
+
+// readFacts reads one fact table's rows of file f, (idx, file_gen, cols...)
+// in idx order, and checks that every row belongs to the file's generation
+// and that the indexes run 0, 1, 2, ... (ErrCorrupt otherwise).
+func readFacts[T any](ctx context.Context, tx *sql.Tx, f FileState, path, table, query string, dest func(*T) []any) ([]T, error) {
+	rows, err := tx.QueryContext(ctx, query, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		var idx int
+		var gen int64
+		var v T
+		if err := rows.Scan(append([]any{&idx, &gen}, dest(&v)...)...); err != nil {
+			return nil, err
+		}
+		if gen != f.FileGeneration || idx != len(out) {
+			return nil, fmt.Errorf("%w: %s %s row %d has file generation %d, file has %d", ErrCorrupt, path, table, idx, gen, f.FileGeneration)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 func prefixed(p, cols string) string {
