@@ -16,33 +16,62 @@ import (
 	"testing"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
 // These tests run the whole product on a real tree: the Go standard
 // library's net/http, as installed with the toolchain that runs the tests.
 
 var (
-	httpOnce sync.Once
-	httpIx   *rlm.Index
-	httpX    *rlm.Expert
-	httpErr  error
+	httpOnce  sync.Once
+	httpP     *rlm.Project
+	httpNames map[string]int // definitions per bare name in the indexed tree
+	httpErr   error
+	kbDir     string // knowledge bases of this test binary (TestMain)
 )
+
+func TestMain(m *testing.M) {
+	var err error
+	if kbDir, err = os.MkdirTemp("", "rlm-root-test-*"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	if httpP != nil {
+		httpP.Close()
+	}
+	os.RemoveAll(kbDir)
+	os.Exit(code)
+}
 
 func netHTTPRoot() string { return filepath.Join(build.Default.GOROOT, "src", "net", "http") }
 
-func netHTTP(t *testing.T) (*rlm.Expert, *rlm.Index) {
+// netHTTPOptions open net/http with its knowledge base under kbDir (never
+// inside the Go installation); a second Open with them reuses it.
+func netHTTPOptions() rlm.Options {
+	return rlm.Options{DBPath: filepath.Join(kbDir, "nethttp", "kb.sqlite"), NoRefresh: true}
+}
+
+// netHTTP opens net/http once per test binary (no embedder: BM25 only).
+func netHTTP(t testing.TB) *rlm.Project {
 	t.Helper()
 	httpOnce.Do(func() {
-		httpX, httpErr = rlm.NewExpert(rlm.ExpertOptions{})
+		httpP, httpErr = rlm.Open(context.Background(), netHTTPRoot(), netHTTPOptions())
 		if httpErr != nil {
 			return
 		}
-		httpIx, httpErr = rlm.BuildIndex(context.Background(), netHTTPRoot(), rlm.IndexOptions{})
+		var facts []*sourcefacts.FileFacts
+		facts, httpErr = sourcefacts.Walk(context.Background(), netHTTPRoot(), sourcefacts.WalkOptions{IncludeGenerated: true})
+		httpNames = map[string]int{}
+		for _, f := range facts {
+			for _, s := range f.Symbols {
+				httpNames[s.Name]++
+			}
+		}
 	})
 	if httpErr != nil {
 		t.Fatalf("indexing net/http: %v", httpErr)
 	}
-	return httpX, httpIx
+	return httpP
 }
 
 // declaration is one top-level declaration of package net/http (non-test
@@ -179,13 +208,8 @@ func recvName(e ast.Expr) string {
 // uniqueExported returns the exported declarations whose bare name is
 // declared once in the whole indexed tree (all of net/http and its
 // subpackages, tests included), sorted by name.
-func uniqueExported(o *oracle, ix *rlm.Index) []declaration {
-	count := map[string]int{}
-	for _, f := range ix.Facts {
-		for _, s := range f.Symbols {
-			count[s.Name]++
-		}
-	}
+func uniqueExported(o *oracle) []declaration {
+	count := httpNames
 	var out []declaration
 	for _, d := range o.decls {
 		if token.IsExported(d.bare) && count[d.bare] == 1 {
@@ -200,9 +224,9 @@ func uniqueExported(o *oracle, ix *rlm.Index) []declaration {
 // method or type of net/http whose name is unique in the tree, both the
 // bare name and "where is X defined?" put its declaration first.
 func TestUniqueNameQueriesPutDeclarationFirst(t *testing.T) {
-	x, ix := netHTTP(t)
+	p := netHTTP(t)
 	o := loadOracle(t)
-	decls := uniqueExported(o, ix)
+	decls := uniqueExported(o)
 	if len(decls) < 50 {
 		t.Fatalf("only %d unique exported declarations found; the oracle or the index is broken", len(decls))
 	}
@@ -210,7 +234,7 @@ func TestUniqueNameQueriesPutDeclarationFirst(t *testing.T) {
 	for _, d := range decls {
 		kinds[d.kind]++
 		for _, q := range []string{d.bare, "where is " + d.bare + " defined?"} {
-			a, err := x.Search(context.Background(), ix.Backend, q, 5)
+			a, err := p.Search(context.Background(), q, 5)
 			if err != nil {
 				t.Fatalf("%q: %v", q, err)
 			}
@@ -231,21 +255,16 @@ func TestUniqueNameQueriesPutDeclarationFirst(t *testing.T) {
 // and methods whose bodies call X, checked against go/types over at least
 // 30 X, with micro-averaged precision and recall both >= 0.9.
 func TestCallersMatchTypeCheckedOracle(t *testing.T) {
-	x, ix := netHTTP(t)
+	p := netHTTP(t)
 	o := loadOracle(t)
 	var targets []declaration
-	for _, d := range uniqueExported(o, ix) {
+	for _, d := range uniqueExported(o) {
 		if d.kind != "type" && len(o.callers[d.bare]) > 0 {
 			targets = append(targets, d)
 		}
 	}
 	// Unexported functions too: "what calls readRequest?" is a real question.
-	count := map[string]int{}
-	for _, f := range ix.Facts {
-		for _, s := range f.Symbols {
-			count[s.Name]++
-		}
-	}
+	count := httpNames
 	for _, d := range o.decls {
 		if d.kind != "type" && !token.IsExported(d.bare) && count[d.bare] == 1 && len(o.callers[d.bare]) > 0 {
 			targets = append(targets, d)
@@ -257,7 +276,7 @@ func TestCallersMatchTypeCheckedOracle(t *testing.T) {
 	var tp, fp, fn int
 	var macroP, macroR float64
 	for _, d := range targets {
-		a, err := x.Search(context.Background(), ix.Backend, "what calls "+d.bare+"?", 1000)
+		a, err := p.Search(context.Background(), "what calls "+d.bare+"?", 1000)
 		if err != nil {
 			t.Fatalf("%s: %v", d.bare, err)
 		}

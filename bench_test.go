@@ -13,7 +13,7 @@ import (
 
 // BenchmarkPlanRulesOnly measures plan_features/2 on prebuilt features.
 func BenchmarkPlanRulesOnly(b *testing.B) {
-	x, err := rlm.NewExpert(rlm.ExpertOptions{})
+	x, err := rlm.NewPlanner(rlm.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,15 +34,7 @@ func BenchmarkPlanRulesOnly(b *testing.B) {
 // bench/queries.txt; each iteration runs every query of the class once and
 // reports ns/query.
 func BenchmarkSearchByClass(b *testing.B) {
-	x, err := rlm.NewExpert(rlm.ExpertOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ix, err := rlm.BuildIndex(context.Background(), netHTTPRoot(), rlm.IndexOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
+	x := netHTTP(b)
 	data, err := os.ReadFile("bench/queries.txt")
 	if err != nil {
 		b.Fatal(err)
@@ -64,7 +56,7 @@ func BenchmarkSearchByClass(b *testing.B) {
 		b.Run(c, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for _, q := range qs {
-					if _, err := x.Search(context.Background(), ix.Backend, q, 10); err != nil {
+					if _, err := x.Search(context.Background(), q, 10); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -8,10 +8,31 @@ import (
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
-// FromProvider adapts a providers.Embedder to the retrieval.Embedder that
-// the backends take. The provider's Dimensions must be known (for a remote
-// embedder: set EmbeddingConfig.Dimensions).
-func FromProvider(p providers.Embedder) (retrieval.Embedder, error) {
+// LocalEmbedder is the offline default: a deterministic feature-hashing
+// embedder (model providers.LocalModelID, 384 dimensions).
+func LocalEmbedder() (Embedder, error) {
+	p, err := providers.NewLocalEmbedder(providers.LocalConfig{})
+	if err != nil {
+		return nil, err
+	}
+	return fromProvider(p)
+}
+
+// OpenAIEmbedder embeds through an OpenAI-compatible endpoint. keyEnv names
+// the environment variable holding the key (read at call time, never
+// logged); dims must be the model's output size.
+func OpenAIEmbedder(baseURL, model, keyEnv string, dims int) (Embedder, error) {
+	p, err := providers.NewRemoteEmbedder(providers.EmbeddingConfig{
+		Config:     providers.Config{BaseURL: baseURL, Model: model, APIKeyEnv: keyEnv},
+		Dimensions: dims,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return fromProvider(p)
+}
+
+func fromProvider(p providers.Embedder) (Embedder, error) {
 	if p.Dimensions() <= 0 {
 		return nil, fmt.Errorf("rlm: embedder %s: dimensions unknown; configure them", p.Model())
 	}
@@ -23,28 +44,4 @@ func FromProvider(p providers.Embedder) (retrieval.Embedder, error) {
 			}
 			return res.Vectors, nil
 		}}, nil
-}
-
-// LocalEmbedder is the offline default: providers' deterministic
-// feature-hashing embedder (model providers.LocalModelID, 384 dimensions).
-func LocalEmbedder() (retrieval.Embedder, error) {
-	p, err := providers.NewLocalEmbedder(providers.LocalConfig{})
-	if err != nil {
-		return nil, err
-	}
-	return FromProvider(p)
-}
-
-// OpenAIEmbedder embeds through an OpenAI-compatible endpoint. keyEnv names
-// the environment variable holding the key (read at call time, never
-// logged); dims must be the model's output size.
-func OpenAIEmbedder(baseURL, model, keyEnv string, dims int) (retrieval.Embedder, error) {
-	p, err := providers.NewRemoteEmbedder(providers.EmbeddingConfig{
-		Config:     providers.Config{BaseURL: baseURL, Model: model, APIKeyEnv: keyEnv},
-		Dimensions: dims,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return FromProvider(p)
 }

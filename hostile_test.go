@@ -83,12 +83,15 @@ func (tw *tripwires) predicates() []engine.Predicate {
 // an answer or a structured error, and the expert still answers a normal
 // query afterwards.
 func TestHostileQueriesAreOnlyText(t *testing.T) {
-	_, ix := netHTTP(t)
+	netHTTP(t) // builds the knowledge base this Open reuses
 	tw := &tripwires{}
-	x, err := rlm.NewExpert(rlm.ExpertOptions{Predicates: tw.predicates()})
+	opts := netHTTPOptions()
+	opts.HostPredicates = tw.predicates()
+	x, err := rlm.Open(context.Background(), netHTTPRoot(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer x.Close()
 	for i, q := range hostileQueries(t) {
 		name := q
 		if len(name) > 40 {
@@ -97,7 +100,7 @@ func TestHostileQueriesAreOnlyText(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		_, perr := x.Plan(ctx, q)
 		_, eerr := x.Explain(ctx, q)
-		ans, serr := x.Search(ctx, ix.Backend, q, 10)
+		ans, serr := x.Search(ctx, q, 10)
 		cancel()
 		for _, err := range []error{perr, eerr, serr} {
 			if err == nil {
@@ -117,7 +120,7 @@ func TestHostileQueriesAreOnlyText(t *testing.T) {
 	if len(tw.fired) > 0 {
 		t.Fatalf("goals built from input ran: %v", tw.fired)
 	}
-	a, err := x.Search(context.Background(), ix.Backend, "what calls ServeHTTP?", 10)
+	a, err := x.Search(context.Background(), "what calls ServeHTTP?", 10)
 	if err != nil || len(a.Hits) == 0 {
 		t.Fatalf("expert broken after hostile input: %v %+v", err, a)
 	}
@@ -131,7 +134,7 @@ func TestTripwiresWork(t *testing.T) {
 	if err := os.WriteFile(dir+"/zz_probe.pl", []byte("probe(X) :- X = yes, halt.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x, err := rlm.NewExpert(rlm.ExpertOptions{RulesDir: dir, Predicates: tw.predicates()})
+	x, err := rlm.NewPlanner(rlm.Options{Rules: dir, HostPredicates: tw.predicates()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +157,7 @@ func TestRuleFileRedefiningBridgePredicateIsRefused(t *testing.T) {
 		if err := os.WriteFile(dir+"/evil.pl", []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := rlm.NewExpert(rlm.ExpertOptions{RulesDir: dir})
+		_, err := rlm.NewPlanner(rlm.Options{Rules: dir})
 		var le *engine.LoadError
 		if !errors.As(err, &le) || !strings.Contains(le.File, "evil.pl") || le.Line == 0 {
 			t.Fatalf("%q: want a LoadError naming evil.pl and a line, got %v", text, err)

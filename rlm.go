@@ -1,314 +1,167 @@
-// Package rlm is the façade a Go host imports: build an index over a source
-// tree (BuildIndex), load the rule engine (NewExpert), and plan, search and
-// explain queries whose strategy is decided by Prolog rules.
+// Package rlm answers questions about a source tree with retrieval planned
+// by Prolog rules. Open a tree, then Search, Explain or Plan:
 //
-//	x, err := rlm.NewExpert(rlm.ExpertOptions{})
-//	ix, err := rlm.BuildIndex(ctx, root, rlm.IndexOptions{})
-//	ans, err := x.Search(ctx, ix.Backend, "what calls ServeHTTP?", 10)
+//	p, err := rlm.Open(ctx, root, rlm.Options{})
+//	defer p.Close()
+//	ans, err := p.Search(ctx, "what calls ServeHTTP?", 10)
 //
-// Query text is data: Go computes its features (bridge.QueryFeatures) and the
-// rules decide the class, the strategies in cost order, whether the evidence
-// is enough and what to do on a gap. Every decision carries the ID of the
-// rule that made it (Because).
+// Open builds or reuses the tree's knowledge base (package project), checks
+// it against the files' exact bytes, and loads the rules (package planner,
+// rule files in package rules, the interpreter in package engine). Query
+// text is only ever data to the rules; every decision in an Answer names
+// the rule that made it. NewPlanner plans without a tree.
 package rlm
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"sync"
 
-	"github.com/rlm-dev/rlm/bridge"
+	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/planner"
+	"github.com/rlm-dev/rlm/project"
 	"github.com/rlm-dev/rlm/retrieval"
-	"github.com/rlm-dev/rlm/rules"
+	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
-// Limits.
-const (
-	// MaxQueryBytes bounds query text; longer queries get ErrQueryTooLarge.
-	MaxQueryBytes = retrieval.MaxQueryBytes
-	// MaxSteps bounds the steps one search runs, fallbacks included.
-	MaxSteps = 8
+// Options configure Open and NewPlanner.
+type Options struct {
+	Rules          string        // directory of .pl files layered over the default rules
+	DBPath         string        // knowledge base file; "" means project.DefaultDBPath
+	InMemory       bool          // keep the knowledge base in a temporary directory
+	Embedder       Embedder      // vectors for hybrid/vector search; nil: BM25 only
+	Chroma         *ChromaConfig // keep the vectors in a Chroma server
+	RequireCurrent bool          // refuse answers while a file is stale, partial or unparsable
+	NoRefresh      bool          // answer from the snapshot of Open without re-checking the files
+	Inferences     int64         // per-query rule budget (0: the engine's default)
+	HostPredicates []HostPredicate // extra host predicates the rules may call (data only)
+	Progress       func(Progress)
+}
+
+// Types of the answers and options, defined in the packages that own them.
+type (
+	Answer       = planner.Answer
+	Hit          = planner.Hit
+	Plan         = planner.Plan
+	Explanation  = planner.Explanation
+	Because      = planner.Because
+	Planner      = planner.Planner
+	Embedder     = retrieval.Embedder
+	ChromaConfig = chroma.Config
+	Progress     = project.Progress
+	Stats        = project.Stats
+	Snapshot     = store.Identity
+	Status       = project.Status
+	Binding       = engine.Binding   // one variable of a REPL query and its value
+	HostPredicate = engine.Predicate // a Go predicate registered for the rules
 )
 
 // Errors callers can match with errors.Is.
 var (
-	ErrQueryTooLarge = errors.New("rlm: query too large")
-	ErrBadRules      = errors.New("rlm: rules returned an unexpected term")
+	ErrQueryTooLarge = planner.ErrQueryTooLarge
+	ErrBadRules      = planner.ErrBadRules
 )
 
-// ExpertOptions configure NewExpert.
-type ExpertOptions struct {
-	// RulesDir is an optional directory of .pl files that add to or
-	// override the embedded default rules (same base name replaces).
-	RulesDir string
-	// Inferences is the per-query inference budget (0: engine default).
-	Inferences int64
-	// Predicates are extra host predicates, after the bridge's.
-	Predicates []engine.Predicate
+// Limits on text: a query, and a line typed at the REPL.
+const (
+	MaxQueryBytes     = planner.MaxQueryBytes
+	MaxReplQueryBytes = engine.MaxQueryTextBytes
+)
+
+// Project is an open tree: its knowledge base, search index and rules.
+// Safe for concurrent use.
+type Project struct {
+	opts    Options
+	proj    *project.Project
+	planner *planner.Planner
+	mu      sync.Mutex // serialises Refresh
 }
 
-// Expert is the rule-driven retrieval planner. Safe for concurrent use.
-type Expert struct {
-	eng *engine.Engine
+// Open loads the rules and opens root's knowledge base and search index
+// (building them the first time). Errors: *engine.LoadError for bad rule
+// files, and project.Open's.
+func Open(ctx context.Context, root string, opts Options) (*Project, error) {
+	proj, err := project.Open(ctx, root, projectOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	pl, err := planner.New(plannerOptions(opts, proj.Capabilities()))
+	if err != nil {
+		proj.Close()
+		return nil, err
+	}
+	return &Project{opts: opts, proj: proj, planner: pl}, nil
 }
 
-// NewExpert loads the embedded rules (and RulesDir) with the bridge
-// predicates. Errors are *engine.LoadError for bad rule files.
-func NewExpert(opts ExpertOptions) (*Expert, error) {
-	preds := append(bridge.Predicates(), opts.Predicates...)
-	eng, err := engine.New(engine.Options{
-		Rules:      rules.FS,
-		RulesLabel: "rules",
-		UserDir:    opts.RulesDir,
-		Inferences: opts.Inferences,
-		Predicates: preds,
+// NewPlanner loads the rules for planning without a tree, for the
+// capabilities that Open with the same Options would have.
+func NewPlanner(opts Options) (*Planner, error) {
+	return planner.New(plannerOptions(opts, project.Capabilities(projectOptions(opts))))
+}
+
+// Search checks the snapshot (unless NoRefresh), then plans query, runs the
+// plan and returns up to limit hits (<= 0: 10).
+func (p *Project) Search(ctx context.Context, query string, limit int) (*Answer, error) {
+	if err := p.refresh(ctx); err != nil {
+		return nil, err
+	}
+	var ans *Answer
+	err := p.proj.View(func(b retrieval.Backend, _ store.Identity) (err error) {
+		ans, err = p.planner.Search(ctx, b, query, limit)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &Expert{eng: eng}, nil
+	return ans, err
 }
 
-// Engine returns the underlying rule engine (for the REPL and rule tests).
-func (x *Expert) Engine() *engine.Engine { return x.eng }
-
-// Because is one fired rule and the premises it rested on.
-type Because struct {
-	Rule     string   `json:"rule"`
-	Premises []string `json:"premises"`
+// Explain returns the plan Search would run and what the rules would do
+// on each gap, without searching.
+func (p *Project) Explain(ctx context.Context, query string) (*Explanation, error) {
+	return p.planner.Explain(ctx, query)
 }
 
-// Step is one retrieval step as the rules planned it.
-type Step struct {
-	Strategy        string `json:"strategy"`
-	Role            string `json:"role"` // "evidence" or "check"
-	Name            string `json:"name,omitempty"`
-	Text            string `json:"text,omitempty"`
-	Path            string `json:"path,omitempty"`
-	Relation        string `json:"relation,omitempty"`
-	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
-	term            any
+// Plan returns the plan Search would run.
+func (p *Project) Plan(ctx context.Context, query string) (*Plan, error) {
+	return p.planner.Plan(ctx, query)
 }
 
-// String renders the step compactly, e.g. `graph(callers, "ServeHTTP")`.
-func (s Step) String() string {
-	var args []any
-	if s.Relation != "" {
-		args = append(args, s.Relation)
-	}
-	if s.Name != "" {
-		args = append(args, fmt.Sprintf("%q", s.Name))
-	}
-	if s.Text != "" {
-		args = append(args, fmt.Sprintf("%q", clip(s.Text, 60)))
-	}
-	if s.Path != "" {
-		args = append(args, "path="+s.Path)
-	}
-	if s.CaseInsensitive {
-		args = append(args, "case-insensitive")
-	}
-	out := s.Strategy + "("
-	for i, a := range args {
-		if i > 0 {
-			out += ", "
-		}
-		out += fmt.Sprint(a)
-	}
-	return out + ")"
+// Refresh moves to a new snapshot if the files changed; it reports whether
+// they did.
+func (p *Project) Refresh(ctx context.Context) (bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.proj.Refresh(ctx)
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+func (p *Project) refresh(ctx context.Context) error {
+	if p.opts.NoRefresh {
+		return nil
 	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
+	_, err := p.Refresh(ctx)
+	return err
 }
 
-// Plan is the rules' plan for a query, before any search.
-type Plan struct {
-	Query   string    `json:"query"`
-	Class   string    `json:"class"`
-	Steps   []Step    `json:"steps"`
-	Because []Because `json:"because"`
+// Root, Snapshot and Stats describe the tree and its current snapshot.
+func (p *Project) Root() string       { return p.proj.Root() }
+func (p *Project) Snapshot() Snapshot { return p.proj.Snapshot() }
+func (p *Project) Stats() Stats       { return p.proj.Stats() }
+
+// Planner is the project's planner (for the REPL and rule tests).
+func (p *Project) Planner() *Planner { return p.planner }
+
+// Close releases the search index and the knowledge base.
+func (p *Project) Close() error { return p.proj.Close() }
+
+// ReadStatus checks root's knowledge base against the files and reports
+// its state, without building a search index.
+func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error) {
+	return project.ReadStatus(ctx, root, projectOptions(opts))
 }
 
-// Contingency says what the rules would do if Step left Gap.
-type Contingency struct {
-	Step     Step    `json:"step"`
-	Gap      string  `json:"gap"`
-	Fallback []Step  `json:"fallback"`
-	Because  Because `json:"because"`
+func projectOptions(o Options) project.Options {
+	return project.Options{DBPath: o.DBPath, InMemory: o.InMemory, Embedder: o.Embedder, Chroma: o.Chroma,
+		RequireCurrent: o.RequireCurrent, Progress: o.Progress}
 }
 
-// Explanation is a plan with its contingencies.
-type Explanation struct {
-	Plan
-	Contingencies []Contingency `json:"contingencies"`
-}
-
-func checkQuery(q string) error {
-	if len(q) > MaxQueryBytes {
-		return fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(q), MaxQueryBytes)
-	}
-	return nil
-}
-
-// Plan classifies query and returns the planned steps in cost order.
-func (x *Expert) Plan(ctx context.Context, query string) (*Plan, error) {
-	if err := checkQuery(query); err != nil {
-		return nil, err
-	}
-	f := bridge.QueryFeatures(query).Term()
-	return x.planFeatures(ctx, query, f, nil)
-}
-
-// planFeatures asks the rules for a plan; avail lists the strategies the
-// backend offers (nil: the rules' default, the strategies every backend
-// has).
-func (x *Expert) planFeatures(ctx context.Context, query string, f engine.Term, avail []retrieval.Strategy) (*Plan, error) {
-	var sol engine.Solution
-	var err error
-	if avail == nil {
-		sol, err = x.eng.Once(ctx, "plan_features", f, engine.NewVar())
-	} else {
-		ts := make([]engine.Term, len(avail))
-		for i, s := range avail {
-			ts[i] = engine.Atom(string(s)) // closed vocabulary: retrieval.Strategy constants
-		}
-		sol, err = x.eng.Once(ctx, "plan_features", f, engine.List(ts...), engine.NewVar())
-		if err == nil {
-			sol = engine.Solution{sol[0], sol[2]}
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("rlm: plan: %w", err)
-	}
-	c, ok := sol[1].(engine.CompoundValue)
-	if !ok || c.Functor != "plan" || len(c.Args) != 3 {
-		return nil, fmt.Errorf("%w: plan_features/2 gave %s", ErrBadRules, engine.FormatValue(sol[1]))
-	}
-	p := &Plan{Query: query}
-	p.Class = atomText(c.Args[0])
-	if p.Steps, err = decodeSteps(c.Args[1]); err != nil {
-		return nil, err
-	}
-	p.Because = decodeBecauses(c.Args[2])
-	return p, nil
-}
-
-// Explain returns the plan and what the rules would do on each gap, without
-// searching.
-func (x *Expert) Explain(ctx context.Context, query string) (*Explanation, error) {
-	if err := checkQuery(query); err != nil {
-		return nil, err
-	}
-	f := bridge.QueryFeatures(query).Term()
-	sol, err := x.eng.Once(ctx, "explain_features", f, engine.NewVar())
-	if err != nil {
-		return nil, fmt.Errorf("rlm: explain: %w", err)
-	}
-	c, ok := sol[1].(engine.CompoundValue)
-	if !ok || c.Functor != "explanation" || len(c.Args) != 4 {
-		return nil, fmt.Errorf("%w: explain_features/2 gave %s", ErrBadRules, engine.FormatValue(sol[1]))
-	}
-	e := &Explanation{Plan: Plan{Query: query, Class: atomText(c.Args[0])}, Contingencies: []Contingency{}}
-	if e.Steps, err = decodeSteps(c.Args[1]); err != nil {
-		return nil, err
-	}
-	e.Because = decodeBecauses(c.Args[2])
-	cs, _ := c.Args[3].([]any)
-	for _, ci := range cs {
-		cc, ok := ci.(engine.CompoundValue)
-		if !ok || cc.Functor != "if" || len(cc.Args) != 4 {
-			continue
-		}
-		st, err := decodeStep(cc.Args[0])
-		if err != nil {
-			return nil, err
-		}
-		fb, err := decodeSteps(cc.Args[2])
-		if err != nil {
-			return nil, err
-		}
-		bs := decodeBecauses([]any{cc.Args[3]})
-		e.Contingencies = append(e.Contingencies, Contingency{Step: st, Gap: engine.FormatValue(cc.Args[1]), Fallback: fb, Because: bs[0]})
-	}
-	return e, nil
-}
-
-func atomText(v any) string {
-	if s, ok := engine.Text(v); ok {
-		return s
-	}
-	return engine.FormatValue(v)
-}
-
-func decodeSteps(v any) ([]Step, error) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("%w: steps must be a list, got %s", ErrBadRules, engine.FormatValue(v))
-	}
-	out := make([]Step, 0, len(l))
-	for _, e := range l {
-		s, err := decodeStep(e)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
-// decodeStep reads step(Strategy, Args, Role).
-func decodeStep(v any) (Step, error) {
-	c, ok := v.(engine.CompoundValue)
-	if !ok || c.Functor != "step" || len(c.Args) != 3 {
-		return Step{}, fmt.Errorf("%w: not a step/3: %s", ErrBadRules, engine.FormatValue(v))
-	}
-	s := Step{Strategy: atomText(c.Args[0]), Role: atomText(c.Args[2]), term: v}
-	args, _ := c.Args[1].([]any)
-	for _, a := range args {
-		ac, ok := a.(engine.CompoundValue)
-		if !ok || len(ac.Args) != 1 {
-			continue
-		}
-		val, _ := engine.Text(ac.Args[0])
-		switch ac.Functor {
-		case "name":
-			s.Name = val
-		case "text":
-			s.Text = val
-		case "path":
-			s.Path = val
-		case "relation":
-			s.Relation = val
-		case "case":
-			s.CaseInsensitive = val == "insensitive"
-		}
-	}
-	return s, nil
-}
-
-func decodeBecauses(v any) []Because {
-	l, _ := v.([]any)
-	var out []Because
-	for _, e := range l {
-		c, ok := e.(engine.CompoundValue)
-		if !ok || c.Functor != "because" || len(c.Args) != 2 {
-			out = append(out, Because{Rule: "?", Premises: []string{engine.FormatValue(e)}})
-			continue
-		}
-		b := Because{Rule: atomText(c.Args[0])}
-		ps, _ := c.Args[1].([]any)
-		for _, p := range ps {
-			b.Premises = append(b.Premises, engine.FormatValue(p))
-		}
-		out = append(out, b)
-	}
-	return out
+func plannerOptions(o Options, caps retrieval.Capabilities) planner.Options {
+	return planner.Options{RulesDir: o.Rules, Inferences: o.Inferences, Predicates: o.HostPredicates, Capabilities: caps}
 }

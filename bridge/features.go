@@ -420,7 +420,7 @@ func capBytes(s string, n int) string { return truncateUTF8(s, n) }
 
 // Term converts features to the term the rules read:
 //
-//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text)
+//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words)
 //
 // (see rules/classify.pl, feature/2). Strings become String terms; only
 // closed-vocabulary words (shapes, relations, cues) become atoms.
@@ -447,5 +447,6 @@ func (f Features) Term() engine.Term {
 		obj,
 		engine.Atom(cue),
 		engine.String(f.Text),
+		engine.Strings(f.ContentWords),
 	)
 }

@@ -3,8 +3,8 @@
     Input is the features term Go computes from the query text (see
     bridge.QueryFeatures); the text itself is only data here. It is
     features(Tokens, Content, Idents, Paths, Quoted, Relation,
-    RelationObject, Cue, Text); read it with feature/2, which names each
-    argument by a property:
+    RelationObject, Cue, Text, Words); read it with feature/2, which names
+    each argument by a property:
 
       tokens(N)            number of tokens
       content(N)           natural-language words that are not stopwords,
@@ -18,30 +18,57 @@
       relation_object(O)   the word after the relation phrase, or none
       cue(C)               definition or none ("where is X defined")
       text(T)              the whole query text
+      words(Ws)            the content words, lowercased (strings)
 
-    Classes: identifier, relationship, conceptual, path, broad.
+    Classes: identifier, relationship, conceptual, path, broad; harness
+    authors add classes with the extra_class_rule/4 hook.
+
+    Extension hook (declare it multifile in your own file and add clauses):
+      extra_class_rule(RuleID, Features, Class, Premises)
+          tried before the default class rules, in load order; the first
+          that succeeds decides the class. Register RuleID with rule_id/2.
 */
+
+:- multifile(rule_id/2).
+:- multifile(extra_class_rule/4).
+:- dynamic(extra_class_rule/4).
+
+%! rule_id(?RuleID, ?Meaning) is nondet.
+%  The registry of decision rules: every rule ID that appears in a
+%  because/2 (or as a class rule's ID) is registered here with a one-line
+%  meaning, in the file that uses it. Explanations show the ID; Go never
+%  reads IDs to learn a decision (it decodes outcome terms by shape).
+rule_id(cls_empty, "the query has no tokens").
+rule_id(cls_path, "the query names a path").
+rule_id(cls_relation, "a relation word (calls, callers, uses) with a target").
+rule_id(cls_definition_cue, "a definition cue (where is X defined) with a target").
+rule_id(cls_bare_identifier, "one strong identifier and at most one content word").
+rule_id(cls_descriptive, "two or more content words: a description").
+rule_id(cls_identifiers_only, "only identifiers").
+rule_id(cls_single_word, "a single plain word").
+rule_id(cls_fallback_broad, "nothing more specific applies").
 
 %! feature(?Property, +Features) is semidet.
 %  Property is one of the properties above, e.g. feature(tokens(N), F).
 %  The property comes first so that the clause is chosen by its first
 %  argument: one head unification per clause, no list scan.
-feature(tokens(X),          features(X, _, _, _, _, _, _, _, _)).
-feature(content(X),         features(_, X, _, _, _, _, _, _, _)).
-feature(idents(X),          features(_, _, X, _, _, _, _, _, _)).
-feature(paths(X),           features(_, _, _, X, _, _, _, _, _)).
-feature(quoted(X),          features(_, _, _, _, X, _, _, _, _)).
-feature(relation(X),        features(_, _, _, _, _, X, _, _, _)).
-feature(relation_object(X), features(_, _, _, _, _, _, X, _, _)).
-feature(cue(X),             features(_, _, _, _, _, _, _, X, _)).
-feature(text(X),            features(_, _, _, _, _, _, _, _, X)).
+feature(tokens(X),          features(X, _, _, _, _, _, _, _, _, _)).
+feature(content(X),         features(_, X, _, _, _, _, _, _, _, _)).
+feature(idents(X),          features(_, _, X, _, _, _, _, _, _, _)).
+feature(paths(X),           features(_, _, _, X, _, _, _, _, _, _)).
+feature(quoted(X),          features(_, _, _, _, X, _, _, _, _, _)).
+feature(relation(X),        features(_, _, _, _, _, X, _, _, _, _)).
+feature(relation_object(X), features(_, _, _, _, _, _, X, _, _, _)).
+feature(cue(X),             features(_, _, _, _, _, _, _, X, _, _)).
+feature(text(X),            features(_, _, _, _, _, _, _, _, X, _)).
+feature(words(X),           features(_, _, _, _, _, _, _, _, _, X)).
 
 %! features_from_list(+Properties, -Features) is det.
 %  Builds a features term from a list of properties; a property left out
 %  takes its empty value (0, [], none, or "" for text). For tests and the
 %  REPL.
 features_from_list(Ps, F) :-
-    F = features(T, C, I, P, Q, R, O, Cu, X),
+    F = features(T, C, I, P, Q, R, O, Cu, X, W),
     fl_default(tokens(T), Ps, 0),
     fl_default(content(C), Ps, 0),
     fl_default(idents(I), Ps, []),
@@ -50,7 +77,8 @@ features_from_list(Ps, F) :-
     fl_default(relation(R), Ps, none),
     fl_default(relation_object(O), Ps, none),
     fl_default(cue(Cu), Ps, none),
-    fl_default(text(X), Ps, []).
+    fl_default(text(X), Ps, []),
+    fl_default(words(W), Ps, []).
 
 fl_default(Prop, Ps, Default) :-
     (   memberchk(Prop, Ps)
@@ -65,6 +93,8 @@ classify(F, Class, because(Rule, Premises)) :-
     class_rule(Rule, F, Class, Premises), !.
 
 % class_rule(RuleID, Features, Class, Premises)
+class_rule(Rule, F, Class, Premises) :-
+    extra_class_rule(Rule, F, Class, Premises).
 class_rule(cls_empty, F, broad, [tokens(0)]) :-
     feature(tokens(0), F).
 class_rule(cls_path, F, path, [paths(Ps)]) :-

@@ -1,20 +1,31 @@
 % Tests for evidence.pl.
 
+% Features of "what does http.Get call?": the last segment "Get" exists, so the search is
+% (tests below: the last segment Get exists, so the search is retargeted).
+qualified_callees(F) :-
+    features_from_list([tokens(4), idents([id("http.Get", qualified)]), relation(callees),
+                        relation_object("http.Get"), text("what does http.Get call?")], F).
+
+
 test(definition_found_is_enough) :-
-    verdict(identifier, result(step(exact, [name("Server")], evidence), 2, ["Server"]), V, because(R, _)),
+    features_from_list([], F0),
+    verdict(identifier, F0, result(step(exact, [name("Server")], evidence), 2, ["Server"]), V, because(R, _)),
     V == enough,
     R == ev_definition_found.
 
 test(missing_symbol_is_a_gap) :-
-    verdict(identifier, result(step(exact, [name("Nope")], evidence), 0, []), V, _),
+    features_from_list([], F0),
+    verdict(identifier, F0, result(step(exact, [name("Nope")], evidence), 0, []), V, _),
     V == gap(symbol_not_found("Nope")).
 
 test(no_callers_settles) :-
-    verdict(relationship, result(step(graph, [relation(callers), name("f")], evidence), 0, []), V, _),
+    features_from_list([], F0),
+    verdict(relationship, F0, result(step(graph, [relation(callers), name("f")], evidence), 0, []), V, _),
     V == settled(no_edges(callers, "f")).
 
 test(case_insensitive_check_resolves) :-
-    verdict(relationship, result(step(exact, [name("servehttp"), case(insensitive)], check), 3, ["ServeHTTP"]), V, _),
+    features_from_list([], F0),
+    verdict(relationship, F0, result(step(exact, [name("servehttp"), case(insensitive)], check), 3, ["ServeHTTP"]), V, _),
     V == resolved("ServeHTTP").
 
 test(gap_drives_fallback_then_pending) :-
@@ -22,40 +33,83 @@ test(gap_drives_fallback_then_pending) :-
     features_from_list([relation(callers)], F),
     next(relationship, F,
          [result(step(exact, [name("servehttp")], check), 0, [])],
-         Pending, Next, Whys),
+         Pending, Next, outcome(Events, Whys)),
+    Events == [],
     Next = [step(exact, [name("servehttp"), case(insensitive)], check)|Rest],
     Rest == Pending,
     Whys = [because(ev_symbol_not_found, _), because(fb_case_insensitive, _)].
 
 test(resolution_retargets_relation) :-
-    features_from_list([relation(callers)], F),
+    features_from_list([relation(callers), relation_object("servehttp"),
+                        idents([id("servehttp", plain)])], F),
     next(relationship, F,
          [result(step(exact, [name("servehttp"), case(insensitive)], check), 1, ["ServeHTTP"])],
-         [step(graph, [relation(callers), name("servehttp")], evidence)], Next, _),
-    Next == [step(graph, [relation(callers), name("ServeHTTP")], evidence)].
+         [step(graph, [relation(callers), name("servehttp")], evidence)], Next, outcome(Events, _)),
+    Next == [step(graph, [relation(callers), name("ServeHTTP")], evidence)],
+    Events == [resolved("servehttp", "ServeHTTP", ev_target_resolved)].
 
 test(unfilled_gap_stops_and_says_so) :-
     H = [result(step(lexical, [text("zz")], check), 0, []),
          result(step(exact, [name("zz"), case(insensitive)], check), 0, []),
          result(step(exact, [name("zz")], check), 0, [])],
     features_from_list([relation(callers)], F),
-    next(relationship, F, H, [], Next, Whys),
+    next(relationship, F, H, [], Next, outcome(Events, Whys)),
     Next == [],
+    Events == [gap(no_lexical_hits)],
     memberchk(because(ev_gap_unfilled, _), Whys).
 
 test(conceptual_continues_after_focus_lookup) :-
     features_from_list([], F),
     next(conceptual, F, [result(step(exact, [name("Request")], evidence), 1, ["Request"])],
-         [step(lexical, [text("x")], evidence)], Next, _),
-    Next == [step(lexical, [text("x")], evidence)].
+         [step(lexical, [text("x")], evidence)], Next, outcome(Events, _)),
+    Next == [step(lexical, [text("x")], evidence)],
+    Events == [].
 
 test(unfilled_evidence_gap_goes_on_with_pending_steps) :-
     features_from_list([], F),
     Pending = [step(vector, [text("x")], evidence)],
-    next(broad, F, [result(step(lexical, [text("x")], evidence), 0, [])], Pending, Next, Whys),
+    next(broad, F, [result(step(lexical, [text("x")], evidence), 0, [])], Pending, Next, outcome(Events, Whys)),
     Next == Pending,
+    Events == [gap(no_lexical_hits)],
     memberchk(because(ev_gap_unfilled, _), Whys).
 
 test(broad_bm25_hits_do_not_stop_the_plan) :-
-    verdict(broad, result(step(lexical, [text("cookie")], evidence), 4, []), V, _),
+    features_from_list([], F0),
+    verdict(broad, F0, result(step(lexical, [text("cookie")], evidence), 4, []), V, _),
     V == continue.
+
+test(last_segment_check_retargets_the_relation) :-
+    qualified_callees(F),
+    next(relationship, F,
+         [result(step(exact, [name("Get")], check), 2, ["Get", "Get"]),
+          result(step(exact, [name("http.Get")], check), 0, [])],
+         [step(graph, [relation(callees), name("http.Get")], evidence)], Next, outcome(Events, _)),
+    Next == [step(graph, [relation(callees), name("Get")], evidence)],
+    Events == [resolved("http.Get", "Get", ev_target_renamed)].
+
+test(same_name_check_does_not_claim_a_resolution) :-
+    qualified_callees(F),
+    next(relationship, F, [result(step(exact, [name("http.Get")], check), 1, ["Get"])],
+         [step(graph, [relation(callees), name("http.Get")], evidence)], Next, outcome(Events, _)),
+    Next == [step(graph, [relation(callees), name("http.Get")], evidence)],
+    Events == [].
+
+test(last_segment_evidence_is_answered_for_the_segment) :-
+    features_from_list([tokens(1), idents([id("http.ListenAndServe", qualified)]),
+                        text("http.ListenAndServe")], F),
+    next(identifier, F, [result(step(exact, [name("ListenAndServe")], evidence), 1, ["ListenAndServe"])],
+         [], Next, outcome(Events, _)),
+    Next == [],
+    Events == [resolved("http.ListenAndServe", "ListenAndServe", ev_definition_found)].
+
+test(case_insensitive_evidence_is_answered_for_the_found_name) :-
+    features_from_list([tokens(1), idents([id("servehttp", plain)]), text("servehttp")], F),
+    next(identifier, F, [result(step(exact, [name("servehttp"), case(insensitive)], evidence), 3, ["ServeHTTP"])],
+         [], _, outcome(Events, _)),
+    Events == [resolved("servehttp", "ServeHTTP", ev_definition_found)].
+
+test(exact_evidence_for_the_target_is_no_resolution) :-
+    features_from_list([tokens(1), idents([id("Server", pascal)]), text("Server")], F),
+    next(identifier, F, [result(step(exact, [name("Server")], evidence), 2, ["Server"])],
+         [], _, outcome(Events, _)),
+    Events == [].

@@ -2,11 +2,26 @@
 */
 
 %! explain_features(+Features, -Explanation) is det.
-%  Explanation is explanation(Class, Steps, Because, Contingencies) where
-%  Contingencies lists if(Step, Gap, FallbackSteps, Because): what
-%  strategy.pl would do if Step left Gap, before any search has run.
-explain_features(F, explanation(Class, Steps, Whys, Cs)) :-
-    plan_features(F, plan(Class, Steps, Whys)),
+%  explain_features/3 with the strategies every backend has.
+explain_features(F, E) :-
+    default_strategies(Avail),
+    explain_features(F, Avail, E).
+
+%! explain_features(+Features, +Available, -Explanation) is det.
+%  Explanation is explanation(Class, Steps, Because, Contingencies) for a
+%  backend offering the strategies Available (the same plan search runs:
+%  plan_features/3), where Contingencies lists if(Step, Gap,
+%  FallbackSteps, Because): what strategy.pl would do if Step left Gap,
+%  before any search has run.
+explain_features(F, Avail, explanation(Class, Steps, Whys, Cs)) :-
+    plan_features(F, Avail, plan(Class, Steps, Whys)),
+    contingencies(Class, Steps, Cs).
+
+%! contingencies(+Class, +Steps, -Contingencies) is det.
+%  Contingencies lists if(Step, Gap, FallbackSteps, Because) for the
+%  planned Steps: every gap each step can leave and the fallback
+%  strategy.pl would plan for it, before any search has run.
+contingencies(Class, Steps, Cs) :-
     findall(if(S, G, FSteps, FWhy),
             ( member(S, Steps),
               possible_gap(S, G),

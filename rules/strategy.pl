@@ -1,15 +1,48 @@
 /*  strategy.pl -- which strategies, in which order, and what to do on a gap.
 
     A step is step(Strategy, Args, Role):
-      Strategy  exact, structural, graph, lexical (later: vector, hybrid)
+      Strategy  exact, structural, graph, lexical, vector, hybrid
       Args      a list of name(S), case(insensitive), relation(R), text(S),
-                path(S)
+                path(S), kind(K), language(L), tests(exclude)
       Role      evidence (its hits answer the query) or check (it verifies
                 a premise, e.g. that the target symbol exists)
 
     Steps run in cost order: cheap exact and structural lookups before
-    graph walks, graph before BM25, BM25 before embeddings.
+    graph walks, graph before BM25, BM25 before embeddings. Go checks every
+    step against the closed vocabulary in bridge/steps.go (strategies,
+    roles, arguments) and refuses a plan with an unknown one.
+
+    Extension hooks (declare them multifile in your own file):
+      extra_strategy(Class, Features, Step, Because)
+          more candidate steps for Class (a default class or one added
+          with extra_class_rule/4); planned in cost order with the
+          defaults, and only if the backend offers the step's strategy.
+      extra_fallback(Class, Gap, History, Steps, Because)
+          tried before the default fallbacks when a step left Gap.
 */
+
+:- multifile(rule_id/2).
+:- multifile(extra_strategy/4).
+:- dynamic(extra_strategy/4).
+:- multifile(extra_fallback/5).
+:- dynamic(extra_fallback/5).
+
+rule_id(st_hybrid_description, "a description, answered by hybrid search (BM25 and embeddings fused by RRF)").
+rule_id(st_broad_vector, "a broad query, answered by embedding similarity too").
+rule_id(st_exact_name, "an identifier, looked up by exact name").
+rule_id(st_check_target, "a relationship's target must exist before its edges are followed").
+rule_id(st_graph_relation, "a relationship, answered by following call/reference edges").
+rule_id(st_focus_identifier, "a description that names an identifier looks it up first").
+rule_id(st_bm25_description, "a description, answered by BM25").
+rule_id(st_path_listing, "a bare path, answered by listing its definitions").
+rule_id(st_bm25_in_path, "words in a path, answered by BM25 under that path").
+rule_id(st_broad_name, "a broad word, tried as a name ignoring case").
+rule_id(st_broad_bm25, "a broad query, answered by BM25").
+rule_id(fb_last_segment, "a qualified name not found: try its last segment").
+rule_id(fb_case_insensitive, "a name not found: try it ignoring case").
+rule_id(fb_fuzzy_name, "a name not found in any case: try it as BM25 text").
+rule_id(fb_retarget_relation, "the target resolved to another name: follow its edges").
+rule_id(fb_retarget_definition, "the target resolved to another name: look up its definition").
 
 %! cost(?Strategy, ?Cost) is nondet.
 %  Relative cost of a strategy; lower runs first.
@@ -24,7 +57,12 @@ cost(hybrid, 10).
 %  plan_features/3 with the strategies every backend has: exact,
 %  structural, graph and lexical.
 plan_features(F, Plan) :-
-    plan_features(F, [exact, structural, graph, lexical], Plan).
+    default_strategies(Avail),
+    plan_features(F, Avail, Plan).
+
+%! default_strategies(-Available) is det.
+%  The strategies every backend has.
+default_strategies([exact, structural, graph, lexical]).
 
 %! plan_features(+Features, +Available, -Plan) is det.
 %  Plan is plan(Class, Steps, Because): the class, the steps in cost order
@@ -59,6 +97,8 @@ candidate(broad, F, Avail, step(vector, [text(T)], evidence),
 candidate(Class, F, Avail, Step, Why) :-
     candidate(Class, F, Step, Why),
     \+ superseded(Class, Step, Avail).
+candidate(Class, F, _, Step, Why) :-
+    extra_strategy(Class, F, Step, Why).
 
 %! superseded(+Class, +Step, +Available) is semidet.
 %  BM25 alone is not planned for a description when hybrid (BM25 fused
@@ -105,6 +145,8 @@ candidate(broad, F, step(lexical, [text(T)], evidence),
 %  Steps to try when a step left Gap. History is the list of
 %  result(Step, Count, Tops) so far, newest first. Fails when no fallback
 %  is left, which ends the search with the gap reported.
+fallback(Class, Gap, H, Steps, Why) :-
+    extra_fallback(Class, Gap, H, Steps, Why).
 fallback(Class, symbol_not_found(T), H, [step(exact, [name(Last)], Role)],
          because(fb_last_segment, [gap(symbol_not_found(T)), segment(Last)])) :-
     last_segment(T, Last),

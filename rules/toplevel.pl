@@ -2,20 +2,24 @@
 
     These call the host predicate query_features/2 (registered by the
     bridge package), which computes the feature list from the text in Go;
-    the text is never parsed as Prolog.
+    the text is never parsed as Prolog, and available_strategies/1
+    (registered by the planner): the strategies of the backend the
+    planner plans for, so that plan/2 here is the plan search would run.
 */
 
 %! plan(+Text, -Plan) is det.
 %  Plan for the query Text (a string), as plan_features/2 gives it.
 plan(Text, Plan) :-
     query_features(Text, F),
-    plan_features(F, Plan).
+    available_strategies(Avail),
+    plan_features(F, Avail, Plan).
 
 %! explain(+Text, -Explanation) is det.
 %  Explanation for the query Text, as explain_features/2 gives it.
 explain(Text, E) :-
     query_features(Text, F),
-    explain_features(F, E).
+    available_strategies(Avail),
+    explain_features(F, Avail, E).
 
 %! features(+Text, -Features) is det.
 %  The feature list Go computes for Text.

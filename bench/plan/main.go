@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/planner"
 	"github.com/rlm-dev/rlm/bridge"
 	"github.com/rlm-dev/rlm/engine"
 )
@@ -39,7 +39,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	x, err := rlm.NewExpert(rlm.ExpertOptions{})
+	x, err := planner.New(planner.Options{})
 	if err != nil {
 		fail(err)
 	}
@@ -225,8 +225,8 @@ func featuresText(f bridge.Features) string {
 	if f.DefinitionCue {
 		cue = "definition"
 	}
-	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s)",
-		f.Tokens, f.Content, strings.Join(ids, ", "), strs(f.Paths), strs(f.Quoted), f.Relation, obj, cue, q(f.Text))
+	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s)",
+		f.Tokens, f.Content, strings.Join(ids, ", "), strs(f.Paths), strs(f.Quoted), f.Relation, obj, cue, q(f.Text), strs(f.ContentWords))
 }
 
 func fail(err error) {

@@ -7,6 +7,7 @@
 //	rlm status --root DIR
 //	rlm repl [--root DIR] [--rules DIR]
 //	rlm test-rules [DIR]
+//	rlm rules dump DIR | rlm rules ids
 package main
 
 import (
@@ -23,11 +24,12 @@ const usage = `rlm: LLM-harness retrieval planned by Prolog rules
 
 usage:
   rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] QUERY
-  rlm explain [--json] [--rules DIR] QUERY
-  rlm index --root DIR [--json]
+  rlm explain [--json] [--rules DIR] [--embedder E] QUERY
+  rlm index --root DIR [--json] [--in-memory]
   rlm status --root DIR [--json]
   rlm repl [--root DIR] [--rules DIR]
   rlm test-rules [DIR]
+  rlm rules dump DIR | rlm rules ids [--rules DIR]
 
 Run "rlm COMMAND -h" for a command's flags.
 `
@@ -59,6 +61,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdTestRules(ctx, args[1:], stdout, stderr)
 	case "status":
 		err = cmdStatus(ctx, args[1:], stdout, stderr)
+	case "rules":
+		err = cmdRules(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

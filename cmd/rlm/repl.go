@@ -15,7 +15,6 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/rlm-dev/rlm"
-	"github.com/rlm-dev/rlm/engine"
 )
 
 const replHelp = `Type a Prolog query against the rules, e.g.
@@ -36,22 +35,28 @@ const maxReplSolutions = 20
 func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("repl", stderr)
 	root := fs.String("root", "", "source tree for :search")
-	rulesDir := fs.String("rules", "", "directory of .pl files that add to or override the default rules")
 	bf := addBackendFlags(fs)
-	if _, err := parseInterleaved(fs, args); err != nil {
+	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	x, err := loadExpert(*rulesDir)
-	if err != nil {
-		return err
-	}
-	var ix *rlm.Index
+	var p *rlm.Project
+	var pl *rlm.Planner
 	if *root != "" {
-		fmt.Fprintf(stderr, "indexing %s for :search ...\n", *root)
-		if ix, err = buildIndex(ctx, *root, bf, stderr); err != nil {
+		fmt.Fprintf(stderr, "opening %s for :search ...\n", *root)
+		var err error
+		if p, err = openProject(ctx, *root, bf, stderr); err != nil {
 			return err
 		}
-		defer ix.Close()
+		defer p.Close()
+		pl = p.Planner()
+	} else {
+		opts, err := bf.options()
+		if err != nil {
+			return err
+		}
+		if pl, err = rlm.NewPlanner(opts); err != nil {
+			return err
+		}
 	}
 	next, closeInput, err := replInput(stdin, stdout)
 	if err != nil {
@@ -72,7 +77,7 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		// the session (the process-wide context is cancelled for good by
 		// the first interrupt).
 		qctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		replLine(qctx, x, ix, line, stdout)
+		replLine(qctx, pl, p, line, stdout)
 		stop()
 		if line == ":quit" || line == ":q" || line == "halt." || line == "halt" {
 			return nil
@@ -81,38 +86,38 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // replLine answers one REPL line.
-func replLine(ctx context.Context, x *rlm.Expert, ix *rlm.Index, line string, stdout io.Writer) {
+func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, line string, stdout io.Writer) {
 	switch {
 	case line == "":
 	case line == ":quit" || line == ":q" || line == "halt." || line == "halt":
 	case line == ":help":
 		fmt.Fprint(stdout, replHelp)
 	case strings.HasPrefix(line, ":explain "):
-		e, err := x.Explain(ctx, strings.TrimPrefix(line, ":explain "))
+		e, err := pl.Explain(ctx, strings.TrimPrefix(line, ":explain "))
 		if err != nil {
 			fmt.Fprintln(stdout, "error:", err)
 			return
 		}
 		printExplanation(stdout, e)
 	case strings.HasPrefix(line, ":search "):
-		if ix == nil {
+		if p == nil {
 			fmt.Fprintln(stdout, "error: start the repl with --root DIR to search")
 			return
 		}
-		a, err := x.Search(ctx, ix.Backend, strings.TrimPrefix(line, ":search "), 10)
+		a, err := p.Search(ctx, strings.TrimPrefix(line, ":search "), 10)
 		if err != nil {
 			fmt.Fprintln(stdout, "error:", err)
 			return
 		}
 		printAnswer(stdout, a, true)
 	default:
-		replQuery(ctx, x.Engine(), line, stdout)
+		replQuery(ctx, pl, line, stdout)
 	}
 }
 
-func replQuery(ctx context.Context, e *engine.Engine, q string, w io.Writer) {
+func replQuery(ctx context.Context, pl *rlm.Planner, q string, w io.Writer) {
 	var answers []string
-	n, err := e.QueryText(ctx, q, func(bs []engine.Binding) bool {
+	n, err := pl.Engine().QueryText(ctx, q, func(bs []rlm.Binding) bool {
 		if len(bs) == 0 {
 			answers = append(answers, "true")
 		} else {
@@ -156,9 +161,9 @@ func replInput(stdin io.Reader, stdout io.Writer) (func() (string, error), func(
 	return func() (string, error) {
 		for {
 			fmt.Fprint(stdout, "?- ")
-			line, tooLong, err := readLine(r, engine.MaxQueryTextBytes)
+			line, tooLong, err := readLine(r, rlm.MaxReplQueryBytes)
 			if tooLong {
-				fmt.Fprintf(stdout, "error: line over %d bytes ignored\n", engine.MaxQueryTextBytes)
+				fmt.Fprintf(stdout, "error: line over %d bytes ignored\n", rlm.MaxReplQueryBytes)
 				if err != nil {
 					return "", err
 				}

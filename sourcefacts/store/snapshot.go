@@ -36,6 +36,10 @@ type SnapshotOptions struct {
 	// without looking at the files at all: its facts may describe bytes
 	// that have since changed. Ignored with RequireCurrent.
 	SkipValidation bool
+	// Progress, if set, is called as validation checks files: done of
+	// total files hashed (and re-extracted if changed). Calls never
+	// overlap, but come from the store's worker goroutines.
+	Progress func(done, total int)
 }
 
 // Identity names the generation a Snapshot shows.
@@ -160,7 +164,7 @@ func (s *Store) validateFor(ctx context.Context, scope Scope, opts SnapshotOptio
 			hinted = []string{}
 		}
 	}
-	if err := s.validate(ctx, scope, hinted, opts.TrustStat && fast); err != nil {
+	if err := s.validate(ctx, scope, hinted, opts.TrustStat && fast, opts.Progress); err != nil {
 		s.restoreHints(hints)
 		return err
 	}

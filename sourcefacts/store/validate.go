@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -159,7 +160,7 @@ func needStatUpdate(r *fileRow, o *obs) bool {
 // else only the hinted ones), re-extracts those whose bytes differ from
 // the stored row and publishes. Dirty files are left alone (Flush publishes
 // them).
-func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trustStat bool) error {
+func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trustStat bool, progress func(done, total int)) error {
 	st, err := loadState(ctx, s.db)
 	if err != nil {
 		return fmt.Errorf("store: validate: %w", err)
@@ -213,7 +214,19 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		c *cand
 	}
 	out := make([]result, len(paths))
+	var progMu sync.Mutex
+	done := 0
+	report := func() {
+		if progress == nil {
+			return
+		}
+		progMu.Lock()
+		defer progMu.Unlock()
+		done++
+		progress(done, len(paths))
+	}
 	err = parallel(ctx, s.workers, len(paths), func(ctx context.Context, i int) error {
+		defer report()
 		p := paths[i]
 		r := st.rows[p]
 		abs := s.abs(p)

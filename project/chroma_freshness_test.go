@@ -1,4 +1,4 @@
-package rlm_test
+package project_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/chroma"
+	"github.com/rlm-dev/rlm/project"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -25,19 +25,16 @@ func TestChromaHitsAreCheckedAgainstCurrentHashes(t *testing.T) {
 		t.Skip("RLM_CHROMA_URL not set; run scripts/test.sh to start a Chroma server")
 	}
 	root := t.TempDir()
-	copyTree(t, "testdata/gosample", root)
-	emb, err := rlm.LocalEmbedder()
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyTree(t, "../testdata/gosample", root)
+	emb := localEmbedder(t)
 	cfg := &chroma.Config{URL: url, CollectionPrefix: fmt.Sprintf("fresh%d", time.Now().UnixNano())}
 	ctx := context.Background()
-	ix, err := rlm.BuildIndex(ctx, root, rlm.IndexOptions{Embedder: emb, Chroma: cfg})
+	ix, err := project.Open(ctx, root, project.Options{InMemory: true, Embedder: emb, Chroma: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := retrieval.Request{Strategy: retrieval.Vector, Text: "Fetch parses a multipart form boundary and calls the server", Limit: 10}
-	hits, err := ix.Backend.Search(ctx, req)
+	hits, err := search(t, ix, req)
 	if err != nil || len(hits) == 0 || hits[0].Document.Path != "sub/client.go" {
 		t.Fatalf("first index: %v %+v", err, hits)
 	}
@@ -51,12 +48,12 @@ func TestChromaHitsAreCheckedAgainstCurrentHashes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "server.go"), []byte("package sample\n\n// Server2 replaces Server.\ntype Server2 struct{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ix2, err := rlm.BuildIndex(ctx, root, rlm.IndexOptions{Embedder: emb, Chroma: cfg})
+	ix2, err := project.Open(ctx, root, project.Options{InMemory: true, Embedder: emb, Chroma: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix2.Close()
-	hits, err = ix2.Backend.Search(ctx, req)
+	hits, err = search(t, ix2, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +62,7 @@ func TestChromaHitsAreCheckedAgainstCurrentHashes(t *testing.T) {
 			t.Errorf("stale hit counted as current: %s %s", h.Document.Path, h.Document.Symbol)
 		}
 	}
-	if ix2.StaleHits.Load() == 0 {
+	if ix2.StaleHits() == 0 {
 		t.Errorf("no stale hits were dropped; the check did not run")
 	}
 }

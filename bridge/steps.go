@@ -1,0 +1,96 @@
+package bridge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// The step protocol: the rules plan retrieval as step(Strategy, Args, Role)
+// terms and judge the results as outcome(Events, Whys). This file is the one
+// place that names the closed vocabulary of those terms; the planner decodes
+// them by shape and refuses anything else, and the engine checks the step
+// terms written in rule files against the same lists when it loads them.
+
+// Step roles, the closed vocabulary of step/3's third argument.
+const (
+	// RoleEvidence: the step's hits answer the query.
+	RoleEvidence = "evidence"
+	// RoleCheck: the step verifies a premise (e.g. that the target symbol
+	// exists); its hits are not part of the answer.
+	RoleCheck = "check"
+)
+
+// StepArg is one argument a step may carry, e.g. name("ServeHTTP").
+type StepArg struct {
+	Functor string   // e.g. "name"
+	Doc     string   // what it means
+	Values  []string // if set, the only values it may take (atoms)
+}
+
+// StepArgs lists the arguments of step/3's second argument (a list), each of
+// arity 1. Their values are text (string or atom) unless Values closes them.
+var StepArgs = []StepArg{
+	{Functor: "name", Doc: "a symbol name (exact, graph)"},
+	{Functor: "text", Doc: "free text (lexical, vector, hybrid)"},
+	{Functor: "path", Doc: "a path prefix the hits must lie under (any strategy)"},
+	{Functor: "relation", Doc: "the edges a graph step follows",
+		Values: []string{string(retrieval.Callers), string(retrieval.Callees), string(retrieval.References)}},
+	{Functor: "case", Doc: "exact matching may ignore case", Values: []string{"insensitive"}},
+	{Functor: "kind", Doc: "only definitions of this kind (function, method, type, interface, ...)"},
+	{Functor: "language", Doc: "only definitions in this language (go, python, ...)"},
+	{Functor: "tests", Doc: "leave out definitions in test files", Values: []string{"exclude"}},
+}
+
+// Strategies is every strategy a step may name: the retrieval contract's.
+// Which of them a given backend offers is its Capabilities; the rules get
+// that list and plan only those.
+var Strategies = []retrieval.Strategy{
+	retrieval.Exact, retrieval.Structural, retrieval.Graph, retrieval.Lexical, retrieval.Vector, retrieval.Hybrid,
+}
+
+// Roles is every step role.
+var Roles = []string{RoleEvidence, RoleCheck}
+
+// OutcomeEvents names the events of outcome(Events, Whys) that Go decodes,
+// by functor/arity:
+//
+//	gap(G)                 the gap G is left unfilled
+//	resolved(From, To, R)  the answer is about the name To, not the
+//	                       query's From; rule R found To
+var OutcomeEvents = []string{"gap/1", "resolved/3"}
+
+// StrategyNames returns Strategies as strings.
+func StrategyNames() []string {
+	out := make([]string, len(Strategies))
+	for i, s := range Strategies {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// StepArgIndicators returns StepArgs as "name/1" indicators.
+func StepArgIndicators() []string {
+	out := make([]string, len(StepArgs))
+	for i, a := range StepArgs {
+		out[i] = a.Functor + "/1"
+	}
+	return out
+}
+
+// CheckStepArg reports whether functor(value) is a valid step argument;
+// the error says why not, in words for a rule author.
+func CheckStepArg(functor, value string) error {
+	for _, a := range StepArgs {
+		if a.Functor != functor {
+			continue
+		}
+		if a.Values != nil && !slices.Contains(a.Values, value) {
+			return fmt.Errorf("%s(%s) is not allowed: %s takes %s", functor, value, functor, strings.Join(a.Values, " or "))
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown step argument %s/1 (allowed: %s)", functor, strings.Join(StepArgIndicators(), ", "))
+}

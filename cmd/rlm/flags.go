@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rlm-dev/rlm"
+)
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("rlm "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseFlags parses the flags, which must come before the query:
+// everything from the first non-flag argument on is query text, so a query
+// that starts with "-" (or looks like a flag) is never read as one. "--"
+// also ends the flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err.Error()}
+	}
+	return fs.Args(), nil
+}
+
+// backendFlags choose the rules, the knowledge base, the retrieval backend
+// and the embedder; shared by search, explain, index, status and repl.
+type backendFlags struct {
+	rules                             string
+	backend, chromaURL, embedder      string
+	embedURL, embedModel, embedKeyEnv string
+	embedDims                         int
+	db                                string
+	inMemory, requireCurrent          bool
+}
+
+func addRulesFlag(fs *flag.FlagSet, b *backendFlags) {
+	fs.StringVar(&b.rules, "rules", "", "directory of .pl files layered over the default rules (see rlm rules dump)")
+}
+
+func addBackendFlags(fs *flag.FlagSet) *backendFlags {
+	b := &backendFlags{}
+	addRulesFlag(fs, b)
+	addEmbedderFlags(fs, b)
+	fs.StringVar(&b.db, "db", "", "knowledge base file (default ROOT/.rlm/kb.sqlite); search indexes are kept beside it")
+	fs.BoolVar(&b.inMemory, "in-memory", false, "keep the knowledge base in a temporary directory for this command; write nothing under ROOT")
+	fs.BoolVar(&b.requireCurrent, "require-current", false, "refuse to answer if any file is stale, partial or unparsable")
+	return b
+}
+
+// addEmbedderFlags are the flags that decide the backend's capabilities,
+// which explain needs too so that it plans what search would run.
+func addEmbedderFlags(fs *flag.FlagSet, b *backendFlags) {
+	fs.StringVar(&b.backend, "backend", "embedded", "retrieval backend: embedded (SQLite, no server) or chroma (vectors in a Chroma server)")
+	fs.StringVar(&b.chromaURL, "chroma-url", os.Getenv("RLM_CHROMA_URL"), "Chroma server URL for --backend chroma (default $RLM_CHROMA_URL)")
+	fs.StringVar(&b.embedder, "embedder", "local", "embedder for vector and hybrid search: local (offline, deterministic), openai, or none")
+	fs.StringVar(&b.embedURL, "embed-url", "https://api.openai.com/v1", "base URL of an OpenAI-compatible embeddings endpoint (--embedder openai)")
+	fs.StringVar(&b.embedModel, "embed-model", "text-embedding-3-small", "embedding model (--embedder openai)")
+	fs.StringVar(&b.embedKeyEnv, "embed-key-env", "OPENAI_API_KEY", "name of the environment variable holding the API key (--embedder openai)")
+	fs.IntVar(&b.embedDims, "embed-dims", 1536, "dimensions of the embedding model (--embedder openai)")
+}
+
+// options turns the flags into façade options.
+func (b *backendFlags) options() (rlm.Options, error) {
+	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent}
+	if b.inMemory && b.requireCurrent {
+		return opts, usageError{"--require-current needs the persistent knowledge base (drop --in-memory)"}
+	}
+	switch b.embedder {
+	case "none":
+	case "local":
+		e, err := rlm.LocalEmbedder()
+		if err != nil {
+			return opts, err
+		}
+		opts.Embedder = e
+	case "openai":
+		e, err := rlm.OpenAIEmbedder(b.embedURL, b.embedModel, b.embedKeyEnv, b.embedDims)
+		if err != nil {
+			return opts, err
+		}
+		opts.Embedder = e
+	default:
+		return opts, usageError{fmt.Sprintf("--embedder %q: want local, openai or none", b.embedder)}
+	}
+	switch b.backend {
+	case "embedded":
+	case "chroma":
+		if b.chromaURL == "" {
+			return opts, usageError{"--backend chroma needs --chroma-url (or $RLM_CHROMA_URL)"}
+		}
+		if opts.Embedder == nil {
+			return opts, usageError{"--backend chroma needs an embedder (--embedder local or openai)"}
+		}
+		opts.Chroma = &rlm.ChromaConfig{URL: b.chromaURL}
+	default:
+		return opts, usageError{fmt.Sprintf("--backend %q: want embedded or chroma", b.backend)}
+	}
+	return opts, nil
+}
+
+// checkRoot refuses a missing or non-directory --root as a usage error.
+func checkRoot(root string) error {
+	if root == "" {
+		return usageError{"--root DIR is required"}
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return usageError{fmt.Sprintf("--root %s is not a directory", root)}
+	}
+	return nil
+}
+
+// openProject opens root with the flags' options. On a terminal, once the
+// work has taken over a second, it shows a progress bar while files are
+// checked and a message when a search index is built.
+func openProject(ctx context.Context, root string, bf *backendFlags, stderr io.Writer) (*rlm.Project, error) {
+	if err := checkRoot(root); err != nil {
+		return nil, err
+	}
+	opts, err := bf.options()
+	if err != nil {
+		return nil, err
+	}
+	pr := newProgress(stderr)
+	opts.Progress = pr.report
+	p, err := rlm.Open(ctx, root, opts)
+	pr.finish() // later refreshes (one per query) stay quiet
+	return p, err
+}
+
+// progress shows a bar for the check phase and a line for the build phase,
+// on a terminal only, and only once the work has taken over a second.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	tty   bool
+	start time.Time
+	bar   *progressbar.ProgressBar
+	done  bool
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w, start: time.Now()}
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) report(e rlm.Progress) {
+	if !p.tty {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
+	switch e.Phase {
+	case "check":
+		if p.bar == nil {
+			if time.Since(p.start) < time.Second {
+				return
+			}
+			p.bar = progressbar.NewOptions(e.Total,
+				progressbar.OptionSetWriter(p.w),
+				progressbar.OptionSetDescription("checking files"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish())
+		}
+		_ = p.bar.Set(e.Done)
+	case "build":
+		p.finishBar()
+		fmt.Fprintf(p.w, "building the search index of %d files for this snapshot ...\n", e.Total)
+	default:
+		p.finishBar()
+	}
+}
+
+func (p *progress) finishBar() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finishBar()
+	p.done = true
+}
+
+// withTimeout derives a per-query context; d <= 0 means no limit.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}

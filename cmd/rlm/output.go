@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/textclip"
+)
+
+func clipText(s string, n int) string { return textclip.Clip(s, n) }
+
+func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
+	if len(a.Hits) == 0 {
+		fmt.Fprintln(w, "no hits")
+	}
+	for i, h := range a.Hits {
+		name := h.Qualified
+		if name == "" {
+			name = h.Symbol
+		}
+		extra := ""
+		if len(h.Lines) > 0 {
+			extra = fmt.Sprintf("  calls at %s", joinInts(h.Lines, 5))
+		}
+		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, printable(h.Path), h.StartLine, printable(name), h.Kind, h.Strategy, extra)
+	}
+	fmt.Fprintf(w, "\nclass: %s\nplan:\n", a.Class)
+	for i, s := range a.Plan {
+		verdict := ""
+		if len(s.Because) > 0 {
+			verdict = s.Because[0].Rule
+		}
+		fmt.Fprintf(w, "  %d. %-48s %-8s %3d hits  -> %s\n", i+1, printable(s.Step.String()), s.Role, s.Hits, verdict)
+	}
+	if a.Gap != "" {
+		fmt.Fprintf(w, "gap: %s\n", printable(a.Gap))
+	}
+	if a.Resolved != nil {
+		fmt.Fprintf(w, "note: no symbol %s; answered for %s instead (%s)\n",
+			strconv.Quote(a.Resolved.From), strconv.Quote(a.Resolved.To), a.Resolved.Rule)
+	}
+	if explain {
+		fmt.Fprintln(w, "\nwhy:")
+		for _, b := range a.Explain {
+			fmt.Fprintf(w, "  %s", b.Rule)
+			if len(b.Premises) > 0 {
+				fmt.Fprintf(w, "  <- %s", printable(strings.Join(b.Premises, ", ")))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func printExplanation(w io.Writer, e *rlm.Explanation) {
+	fmt.Fprintf(w, "query: %s\n", strconv.Quote(clipText(e.Query, 200)))
+	if len(e.Because) > 0 {
+		cls := e.Because[0]
+		fmt.Fprintf(w, "class: %s\n└─ %s  <- %s\n", e.Class, cls.Rule, printable(strings.Join(cls.Premises, ", ")))
+	} else {
+		fmt.Fprintf(w, "class: %s (the rules gave no reason)\n", e.Class)
+	}
+	fmt.Fprintln(w, "plan (cost order):")
+	for i, s := range e.Steps {
+		last := i == len(e.Steps)-1
+		branch, cont := "├─", "│  "
+		if last {
+			branch, cont = "└─", "   "
+		}
+		why := ""
+		if i+1 < len(e.Because) {
+			b := e.Because[i+1]
+			why = fmt.Sprintf("  <- %s(%s)", b.Rule, strings.Join(b.Premises, ", "))
+		}
+		fmt.Fprintf(w, "%s %d. %s [%s]%s\n", branch, i+1, printable(s.String()), s.Role, printable(why))
+		var cs []int
+		for j, c := range e.Contingencies {
+			if c.Step.String() == s.String() && c.Step.Role == s.Role {
+				cs = append(cs, j)
+			}
+		}
+		for k, j := range cs {
+			c := e.Contingencies[j]
+			b2 := "├─"
+			if k == len(cs)-1 {
+				b2 = "└─"
+			}
+			var fb []string
+			for _, f := range c.Fallback {
+				fb = append(fb, f.String())
+			}
+			fmt.Fprintf(w, "%s %s if %s: %s  <- %s\n", cont, b2, printable(c.Gap), printable(strings.Join(fb, ", ")), c.Because.Rule)
+		}
+	}
+}
+
+// printable quotes s if it holds control or non-printable characters, so
+// that a file name or query cannot move the cursor or retitle the terminal.
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+func joinInts(xs []int, max int) string {
+	var parts []string
+	for i, x := range xs {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("+%d more", len(xs)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprint(x))
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,45 @@
+// Package textclip cuts text to a byte budget without splitting a UTF-8
+// sequence. It is the one implementation of truncation in rlm: for
+// messages, explanations and bounded fields alike.
+package textclip
+
+import "unicode/utf8"
+
+// Ellipsis marks text that Clip cut.
+const Ellipsis = "…"
+
+// Prefix returns the longest prefix of s of at most n bytes that does not
+// end inside a UTF-8 sequence (n <= 0 gives ""). Invalid bytes in s are
+// kept as they are; only a cut through a valid multi-byte sequence is
+// avoided.
+func Prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	cut := n
+	// Back up over at most 3 continuation bytes to the start of the rune
+	// that straddles the cut, if it is a valid multi-byte rune.
+	for i := n; i >= 0 && i > n-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if r, size := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || size > 1 {
+				if i+size > n {
+					cut = i
+				}
+			}
+			break
+		}
+	}
+	return s[:cut]
+}
+
+// Clip returns s if it has at most n bytes, else Prefix(s, n) followed by
+// Ellipsis (so the result has at most n+3 bytes).
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return Prefix(s, n) + Ellipsis
+}

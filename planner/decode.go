@@ -1,0 +1,252 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/rlm-dev/rlm/bridge"
+	"github.com/rlm-dev/rlm/engine"
+)
+
+// Decoding: the rules' answers are read by shape — plan/3, explanation/4,
+// if/4, step/3, outcome/2, because/2 — and every step is checked against
+// the closed vocabulary of bridge/steps.go. Nothing here looks at a rule
+// ID to learn what was decided.
+
+func badTerm(pred string, rules []string, v any, format string, args ...any) error {
+	return &RuleError{Predicate: pred, Rules: rules, Term: clip(engine.FormatValue(v), 300), Reason: fmt.Sprintf(format, args...)}
+}
+
+func compound(v any, functor string, arity int) (engine.CompoundValue, bool) {
+	c, ok := v.(engine.CompoundValue)
+	return c, ok && c.Functor == functor && len(c.Args) == arity
+}
+
+// atomOf returns the name of an atom; strings are not atoms.
+func atomOf(v any) (string, bool) {
+	a, ok := v.(engine.AtomValue)
+	return string(a), ok
+}
+
+func decodePlan(query string, v any) (*Plan, error) {
+	const pred = "plan_features/3"
+	c, ok := compound(v, "plan", 3)
+	if !ok {
+		return nil, badTerm(pred, nil, v, "want plan(Class, Steps, Because)")
+	}
+	p := &Plan{Query: query}
+	var err error
+	if p.Class, ok = atomOf(c.Args[0]); !ok {
+		return nil, badTerm(pred, nil, c.Args[0], "the class must be an atom")
+	}
+	if p.Because, err = decodeBecauses(pred, c.Args[2]); err != nil {
+		return nil, err
+	}
+	var rules []string
+	for _, b := range p.Because {
+		rules = append(rules, b.Rule)
+	}
+	if p.Steps, err = decodeSteps(pred, rules, c.Args[1]); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func decodeContingencies(v any) ([]Contingency, error) {
+	const pred = "contingencies/3"
+	out := []Contingency{}
+	cs, ok := v.([]any)
+	if !ok {
+		return nil, badTerm(pred, nil, v, "contingencies must be a list")
+	}
+	for _, ci := range cs {
+		cc, ok := compound(ci, "if", 4)
+		if !ok {
+			return nil, badTerm(pred, nil, ci, "want if(Step, Gap, FallbackSteps, Because)")
+		}
+		bs, err := decodeBecauses(pred, []any{cc.Args[3]})
+		if err != nil {
+			return nil, err
+		}
+		rules := []string{bs[0].Rule}
+		st, err := decodeStep(pred, rules, cc.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		fb, err := decodeSteps(pred, rules, cc.Args[2])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Contingency{Step: st, Gap: engine.FormatValue(cc.Args[1]), Fallback: fb, Because: bs[0]})
+	}
+	return out, nil
+}
+
+func decodeSteps(pred string, rules []string, v any) ([]Step, error) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, badTerm(pred, rules, v, "steps must be a list")
+	}
+	out := make([]Step, 0, len(l))
+	for _, e := range l {
+		s, err := decodeStep(pred, rules, e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// decodeStep reads step(Strategy, Args, Role) and checks it against the
+// step vocabulary (bridge.Strategies, bridge.Roles, bridge.StepArgs).
+func decodeStep(pred string, rules []string, v any) (Step, error) {
+	c, ok := compound(v, "step", 3)
+	if !ok {
+		return Step{}, badTerm(pred, rules, v, "want step(Strategy, Args, Role)")
+	}
+	strategy, ok := atomOf(c.Args[0])
+	if !ok || !slices.Contains(bridge.StrategyNames(), strategy) {
+		return Step{}, badTerm(pred, rules, v, "unknown strategy %s (allowed: %v)", engine.FormatValue(c.Args[0]), bridge.StrategyNames())
+	}
+	role, ok := atomOf(c.Args[2])
+	if !ok || !slices.Contains(bridge.Roles, role) {
+		return Step{}, badTerm(pred, rules, v, "unknown role %s (allowed: %v)", engine.FormatValue(c.Args[2]), bridge.Roles)
+	}
+	s := Step{Strategy: strategy, Role: role, term: v}
+	args, ok := c.Args[1].([]any)
+	if !ok {
+		return Step{}, badTerm(pred, rules, v, "the step's arguments must be a list")
+	}
+	for _, a := range args {
+		ac, ok := a.(engine.CompoundValue)
+		if !ok || len(ac.Args) != 1 {
+			return Step{}, badTerm(pred, rules, v, "step argument %s is not one of %v", engine.FormatValue(a), bridge.StepArgIndicators())
+		}
+		val, ok := engine.Text(ac.Args[0])
+		if !ok {
+			return Step{}, badTerm(pred, rules, v, "step argument %s must hold text or an atom", engine.FormatValue(a))
+		}
+		if err := bridge.CheckStepArg(ac.Functor, val); err != nil {
+			return Step{}, badTerm(pred, rules, v, "%v", err)
+		}
+		switch ac.Functor {
+		case "name":
+			s.Name = val
+		case "text":
+			s.Text = val
+		case "path":
+			s.Path = val
+		case "relation":
+			s.Relation = val
+		case "case":
+			s.CaseInsensitive = true
+		case "kind":
+			s.Kind = val
+		case "language":
+			s.Language = val
+		case "tests":
+			s.ExcludeTests = true
+		}
+	}
+	if err := checkStepNeeds(s); err != nil {
+		return Step{}, badTerm(pred, rules, v, "%v", err)
+	}
+	return s, nil
+}
+
+// checkStepNeeds checks that a step carries what its strategy needs to
+// run (the retrieval contract would refuse it later, with less context).
+func checkStepNeeds(s Step) error {
+	switch s.Strategy {
+	case "exact":
+		if s.Name == "" {
+			return fmt.Errorf("an exact step needs name(N)")
+		}
+	case "graph":
+		if s.Name == "" || s.Relation == "" {
+			return fmt.Errorf("a graph step needs name(N) and relation(R)")
+		}
+	case "lexical", "vector", "hybrid":
+		if s.Text == "" {
+			return fmt.Errorf("a %s step needs text(T)", s.Strategy)
+		}
+	case "structural":
+		if s.Path == "" && s.Kind == "" && s.Language == "" {
+			return fmt.Errorf("a structural step needs path(P), kind(K) or language(L)")
+		}
+	}
+	return nil
+}
+
+func decodeBecauses(pred string, v any) ([]Because, error) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, badTerm(pred, nil, v, "because must be a list")
+	}
+	out := make([]Because, 0, len(l))
+	for _, e := range l {
+		c, ok := compound(e, "because", 2)
+		if !ok {
+			return nil, badTerm(pred, nil, e, "want because(RuleID, Premises)")
+		}
+		rule, ok := atomOf(c.Args[0])
+		if !ok {
+			return nil, badTerm(pred, nil, e, "a rule ID must be an atom")
+		}
+		b := Because{Rule: rule, Premises: []string{}}
+		ps, ok := c.Args[1].([]any)
+		if !ok {
+			return nil, badTerm(pred, []string{rule}, e, "premises must be a list")
+		}
+		for _, p := range ps {
+			b.Premises = append(b.Premises, engine.FormatValue(p))
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// outcome is the decoded second half of next/6.
+type outcome struct {
+	gaps     []string
+	resolved *Resolution
+	whys     []Because
+}
+
+// decodeOutcome reads outcome(Events, Whys); Events hold only the
+// bridge.OutcomeEvents shapes.
+func decodeOutcome(v any) (outcome, error) {
+	const pred = "next/6"
+	var o outcome
+	c, ok := compound(v, "outcome", 2)
+	if !ok {
+		return o, badTerm(pred, nil, v, "want outcome(Events, Because)")
+	}
+	var err error
+	if o.whys, err = decodeBecauses(pred, c.Args[1]); err != nil {
+		return o, err
+	}
+	evs, ok := c.Args[0].([]any)
+	if !ok {
+		return o, badTerm(pred, nil, c.Args[0], "events must be a list")
+	}
+	for _, ev := range evs {
+		if g, ok := compound(ev, "gap", 1); ok {
+			o.gaps = append(o.gaps, engine.FormatValue(g.Args[0]))
+			continue
+		}
+		if r, ok := compound(ev, "resolved", 3); ok {
+			from, ok1 := engine.Text(r.Args[0])
+			to, ok2 := engine.Text(r.Args[1])
+			rule, ok3 := atomOf(r.Args[2])
+			if !ok1 || !ok2 || !ok3 {
+				return o, badTerm(pred, nil, ev, "want resolved(From, To, RuleID) with text names")
+			}
+			o.resolved = &Resolution{From: from, To: to, Rule: rule}
+			continue
+		}
+		return o, badTerm(pred, nil, ev, "unknown outcome event (allowed: %v)", bridge.OutcomeEvents)
+	}
+	return o, nil
+}

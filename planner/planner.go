@@ -1,0 +1,243 @@
+// Package planner is the rule-driven retrieval planner: Go computes a
+// query's features (bridge.QueryFeatures), the rules (rules/retrieval)
+// classify it and plan retrieval steps in cost order for the strategies a
+// backend offers, the planner runs each step against a retrieval.Backend,
+// reports what it found as inert data, and the rules judge whether the
+// evidence is enough or which fallback to try. Every decision carries
+// because(RuleID, Premises); Go decodes the rules' answers by shape
+// (plan/3, step/3, outcome/2) and never reads a rule ID to learn a decision.
+//
+// Plan, Explain and Search share one planning path: given the same
+// capabilities they plan the same steps.
+package planner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/rlm-dev/rlm/bridge"
+	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/textclip"
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/rules"
+)
+
+// MaxSteps bounds the steps one search runs, fallbacks included.
+const MaxSteps = 8
+
+// MaxQueryBytes bounds query text (the retrieval contract's limit).
+const MaxQueryBytes = retrieval.MaxQueryBytes
+
+// Errors callers can match with errors.Is.
+var (
+	// ErrQueryTooLarge: the query is over MaxQueryBytes.
+	ErrQueryTooLarge = errors.New("planner: query too large")
+	// ErrBadRules: the rules returned a term outside the step protocol
+	// (see bridge/steps.go); the error is a *RuleError.
+	ErrBadRules = errors.New("planner: rules returned an unexpected term")
+)
+
+// RuleError reports a term the rules returned that is outside the step
+// protocol: an unknown strategy, role or step argument, or a malformed
+// plan or outcome. Rules names the rule IDs that produced it, when known.
+// It matches ErrBadRules with errors.Is.
+type RuleError struct {
+	Predicate string   // the entry point that returned it, e.g. "plan_features/3"
+	Rules     []string // rule IDs that planned the offending term, if known
+	Term      string   // the offending term, clipped
+	Reason    string
+}
+
+func (e *RuleError) Error() string {
+	who := ""
+	if len(e.Rules) > 0 {
+		who = " (planned by " + fmt.Sprint(e.Rules) + ")"
+	}
+	return fmt.Sprintf("planner: %s returned %s%s: %s", e.Predicate, e.Term, who, e.Reason)
+}
+
+// Unwrap makes a RuleError match ErrBadRules.
+func (e *RuleError) Unwrap() error { return ErrBadRules }
+
+// Options configure New.
+type Options struct {
+	// Rules are the default rule files; nil means the embedded defaults
+	// (package rules).
+	Rules fs.FS
+	// RulesDir is an optional directory of .pl files layered over the
+	// defaults (see engine.Options.Layers): a file with a default file's
+	// path (or, at the directory's top level, its base name) replaces it;
+	// other files add rules, e.g. clauses of the extension hooks.
+	RulesDir string
+	// Inferences is the per-query inference budget (0: engine default).
+	Inferences int64
+	// Predicates are extra host predicates, after the bridge's and the
+	// planner's own (available_strategies/1).
+	Predicates []engine.Predicate
+	// Capabilities are those of the backend plans are made for: Plan,
+	// Explain and the rules' plan/2 (REPL) plan only its strategies.
+	// Search uses the capabilities of the backend it is given. Zero means
+	// the strategies every backend has (exact, structural, graph, lexical).
+	Capabilities retrieval.Capabilities
+}
+
+// Planner is the rule-driven retrieval planner. Safe for concurrent use.
+type Planner struct {
+	eng   *engine.Engine
+	avail []retrieval.Strategy
+}
+
+// New loads the rules with the bridge's host predicates. Bad rule files
+// give an *engine.LoadError.
+func New(opts Options) (*Planner, error) {
+	p := &Planner{avail: opts.Capabilities.Strategies}
+	if len(p.avail) == 0 {
+		p.avail = DefaultStrategies()
+	}
+	eng, err := engine.New(EngineOptions(opts, p.avail))
+	if err != nil {
+		return nil, err
+	}
+	p.eng = eng
+	return p, nil
+}
+
+// DefaultStrategies are the strategies every backend has.
+func DefaultStrategies() []retrieval.Strategy {
+	return []retrieval.Strategy{retrieval.Exact, retrieval.Structural, retrieval.Graph, retrieval.Lexical}
+}
+
+// EngineOptions are the engine options New uses: the default rules (or
+// opts.Rules) with opts.RulesDir layered over them, the bridge's host
+// predicates, available_strategies/1 answering avail, and opts.Predicates.
+// Rule tests of a host's own rules directory use them with ruletest.Run.
+func EngineOptions(opts Options, avail []retrieval.Strategy) engine.Options {
+	if opts.Rules == nil {
+		opts.Rules = rules.FS
+	}
+	if len(avail) == 0 {
+		avail = DefaultStrategies()
+	}
+	preds := append(bridge.Predicates(), availablePredicate(avail))
+	preds = append(preds, opts.Predicates...)
+	return engine.Options{
+		Rules:      opts.Rules,
+		RulesLabel: "rules",
+		UserDir:    opts.RulesDir,
+		Inferences: opts.Inferences,
+		Predicates: preds,
+	}
+}
+
+// availablePredicate is available_strategies(-Strategies): the strategies
+// of the backend the planner plans for, as atoms.
+func availablePredicate(avail []retrieval.Strategy) engine.Predicate {
+	return engine.Predicate{
+		Name: "available_strategies", Arity: 1,
+		Doc: "available_strategies(-Strategies): the strategies of the backend plans are made for",
+		Fn: func(context.Context, []any) (engine.Term, error) {
+			return strategyList(avail), nil
+		},
+	}
+}
+
+// strategyList is the strategies as a list of atoms: a closed vocabulary
+// (retrieval.Strategy constants), never text from users.
+func strategyList(avail []retrieval.Strategy) engine.Term {
+	ts := make([]engine.Term, 0, len(avail))
+	for _, s := range avail {
+		if slices.Contains(bridge.Strategies, s) {
+			ts = append(ts, engine.Atom(string(s)))
+		}
+	}
+	return engine.List(ts...)
+}
+
+// Engine returns the underlying rule engine (for the REPL and rule tests).
+func (p *Planner) Engine() *engine.Engine { return p.eng }
+
+// Capabilities returns the strategies Plan and Explain plan for.
+func (p *Planner) Strategies() []retrieval.Strategy { return slices.Clone(p.avail) }
+
+func checkQuery(q string) error {
+	if len(q) > MaxQueryBytes {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(q), MaxQueryBytes)
+	}
+	return nil
+}
+
+// Plan classifies query and returns the planned steps in cost order, for
+// the planner's capabilities (Options.Capabilities).
+func (p *Planner) Plan(ctx context.Context, query string) (*Plan, error) {
+	if err := checkQuery(query); err != nil {
+		return nil, err
+	}
+	return p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)
+}
+
+// plan asks plan_features/3 for the plan for features f and the
+// strategies avail: the one planning path of Plan, Explain and Search.
+func (p *Planner) plan(ctx context.Context, query string, f engine.Term, avail []retrieval.Strategy) (*Plan, error) {
+	sol, err := p.eng.Once(ctx, "plan_features", f, strategyList(avail), engine.NewVar())
+	if err != nil {
+		return nil, fmt.Errorf("planner: plan: %w", err)
+	}
+	return decodePlan(query, sol[2])
+}
+
+// Explain returns the plan for the planner's capabilities — made by the
+// same call Search makes (plan_features/3) — and what the rules would do
+// on each gap (contingencies/3), without searching.
+func (p *Planner) Explain(ctx context.Context, query string) (*Explanation, error) {
+	if err := checkQuery(query); err != nil {
+		return nil, err
+	}
+	plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)
+	if err != nil {
+		return nil, err
+	}
+	steps := make([]any, len(plan.Steps))
+	for i, s := range plan.Steps {
+		steps[i] = s.term
+	}
+	// The class is an atom the rules chose (plan/3 decoding checked it).
+	sol, err := p.eng.Once(ctx, "contingencies", engine.Atom(plan.Class), engine.Encode(steps), engine.NewVar())
+	if err != nil {
+		return nil, fmt.Errorf("planner: explain: %w", err)
+	}
+	e := &Explanation{Plan: *plan}
+	if e.Contingencies, err = decodeContingencies(sol[2]); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func clip(s string, n int) string { return textclip.Clip(s, n) }
+
+// RuleID is one entry of the rules' registry rule_id/2.
+type RuleID struct {
+	ID      string `json:"id"`
+	Meaning string `json:"meaning"`
+}
+
+// RuleIDs returns the registry of decision rules (rule_id/2 facts of every
+// loaded rule file), in load order.
+func (p *Planner) RuleIDs(ctx context.Context) ([]RuleID, error) {
+	sols, err := p.eng.All(ctx, 0, "rule_id", engine.NewVar(), engine.NewVar())
+	if err != nil {
+		return nil, fmt.Errorf("planner: rule_id/2: %w", err)
+	}
+	out := make([]RuleID, 0, len(sols))
+	for _, s := range sols {
+		id, ok := atomOf(s[0])
+		meaning, ok2 := engine.Text(s[1])
+		if !ok || !ok2 {
+			return nil, badTerm("rule_id/2", nil, engine.CompoundValue{Functor: "rule_id", Args: []any(s)}, "want rule_id(Atom, \"meaning\")")
+		}
+		out = append(out, RuleID{ID: id, Meaning: meaning})
+	}
+	return out, nil
+}

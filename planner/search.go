@@ -1,0 +1,122 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rlm-dev/rlm/bridge"
+	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// Search plans query with the rules for b's capabilities, runs the steps
+// against b in the order the rules give, asks the rules after each step
+// (next/6) whether the evidence is enough or what to do on a gap, and
+// returns up to limit hits from the evidence steps (limit <= 0 means
+// retrieval.DefaultLimit; above retrieval.MaxLimit it is capped). Errors:
+// ErrQueryTooLarge, *RuleError (ErrBadRules) for a term outside the step
+// protocol, *engine.QueryError for a rule that raised or ran out of budget
+// or time, and the backend's errors.
+func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string, limit int) (*Answer, error) {
+	if err := checkQuery(query); err != nil {
+		return nil, err
+	}
+	limit = Limit(limit)
+	feats := bridge.QueryFeatures(query).Term()
+	plan, err := p.plan(ctx, query, feats, b.Capabilities().Strategies)
+	if err != nil {
+		return nil, err
+	}
+	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, plan.Because...), Hits: []Hit{}, Plan: []ExecutedStep{}}
+	agenda := plan.Steps
+	var history []any // result/3 values, newest first
+	seen := map[string]bool{}
+	for len(agenda) > 0 {
+		if len(ans.Plan) >= MaxSteps {
+			ans.Gap = fmt.Sprintf("step_limit(%d)", MaxSteps)
+			break
+		}
+		step := agenda[0]
+		pending := agenda[1:]
+		hits, err := runStep(ctx, b, step, limit)
+		if err != nil {
+			return nil, fmt.Errorf("planner: step %s: %w", step, err)
+		}
+		if step.Role == bridge.RoleEvidence {
+			for _, h := range hits {
+				if seen[h.Document.ID] || len(ans.Hits) >= limit {
+					continue
+				}
+				seen[h.Document.ID] = true
+				ans.Hits = append(ans.Hits, toHit(h))
+			}
+		}
+		history = append([]any{resultValue(step, hits)}, history...)
+		pend := make([]any, len(pending))
+		for i, s := range pending {
+			pend[i] = s.term
+		}
+		sol, err := p.eng.Once(ctx, "next", engine.Atom(plan.Class), feats, engine.Encode(history), engine.Encode(pend), engine.NewVar(), engine.NewVar())
+		if err != nil {
+			return nil, fmt.Errorf("planner: judge: %w", err)
+		}
+		out, err := decodeOutcome(sol[5])
+		if err != nil {
+			return nil, err
+		}
+		ans.Plan = append(ans.Plan, ExecutedStep{Step: step, Hits: len(hits), Because: out.whys})
+		ans.Explain = append(ans.Explain, out.whys...)
+		if len(out.gaps) > 0 {
+			ans.Gap = out.gaps[len(out.gaps)-1]
+		}
+		if out.resolved != nil {
+			ans.Resolved = out.resolved
+		}
+		var rules []string
+		for _, w := range out.whys {
+			rules = append(rules, w.Rule)
+		}
+		if agenda, err = decodeSteps("next/6", rules, sol[4]); err != nil {
+			return nil, err
+		}
+	}
+	return ans, nil
+}
+
+// Limit is the result-limit policy of every search entry point: n <= 0
+// means retrieval.DefaultLimit, and n is capped at retrieval.MaxLimit.
+func Limit(n int) int {
+	if n <= 0 {
+		return retrieval.DefaultLimit
+	}
+	return min(n, retrieval.MaxLimit)
+}
+
+// resultValue is result(Step, Count, Tops): the step as the rules wrote it,
+// the number of hits and the symbol names of the first three, as strings
+// (file contents reach the rules only as data).
+func resultValue(step Step, hits []retrieval.Hit) engine.CompoundValue {
+	tops := make([]any, 0, 3)
+	for i := 0; i < len(hits) && i < 3; i++ {
+		tops = append(tops, engine.StringValue(hits[i].Document.Symbol))
+	}
+	return engine.CompoundValue{Functor: "result", Args: []any{step.term, int64(len(hits)), tops}}
+}
+
+// runStep runs a planned step as a retrieval request.
+func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int) ([]retrieval.Hit, error) {
+	req := s.Request(limit)
+	if !b.Capabilities().Supports(req.Strategy) {
+		return nil, fmt.Errorf("%w: %s", retrieval.ErrUnsupported, req.Strategy)
+	}
+	return b.Search(ctx, req)
+}
+
+func toHit(h retrieval.Hit) Hit {
+	d := h.Document
+	return Hit{
+		Path: d.Path, StartLine: d.StartLine, EndLine: d.EndLine, Symbol: d.Symbol, Qualified: d.Qualified,
+		Kind: d.Kind, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
+		Lines: h.Lines, Test: d.Test, ContentHash: d.ContentHash,
+	}
+}

@@ -1,0 +1,170 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// Because is one fired rule and the premises it rested on, each written as
+// a term (strings double-quoted).
+type Because struct {
+	Rule     string   `json:"rule"`
+	Premises []string `json:"premises"`
+}
+
+// Step is one retrieval step as the rules planned it: step(Strategy, Args,
+// Role) decoded and checked against the closed vocabulary of
+// bridge/steps.go.
+type Step struct {
+	Strategy        string `json:"strategy"`
+	Role            string `json:"role"` // "evidence" or "check"
+	Name            string `json:"name,omitempty"`
+	Text            string `json:"text,omitempty"`
+	Path            string `json:"path,omitempty"`
+	Relation        string `json:"relation,omitempty"`
+	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
+	Kind            string `json:"kind,omitempty"`
+	Language        string `json:"language,omitempty"`
+	ExcludeTests    bool   `json:"exclude_tests,omitempty"`
+	term            any    // the step as the rules wrote it, handed back in result/3
+}
+
+// String renders the step compactly, e.g. `graph(callers, "ServeHTTP")`.
+func (s Step) String() string {
+	var args []string
+	if s.Relation != "" {
+		args = append(args, s.Relation)
+	}
+	if s.Name != "" {
+		args = append(args, fmt.Sprintf("%q", s.Name))
+	}
+	if s.Text != "" {
+		args = append(args, fmt.Sprintf("%q", clip(s.Text, 60)))
+	}
+	if s.Path != "" {
+		args = append(args, "path="+s.Path)
+	}
+	if s.Kind != "" {
+		args = append(args, "kind="+s.Kind)
+	}
+	if s.Language != "" {
+		args = append(args, "language="+s.Language)
+	}
+	if s.CaseInsensitive {
+		args = append(args, "case-insensitive")
+	}
+	if s.ExcludeTests {
+		args = append(args, "no-tests")
+	}
+	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
+}
+
+// Request maps the step onto a retrieval request of at most limit hits.
+func (s Step) Request(limit int) retrieval.Request {
+	req := retrieval.Request{
+		Strategy: retrieval.Strategy(s.Strategy), Limit: limit, Name: s.Name, Text: s.Text,
+		CaseInsensitive: s.CaseInsensitive, Relation: retrieval.Relation(s.Relation),
+	}
+	if s.Path != "" {
+		req.Filter.PathPrefixes = pathPrefixes(s.Path)
+	}
+	if s.Kind != "" {
+		req.Filter.Kinds = []string{s.Kind}
+	}
+	if s.Language != "" {
+		req.Filter.Languages = []string{s.Language}
+	}
+	req.Filter.ExcludeTests = s.ExcludeTests
+	return req
+}
+
+// pathPrefixes accepts a path as written in a query: relative to the root,
+// or starting with the root's own directory names ("net/http/server.go"
+// when the root is .../net/http). Every suffix after a slash is tried.
+func pathPrefixes(p string) []string {
+	p = strings.TrimPrefix(p, "./")
+	out := []string{p}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && i+1 < len(p) {
+			out = append(out, p[i+1:])
+		}
+	}
+	return out
+}
+
+// Plan is the rules' plan for a query, before any search.
+type Plan struct {
+	Query string `json:"query"`
+	Class string `json:"class"`
+	Steps []Step `json:"steps"`
+	// Because holds the class rule first, then one entry per step (the
+	// rule that planned it), in step order.
+	Because []Because `json:"because"`
+}
+
+// Contingency says what the rules would do if Step left Gap.
+type Contingency struct {
+	Step     Step    `json:"step"`
+	Gap      string  `json:"gap"`
+	Fallback []Step  `json:"fallback"`
+	Because  Because `json:"because"`
+}
+
+// Explanation is a plan with its contingencies.
+type Explanation struct {
+	Plan
+	Contingencies []Contingency `json:"contingencies"`
+}
+
+// Hit is one answer line: a definition with its location (path relative to
+// the index root, lines 1-based inclusive), the score as its strategy gave
+// it and that score's kind (see retrieval.ScoreKind).
+type Hit struct {
+	Path      string  `json:"path"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Symbol    string  `json:"symbol"`
+	Qualified string  `json:"qualified,omitempty"`
+	Kind      string  `json:"kind"`
+	Score     float64 `json:"score"`
+	ScoreKind string  `json:"score_kind"`
+	Strategy  string  `json:"strategy"`
+	Lines     []int   `json:"lines,omitempty"` // e.g. call sites, for graph hits
+	Test      bool    `json:"test,omitempty"`
+	// ContentHash is the content hash of the file the hit was read from
+	// (sourcefacts.ContentHash's string form), for citations.
+	ContentHash string `json:"content_hash,omitempty"`
+}
+
+// ExecutedStep is a step that ran, with what it found and the verdict.
+type ExecutedStep struct {
+	Step
+	Hits    int       `json:"hits"`
+	Because []Because `json:"because"` // the verdict, then any fallback/retarget
+}
+
+// Answer is the result of Search. Its JSON form is the CLI's --json output.
+type Answer struct {
+	Query   string         `json:"query"`
+	Class   string         `json:"class"`
+	Plan    []ExecutedStep `json:"plan"`
+	Hits    []Hit          `json:"hits"`
+	Explain []Because      `json:"explain"`
+	// Gap is the gap the rules left unfilled (an outcome gap(G) event, or
+	// step_limit(N) when MaxSteps ran out), as a term; "" if none.
+	Gap string `json:"gap,omitempty"`
+	// Resolved is set when the rules answered for a different name than
+	// the query's (a case-insensitive or fuzzy match, or the last segment
+	// of a qualified name): the answer is about Resolved.To, not
+	// Resolved.From. It comes from an outcome resolved/3 event.
+	Resolved *Resolution `json:"resolved,omitempty"`
+}
+
+// Resolution records that the query's name was replaced by another.
+type Resolution struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Rule string `json:"rule"` // the rule that found To, for the explanation
+}

@@ -1,0 +1,58 @@
+package project
+
+import (
+	"fmt"
+
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/sourcefacts"
+)
+
+// Documents turns facts into retrieval documents: one per definition, with
+// the calls and type references inside it as Refs. References outside any
+// definition are dropped (the graph relates definitions).
+func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
+	var docs []retrieval.Document
+	for _, f := range files {
+		base := len(docs)
+		for _, s := range f.Symbols {
+			q := qualifiedName(s)
+			docs = append(docs, retrieval.Document{
+				ID:          retrieval.DocumentID(f.Provenance.Path, q, s.Range.StartLine),
+				Path:        f.Provenance.Path,
+				StartLine:   s.Range.StartLine,
+				EndLine:     s.Range.EndLine,
+				Symbol:      s.Name,
+				Qualified:   q,
+				Kind:        s.Kind,
+				Language:    f.Language,
+				Signature:   s.Signature,
+				Doc:         s.Doc,
+				ContentHash: f.Provenance.Hash.String(),
+				Test:        f.Test,
+				Metadata: map[string]string{
+					"package":    f.Package,
+					"generation": fmt.Sprint(f.Provenance.Generation),
+					"status":     f.Status,
+				},
+			})
+		}
+		for _, r := range f.References {
+			if r.Enclosing < 0 || r.Enclosing >= len(f.Symbols) {
+				continue
+			}
+			d := &docs[base+r.Enclosing]
+			d.Refs = append(d.Refs, retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine})
+		}
+	}
+	return docs
+}
+
+// qualifiedName is Receiver.Name for methods and Container.Name for
+// members without a receiver (interface methods, struct fields), so that
+// "Handler.ServeHTTP" finds the interface method.
+func qualifiedName(s sourcefacts.Symbol) string {
+	if s.Receiver == "" && s.Container != "" {
+		return s.Container + "." + s.Name
+	}
+	return s.Qualified()
+}

@@ -1,0 +1,300 @@
+// Package project is the knowledge base's lifecycle for one source tree:
+// it opens (or builds) the SQLite knowledge base (sourcefacts/store),
+// validates it lazily against the files' exact bytes into a snapshot, and
+// opens the search index built for exactly that snapshot (the embedded
+// SQLite backend, with vectors from the configured embedder, optionally in
+// a Chroma server) — building it the first time. Refresh re-validates and
+// moves to a new snapshot when the bytes changed.
+//
+// Every mode walks the tree the same way (sourcefacts' one skip policy);
+// InMemory only puts the knowledge base in a temporary directory.
+package project
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rlm-dev/rlm/chroma"
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/sourcefacts"
+	"github.com/rlm-dev/rlm/sourcefacts/store"
+)
+
+// Options configure Open.
+type Options struct {
+	// DBPath is the knowledge base file; "" means DefaultDBPath(root).
+	// Search indexes are kept beside it.
+	DBPath string
+	// InMemory keeps the knowledge base and search index in a temporary
+	// directory that Close removes: nothing is written under the root.
+	InMemory bool
+	// Embedder, when set, embeds every definition so that the vector and
+	// hybrid strategies are available. Its Dimensions must be known.
+	Embedder retrieval.Embedder
+	// Chroma, when set, keeps the vectors in a Chroma server (Embedder is
+	// then required). Exact, lexical and graph stay in the embedded
+	// backend; a Chroma hit counts only if its content hash is the file's
+	// hash in the current snapshot.
+	Chroma *chroma.Config
+	// RequireCurrent refuses a snapshot with stale, partial or unparsable
+	// files in it (a *store.NotCurrentError naming them).
+	RequireCurrent bool
+	// TrustStat lets validation skip hashing files whose size, mtime and
+	// inode are unchanged (git's racy-clean rule); never with
+	// RequireCurrent.
+	TrustStat bool
+	// Progress, if set, is told what Open and Refresh are doing.
+	Progress func(Progress)
+}
+
+// Progress reports work in phases: PhaseCheck while files are hashed
+// against the knowledge base (and re-extracted when changed), PhaseBuild
+// when a search index is built for a new snapshot (Done = 0, Total =
+// files), then PhaseDone.
+type Progress struct {
+	Phase       string
+	Done, Total int
+}
+
+// Progress phases.
+const (
+	PhaseCheck = "check"
+	PhaseBuild = "build"
+	PhaseDone  = "done"
+)
+
+// Stats describe the current snapshot and the last Open or Refresh.
+type Stats struct {
+	Files   int   // files in the snapshot
+	Bytes   int64 // their source bytes
+	Symbols int   // definitions in the knowledge base
+	Refs    int   // references (calls, type uses) in the knowledge base
+	Partial int   // files parsed with syntax errors
+	Errors  int   // files that could not be parsed
+	Stale   int   // files written but not flushed
+	// Check is the time spent validating the snapshot against the files;
+	// Build the time spent opening or building its search index.
+	Check, Build time.Duration
+	// Reused is true when the search index of this snapshot was already
+	// built.
+	Reused bool
+}
+
+// Project is one source tree's knowledge base, current snapshot and search
+// index. Safe for concurrent use: View and Refresh exclude each other.
+type Project struct {
+	root string
+	opts Options
+	st   *store.Store
+	done func() // releases the extractor
+	tmp  string // InMemory: the temporary directory
+
+	mu      sync.RWMutex
+	id      store.Identity
+	current map[string]string // path -> content hash string, of the snapshot
+	backend retrieval.Backend
+	stats   Stats
+
+	staleHits atomic.Int64
+}
+
+// Open opens root's knowledge base, validates it against the files' bytes
+// (unchanged files reused, changed ones re-extracted, a new generation
+// published only if something changed) and opens the search index of that
+// snapshot, building it the first time. Errors: the store's
+// (*store.NotCurrentError with RequireCurrent, *store.SchemaError, ...),
+// the backend's, or a plain error for a root that is not a directory.
+func Open(ctx context.Context, root string, opts Options) (*Project, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("project: open %s: not a directory", root)
+	}
+	if opts.Chroma != nil && opts.Embedder == nil {
+		return nil, fmt.Errorf("project: a Chroma backend needs an embedder")
+	}
+	p := &Project{root: abs, opts: opts}
+	dbPath := opts.DBPath
+	if opts.InMemory {
+		if p.tmp, err = os.MkdirTemp("", "rlm-kb-*"); err != nil {
+			return nil, fmt.Errorf("project: open %s: %w", root, err)
+		}
+		dbPath = filepath.Join(p.tmp, "kb.sqlite")
+	}
+	if p.st, p.done, err = OpenStore(ctx, abs, dbPath); err != nil {
+		p.removeTmp()
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	}
+	if _, err := p.Refresh(ctx); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// OpenStore opens the knowledge base of absRoot (dbPath "" means
+// DefaultDBPath) for every language sourcefacts supports. Call done after
+// closing the store: it releases the extractor.
+func OpenStore(ctx context.Context, absRoot, dbPath string) (st *store.Store, done func(), err error) {
+	if dbPath == "" {
+		dbPath = DefaultDBPath(absRoot)
+	}
+	ex, err := sourcefacts.NewExtractor()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err = store.Open(ctx, absRoot, &store.Options{
+		DBPath:           dbPath,
+		Project:          filepath.Base(absRoot),
+		Extractor:        ex,
+		ExtractorVersion: sourcefacts.ExtractorVersion,
+		Lister:           store.WalkLister{Match: func(p string) bool { return sourcefacts.LanguageForPath(p) != "" }},
+	})
+	if err != nil {
+		ex.Close()
+		return nil, nil, err
+	}
+	return st, ex.Close, nil
+}
+
+// Root is the tree's absolute path.
+func (p *Project) Root() string { return p.root }
+
+// Store is the knowledge base (for status and harness writes).
+func (p *Project) Store() *store.Store { return p.st }
+
+// Snapshot is the identity of the snapshot the search index shows.
+func (p *Project) Snapshot() store.Identity {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.id
+}
+
+// Stats describe the current snapshot.
+func (p *Project) Stats() Stats {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.stats
+}
+
+// StaleHits counts vector hits from a Chroma server that were dropped
+// because their content hash was not the current one.
+func (p *Project) StaleHits() int64 { return p.staleHits.Load() }
+
+// Capabilities are the search index's.
+func (p *Project) Capabilities() retrieval.Capabilities {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.backend.Capabilities()
+}
+
+// View calls fn with the search index of the current snapshot and that
+// snapshot's identity; Refresh waits until fn returns. fn must not keep b.
+func (p *Project) View(fn func(b retrieval.Backend, id store.Identity) error) error {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.backend == nil {
+		return store.ErrClosed
+	}
+	return fn(p.backend, p.id)
+}
+
+// Refresh validates the knowledge base against the files' bytes and, if
+// the snapshot changed, moves to the new snapshot's search index (built if
+// needed). It reports whether the snapshot changed.
+func (p *Project) Refresh(ctx context.Context) (bool, error) {
+	start := time.Now()
+	so := store.SnapshotOptions{RequireCurrent: p.opts.RequireCurrent, TrustStat: p.opts.TrustStat && !p.opts.RequireCurrent}
+	if p.opts.Progress != nil {
+		so.Progress = func(done, total int) { p.opts.Progress(Progress{Phase: PhaseCheck, Done: done, Total: total}) }
+	}
+	sn, err := p.st.Snapshot(ctx, store.All(), so)
+	if err != nil {
+		return false, fmt.Errorf("project: snapshot %s: %w", p.root, err)
+	}
+	defer sn.Close()
+	id := sn.Identity()
+	p.mu.RLock()
+	same := p.backend != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
+	p.mu.RUnlock()
+	if same {
+		return false, nil
+	}
+	files, err := sn.Files(ctx)
+	if err != nil {
+		return false, fmt.Errorf("project: snapshot %s: %w", p.root, err)
+	}
+	stats := Stats{Files: len(files), Check: time.Since(start)}
+	current := make(map[string]string, len(files))
+	for _, f := range files {
+		current[f.Path] = f.Hash.String()
+		stats.Bytes += f.Hash.Len
+		switch f.Status {
+		case sourcefacts.StatusPartial:
+			stats.Partial++
+		case sourcefacts.StatusError:
+			stats.Errors++
+		case store.StatusStale:
+			stats.Stale++
+		}
+	}
+	if ss, err := p.st.Stats(ctx); err == nil {
+		stats.Symbols, stats.Refs = ss.Symbols, ss.References
+	}
+	t := time.Now()
+	b, reused, err := p.openSearchIndex(ctx, sn, id, files, current)
+	if err != nil {
+		return false, err
+	}
+	stats.Build, stats.Reused = time.Since(t), reused
+	if p.opts.Progress != nil {
+		p.opts.Progress(Progress{Phase: PhaseDone, Done: len(files), Total: len(files)})
+	}
+	p.mu.Lock()
+	old := p.backend
+	p.backend, p.id, p.current, p.stats = b, id, current, stats
+	p.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	return true, nil
+}
+
+// Close releases the search index and the knowledge base, and removes an
+// InMemory project's temporary directory.
+func (p *Project) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var err error
+	if p.backend != nil {
+		err = p.backend.Close()
+		p.backend = nil
+	}
+	if p.st != nil {
+		err = errors.Join(err, p.st.Close())
+		p.st = nil
+	}
+	if p.done != nil {
+		p.done()
+		p.done = nil
+	}
+	p.removeTmp()
+	return err
+}
+
+func (p *Project) removeTmp() {
+	if p.tmp != "" {
+		os.RemoveAll(p.tmp)
+		p.tmp = ""
+	}
+}
