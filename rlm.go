@@ -26,32 +26,32 @@ import (
 
 // Options configure Open and NewPlanner.
 type Options struct {
-	Rules          string        // directory of .pl files layered over the default rules
-	DBPath         string        // knowledge base file; "" means project.DefaultDBPath
-	InMemory       bool          // keep the knowledge base in a temporary directory
-	Embedder       Embedder      // vectors for hybrid/vector search; nil: BM25 only
-	Chroma         *ChromaConfig // keep the vectors in a Chroma server
-	RequireCurrent bool          // refuse answers while a file is stale, partial or unparsable
-	NoRefresh      bool          // answer from the snapshot of Open without re-checking the files
-	Inferences     int64         // per-query rule budget (0: the engine's default)
+	Rules          string          // directory of .pl files layered over the default rules
+	DBPath         string          // knowledge base file; "" means project.DefaultDBPath
+	InMemory       bool            // keep the knowledge base in a temporary directory
+	Embedder       Embedder        // vectors for hybrid/vector search; nil: BM25 only
+	Chroma         *ChromaConfig   // keep the vectors in a Chroma server
+	RequireCurrent bool            // refuse answers while a file is stale, partial or unparsable
+	NoRefresh      bool            // answer from the snapshot of Open without re-checking the files
+	Inferences     int64           // per-query rule budget (0: the engine's default)
 	HostPredicates []HostPredicate // extra host predicates the rules may call (data only)
 	Progress       func(Progress)
 }
 
 // Types of the answers and options, defined in the packages that own them.
 type (
-	Answer       = planner.Answer
-	Hit          = planner.Hit
-	Plan         = planner.Plan
-	Explanation  = planner.Explanation
-	Because      = planner.Because
-	Planner      = planner.Planner
-	Embedder     = retrieval.Embedder
-	ChromaConfig = chroma.Config
-	Progress     = project.Progress
-	Stats        = project.Stats
-	Snapshot     = store.Identity
-	Status       = project.Status
+	Answer        = planner.Answer
+	Hit           = planner.Hit
+	Plan          = planner.Plan
+	Explanation   = planner.Explanation
+	Because       = planner.Because
+	Planner       = planner.Planner
+	Embedder      = retrieval.Embedder
+	ChromaConfig  = chroma.Config
+	Progress      = project.Progress
+	Stats         = project.Stats
+	Snapshot      = store.Identity
+	Status        = project.Status
 	Binding       = engine.Binding   // one variable of a REPL query and its value
 	HostPredicate = engine.Predicate // a Go predicate registered for the rules
 )

@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlm-dev/rlm/planner"
 	"github.com/rlm-dev/rlm/bridge"
 	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/planner"
 )
 
 type query struct {
