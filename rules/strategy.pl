@@ -75,12 +75,21 @@ plan_features(F, Avail, plan(Class, Steps, [ClassWhy|Whys])) :-
     findall(Cost-(Step-Why),
             ( candidate(Class, F, Avail, Step, Why),
               Step = step(S, _, _),
-              memberchk(S, Avail),
-              cost(S, Cost) ),
+              planned_cost(S, Avail, Cost) ),
             Pairs),
     keysort(Pairs, Sorted),
     pairs_values(Sorted, StepWhys),
     pairs_keys_values(StepWhys, Steps, Whys).
+
+%! planned_cost(+Strategy, +Available, -Cost) is semidet.
+%  A known strategy is planned only if the backend offers it. A strategy
+%  with no cost is not one the rules know: it is planned last, so that Go
+%  refuses the plan naming the rule that wrote it, instead of the step
+%  silently vanishing.
+planned_cost(S, Avail, Cost) :-
+    cost(S, Cost), !,
+    memberchk(S, Avail).
+planned_cost(_, _, 1000).
 
 %! candidate(+Class, +Features, +Available, -Step, -Because) is nondet.
 %  Embedding-based steps where the backend has them; otherwise the

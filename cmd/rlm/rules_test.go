@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"io/fs"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rlm-dev/rlm"
+)
+
+// TestRulesDumpWritesDefaultsThatPassTheirTests: `rlm rules dump DIR`
+// writes every default rule file, in folders, and `rlm test-rules DIR` over
+// that copy passes as many tests as the defaults alone.
+func TestRulesDumpWritesDefaultsThatPassTheirTests(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rules")
+	if _, errs, code := runCLI(t, "", "rules", "dump", dir); code != 0 {
+		t.Fatalf("dump: exit %d: %s", code, errs)
+	}
+	var files []string
+	filepath.Walk(dir, func(p string, fi os.FileInfo, _ error) error {
+		if strings.HasSuffix(p, ".pl") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	var want int
+	fs.WalkDir(rlm.DefaultRules(), ".", func(p string, d fs.DirEntry, _ error) error {
+		if strings.HasSuffix(p, ".pl") {
+			want++
+		}
+		return nil
+	})
+	if len(files) != want || want < 9 {
+		t.Fatalf("dump wrote %d .pl files, the defaults have %d: %v", len(files), want, files)
+	}
+	defaults, _, code := runCLI(t, "", "test-rules")
+	if code != 0 {
+		t.Fatalf("default rule tests fail:\n%s", defaults)
+	}
+	copied, _, code := runCLI(t, "", "test-rules", dir)
+	if code != 0 {
+		t.Fatalf("rule tests over the dumped copy fail:\n%s", copied)
+	}
+	if lastLine(defaults) != lastLine(copied) {
+		t.Fatalf("defaults: %q, dumped copy: %q", lastLine(defaults), lastLine(copied))
+	}
+	if _, errs, code := runCLI(t, "", "rules", "dump", dir); code == 0 || !strings.Contains(errs, "exists") {
+		t.Fatalf("a second dump into the same directory must refuse to overwrite: exit %d %s", code, errs)
+	}
+}
+
+func lastLine(s string) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	return ls[len(ls)-1]
+}
+
+// TestRulesIDsListsTheRegistry: every rule ID the answer to a query names
+// is listed, with a meaning, by `rlm rules ids`.
+func TestRulesIDsListsTheRegistry(t *testing.T) {
+	out, errs, code := runCLI(t, "", "rules", "ids", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var ids []struct{ ID, Meaning string }
+	if err := json.Unmarshal([]byte(out), &ids); err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, r := range ids {
+		if r.Meaning == "" {
+			t.Errorf("%s has no meaning", r.ID)
+		}
+		known[r.ID] = true
+	}
+	ans, _, _ := runCLI(t, "", "search", "--root", sample, "--json", "what calls servehttp")
+	var a jsonAnswer
+	if err := json.Unmarshal([]byte(ans), &a); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range a.Explain {
+		if id, _ := b["rule"].(string); !known[id] {
+			t.Errorf("rule %q in an answer is not in rlm rules ids", id)
+		}
+	}
+}
+
+// TestExplainPlansWhatSearchRuns: with the same embedder flags, `rlm
+// explain` shows the steps `rlm search` runs (a description is answered by
+// hybrid search with the default local embedder, by BM25 without one).
+func TestExplainPlansWhatSearchRuns(t *testing.T) {
+	q := "parse multipart form boundaries"
+	for _, emb := range []string{"local", "none"} {
+		out, errs, code := runCLI(t, "", "explain", "--json", "--embedder", emb, q)
+		if code != 0 {
+			t.Fatalf("explain: exit %d: %s", code, errs)
+		}
+		var e struct {
+			Steps []struct{ Strategy string } `json:"steps"`
+		}
+		if err := json.Unmarshal([]byte(out), &e); err != nil {
+			t.Fatal(err)
+		}
+		out, errs, code = runCLI(t, "", "search", "--root", sample, "--json", "--embedder", emb, q)
+		if code != 0 {
+			t.Fatalf("search: exit %d: %s", code, errs)
+		}
+		var a jsonAnswer
+		if err := json.Unmarshal([]byte(out), &a); err != nil {
+			t.Fatal(err)
+		}
+		if len(e.Steps) == 0 || len(a.Plan) == 0 || e.Steps[0].Strategy != a.Plan[0]["strategy"] {
+			t.Fatalf("--embedder %s: explain plans %+v, search ran %+v", emb, e.Steps, a.Plan)
+		}
+		want := map[string]string{"local": "hybrid", "none": "lexical"}[emb]
+		if e.Steps[0].Strategy != want {
+			t.Errorf("--embedder %s: first step %s, want %s", emb, e.Steps[0].Strategy, want)
+		}
+	}
+}
+
+// TestCLIImportsOnlyTheFacade: the CLI reaches rlm through the root
+// package (and internal helpers), never through the packages behind it.
+func TestCLIImportsOnlyTheFacade(t *testing.T) {
+	fset := token.NewFileSet()
+	paths, _ := filepath.Glob("*.go")
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			if strings.HasPrefix(path, "github.com/rlm-dev/rlm/") && !strings.HasPrefix(path, "github.com/rlm-dev/rlm/internal/") {
+				t.Errorf("%s imports %s; the CLI may import only github.com/rlm-dev/rlm", p, path)
+			}
+		}
+	}
+}
