@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"io/fs"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
