@@ -43,3 +43,16 @@ func Clip(s string, n int) string {
 	}
 	return Prefix(s, n) + Ellipsis
 }
+
+// Fit returns s if it has at most max bytes, else a prefix followed by
+// Ellipsis that together have at most max bytes (for fields with a hard
+// byte limit). With max smaller than the ellipsis it is Prefix(s, max).
+func Fit(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	if max < len(Ellipsis) {
+		return Prefix(s, max)
+	}
+	return Prefix(s, max-len(Ellipsis)) + Ellipsis
+}

@@ -45,3 +45,17 @@ func TestClipMarksOnlyCutText(t *testing.T) {
 		t.Fatalf("Clip = %q, want %q", got, "w"+Ellipsis)
 	}
 }
+
+func TestFitStaysWithinTheLimitEllipsisIncluded(t *testing.T) {
+	for _, s := range []string{"héllo wörld", "日本語のテキスト", "plain ascii text"} {
+		for max := 0; max <= len(s)+1; max++ {
+			got := Fit(s, max)
+			if len(got) > max || !utf8.ValidString(got) {
+				t.Fatalf("Fit(%q, %d) = %q (%d bytes)", s, max, got, len(got))
+			}
+			if len(s) > max && max >= len(Ellipsis) && !strings.HasSuffix(got, Ellipsis) {
+				t.Fatalf("Fit(%q, %d) = %q lacks the ellipsis", s, max, got)
+			}
+		}
+	}
+}
