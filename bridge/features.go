@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/stopwords"
 )
 
 // Identifier shapes, the closed vocabulary of Ident.Shape.
@@ -63,10 +64,13 @@ type Features struct {
 	Truncated      bool // the text was longer than MaxFeatureBytes
 }
 
-var stopwords = setOf(`a an the is are was were be been of to in on at for from by with and or not
-what which who whom whose where when why how does do did can could should would will shall may might
-this that these those it its there here me my we our you your i find show list give tell get all any
-some me please about into than then so if as`)
+// requestWords are the verbs and courtesies of a request to an assistant
+// ("find", "show me", "please"): no topic, like the English function words
+// of internal/stopwords.
+var requestWords = setOf(`find show list give tell get please`)
+
+// isStopword reports whether the lowercased word carries no topic.
+func isStopword(w string) bool { return stopwords.Function(w) || requestWords[w] }
 
 var relationWords = setOf(`calls call called calling caller callers callee callees invokes invoke invoked
 invocation invocations uses use used usage usages references reference referenced refs`)
@@ -212,7 +216,7 @@ func QueryFeatures(text string) Features {
 	}
 
 	for i, w := range lower {
-		if isIdent[i] || stopwords[w] || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {
+		if isIdent[i] || isStopword(w) || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {
 			continue
 		}
 		if !hasLetter(w) {
@@ -262,7 +266,7 @@ func objectBefore(toks, lower []string, isIdent []bool, i int) string {
 		if isIdent[j] {
 			return identName(toks[j])
 		}
-		if stopwords[lower[j]] {
+		if isStopword(lower[j]) {
 			continue
 		}
 		if isIdentText(toks[j]) {
@@ -398,7 +402,7 @@ func identShape(t string, first, alone bool) string {
 		if first && !alone {
 			return ""
 		}
-		if stopwords[strings.ToLower(t)] {
+		if isStopword(strings.ToLower(t)) {
 			return ""
 		}
 		return ShapePascal

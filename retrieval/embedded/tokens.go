@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"github.com/rlm-dev/rlm/internal/stopwords"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,23 +15,15 @@ const MaxTermBytes = 256
 // together; terms past it are ignored.
 const MaxQueryTerms = 32
 
-// stopwords are dropped from lexical queries (never from the index). The
-// list is deliberately short: question words and glue that people put
-// around identifiers ("where is X defined", "what calls Y").
-var stopwords = map[string]struct{}{
-	"a": {}, "an": {}, "and": {}, "are": {}, "be": {}, "by": {},
-	"call": {}, "called": {}, "calls": {}, "defined": {}, "do": {}, "does": {},
-	"for": {}, "from": {}, "how": {}, "in": {}, "is": {}, "it": {},
-	"of": {}, "on": {}, "or": {}, "that": {}, "the": {}, "this": {},
-	"to": {}, "what": {}, "where": {}, "which": {}, "who": {}, "with": {},
-}
+// queryGlue are the relation and cue words people put around identifiers
+// in questions ("where is X defined", "what calls Y"); with the question
+// glue of internal/stopwords they are dropped from lexical queries (never
+// from the index).
+var queryGlue = map[string]bool{"call": true, "called": true, "calls": true, "defined": true}
 
 // IsStopword reports whether the lowercased term is dropped from lexical
 // queries.
-func IsStopword(term string) bool {
-	_, ok := stopwords[term]
-	return ok
-}
+func IsStopword(term string) bool { return stopwords.Glue(term) || queryGlue[term] }
 
 func isWordRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
