@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/rlm-dev/rlm"
-	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 )
 
 // TestChromaHitsAreCheckedAgainstCurrentHashes: vectors left in a Chroma

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )

@@ -2,7 +2,7 @@
 // requests, filters, hits that keep their score kind, capabilities, and the
 // Backend interface (Search, Fetch, Upsert, Delete). It knows nothing of
 // Prolog or of any one store; the embedded SQLite backend lives in
-// retrieval/embedded and the Chroma one in chroma/.
+// retrieval/embedded and the Chroma one in retrieval/chroma.
 package retrieval
 
 import (

@@ -19,8 +19,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/rlm-dev/rlm"
-	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/rules"
 )
 
