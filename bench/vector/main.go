@@ -464,15 +464,7 @@ func embedderThroughput(ctx context.Context, cfg config) (string, error) {
 	}
 	el := time.Since(start)
 
-	fe := retrieval.FuncEmbedder{ModelID: le.Model(), Dims: le.Dimensions(),
-		Func: func(ctx context.Context, texts []string) ([][]float32, error) {
-			res, err := le.Embed(ctx, texts)
-			if err != nil {
-				return nil, err
-			}
-			return res.Vectors, nil
-		}}
-	eb, err := embedded.Open(ctx, "", embedded.WithEmbedder(fe))
+	eb, err := embedded.Open(ctx, "", embedded.WithEmbedder(le))
 	if err != nil {
 		return "", err
 	}
