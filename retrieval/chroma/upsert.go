@@ -22,7 +22,8 @@ type record struct {
 // Upsert embeds each document's Text (or, when Text is empty, its qualified
 // name, signature, doc and path) with the Embedder and writes documents,
 // vectors and provenance metadata with Chroma's upsert, replacing records of
-// the same id. Everything is validated and embedded before the first write;
+// the same id whole (metadata keys of the old version that the new one lacks
+// are dropped; see clearStale). Everything is validated and embedded before the first write;
 // writes go in batches of at most BatchSize records, so a server or transport
 // failure mid-way can leave earlier batches written (the error says how
 // many; upsert is idempotent, so retrying the call is safe). An empty slice
@@ -207,6 +208,9 @@ func (b *Backend) write(ctx context.Context, recs []record) error {
 			body.Embeddings = f32
 		}
 		err := b.withCollection(ctx, func(base string) error {
+			if err := b.clearStale(ctx, base, batch); err != nil {
+				return err
+			}
 			return b.c.do(ctx, "upsert", http.MethodPost, base+"/upsert", body, nil)
 		})
 		if err != nil {
@@ -217,6 +221,43 @@ func (b *Backend) write(ctx context.Context, recs []record) error {
 				i+1, len(bs), written, len(recs), err)
 		}
 		written += len(batch)
+	}
+	return nil
+}
+
+// clearStale makes batch replace its stored records whole. Chroma's upsert
+// merges metadata: a key of the stored record that the new metadata lacks
+// would survive (a user metadata key, a signature, a deeper dir_N). So the
+// stored metadata of the batch's ids is read first, and every such key is
+// sent as null, which drops it.
+func (b *Backend) clearStale(ctx context.Context, base string, batch []record) error {
+	ids := make([]string, len(batch))
+	byID := make(map[string]map[string]any, len(batch))
+	for i, r := range batch {
+		ids[i] = r.id
+		byID[r.id] = r.meta
+	}
+	var resp struct {
+		IDs       []string         `json:"ids"`
+		Metadatas []map[string]any `json:"metadatas"`
+	}
+	if err := b.c.do(ctx, "get", http.MethodPost, base+"/get", map[string]any{"ids": ids, "include": []string{"metadatas"}}, &resp); err != nil {
+		return err
+	}
+	if len(resp.Metadatas) != len(resp.IDs) {
+		return &Error{Op: "get", Status: 200, Kind: KindMalformed,
+			Message: fmt.Sprintf("%d ids, %d metadatas", len(resp.IDs), len(resp.Metadatas))}
+	}
+	for i, id := range resp.IDs {
+		meta, ok := byID[id]
+		if !ok {
+			continue
+		}
+		for k := range resp.Metadatas[i] {
+			if _, keep := meta[k]; !keep {
+				meta[k] = nil
+			}
+		}
 	}
 	return nil
 }
