@@ -41,6 +41,14 @@ var (
 	_ retrieval.Embedder = (*LocalEmbedder)(nil)
 )
 
+// vectorsOf is the vectors of an EmbedDetailed result, or its error.
+func vectorsOf(res *Embeddings, err error) ([][]float32, error) {
+	if err != nil {
+		return nil, err
+	}
+	return res.Vectors, nil
+}
+
 // EmbedOne embeds a single text with e and returns its vector. An embedder
 // that answers with other than one vector gives a KindInvalidResponse
 // *Error.
@@ -136,11 +144,7 @@ func (r *RemoteEmbedder) Dimensions() int {
 // [RemoteEmbedder.EmbedDetailed], one per text in input order, with the same
 // errors.
 func (r *RemoteEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	res, err := r.EmbedDetailed(ctx, texts)
-	if err != nil {
-		return nil, err
-	}
-	return res.Vectors, nil
+	return vectorsOf(r.EmbedDetailed(ctx, texts))
 }
 
 // EmbedDetailed embeds texts and also reports the provider, the model the

@@ -79,11 +79,7 @@ func (l *LocalEmbedder) Dimensions() int { return l.dims }
 // [LocalEmbedder.EmbedDetailed], one per text in input order, with the same
 // errors.
 func (l *LocalEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	res, err := l.EmbedDetailed(ctx, texts)
-	if err != nil {
-		return nil, err
-	}
-	return res.Vectors, nil
+	return vectorsOf(l.EmbedDetailed(ctx, texts))
 }
 
 // EmbedDetailed embeds texts and also reports the token usage (identifier

@@ -769,3 +769,17 @@ func TestReplacingARecordDropsMetadataKeysOfTheOldVersion(t *testing.T) {
 		t.Errorf("upserted metadata (-want +got):\n%s", diff)
 	}
 }
+
+// TestOpenRefusesAnEmbedderOfUnknownDimensions: a remote embedder without
+// configured dimensions reports 0; Open refuses it before any request, with
+// an error wrapping retrieval.ErrBadRequest that says so.
+func TestOpenRefusesAnEmbedderOfUnknownDimensions(t *testing.T) {
+	f := newFake(t)
+	b, err := Open(context.Background(), Config{URL: f.Server.URL, Embedder: &testfixture.WordEmbedder{ModelID: "text-embedding-3-small"}})
+	if !errors.Is(err, retrieval.ErrBadRequest) || !strings.Contains(err.Error(), "dimensions unknown") || b != nil {
+		t.Fatalf("Open = %v, %v; want ErrBadRequest saying dimensions unknown", b, err)
+	}
+	if n := len(f.Requests()); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+}
