@@ -1,26 +1,27 @@
 package rlm
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/rlm-dev/rlm/providers"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
-// LocalEmbedder is the offline default: a deterministic feature-hashing
-// embedder (model providers.LocalModelID, 384 dimensions).
+// LocalEmbedder is the offline default: providers' deterministic
+// feature-hashing embedder (model providers.LocalModelID, 384 dimensions).
 func LocalEmbedder() (Embedder, error) {
 	p, err := providers.NewLocalEmbedder(providers.LocalConfig{})
 	if err != nil {
 		return nil, err
 	}
-	return fromProvider(p)
+	return p, nil
 }
 
 // OpenAIEmbedder embeds through an OpenAI-compatible endpoint. keyEnv names
 // the environment variable holding the key (read at call time, never
-// logged); dims must be the model's output size.
+// logged); dims must be the model's output size: 0 fails here, as a backend
+// must know the vector length (retrieval.CheckEmbedder, an error wrapping
+// retrieval.ErrBadRequest).
 func OpenAIEmbedder(baseURL, model, keyEnv string, dims int) (Embedder, error) {
 	p, err := providers.NewRemoteEmbedder(providers.EmbeddingConfig{
 		Config:     providers.Config{BaseURL: baseURL, Model: model, APIKeyEnv: keyEnv},
@@ -29,19 +30,8 @@ func OpenAIEmbedder(baseURL, model, keyEnv string, dims int) (Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fromProvider(p)
-}
-
-func fromProvider(p providers.Embedder) (Embedder, error) {
-	if p.Dimensions() <= 0 {
-		return nil, fmt.Errorf("rlm: embedder %s: dimensions unknown; configure them", p.Model())
+	if err := retrieval.CheckEmbedder(p); err != nil {
+		return nil, fmt.Errorf("rlm: %w", err)
 	}
-	return retrieval.FuncEmbedder{ModelID: p.Model(), Dims: p.Dimensions(),
-		Func: func(ctx context.Context, texts []string) ([][]float32, error) {
-			res, err := p.Embed(ctx, texts)
-			if err != nil {
-				return nil, err
-			}
-			return res.Vectors, nil
-		}}, nil
+	return p, nil
 }

@@ -16,11 +16,11 @@ import (
 	"context"
 	"sync"
 
-	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/planner"
 	"github.com/rlm-dev/rlm/project"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 

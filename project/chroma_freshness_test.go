@@ -8,22 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlm-dev/rlm/chroma"
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/project"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 )
 
 // TestChromaHitsAreCheckedAgainstCurrentHashes: vectors left in a Chroma
 // collection by an earlier index of a file that has since been deleted or
 // changed never count as current hits.
 func TestChromaHitsAreCheckedAgainstCurrentHashes(t *testing.T) {
-	url := os.Getenv("RLM_CHROMA_URL")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("RLM_CHROMA_URL is not set in CI: the Chroma server did not start")
-		}
-		t.Skip("RLM_CHROMA_URL not set; run scripts/test.sh to start a Chroma server")
-	}
+	url := testfixture.ChromaURL(t)
 	root := t.TempDir()
 	copyTree(t, "../testdata/gosample", root)
 	emb := localEmbedder(t)

@@ -10,21 +10,14 @@ import (
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
-// localEmbedder is the offline embedder as a retrieval.Embedder.
+// localEmbedder is the offline embedder (a retrieval.Embedder).
 func localEmbedder(t *testing.T) retrieval.Embedder {
 	t.Helper()
 	p, err := providers.NewLocalEmbedder(providers.LocalConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return retrieval.FuncEmbedder{ModelID: p.Model(), Dims: p.Dimensions(),
-		Func: func(ctx context.Context, texts []string) ([][]float32, error) {
-			res, err := p.Embed(ctx, texts)
-			if err != nil {
-				return nil, err
-			}
-			return res.Vectors, nil
-		}}
+	return p
 }
 
 // search runs req against the project's current search index.

@@ -20,8 +20,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )

@@ -8,8 +8,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/retrieval/embedded"
 	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"

@@ -1,7 +1,9 @@
 // Package providers holds the clients for OpenAI-compatible chat and
 // embedding endpoints (over github.com/openai/openai-go/v3) and the local,
-// deterministic embedder that is the offline default. It is a leaf package:
-// it knows nothing of Prolog or retrieval.
+// deterministic embedder that is the offline default. It knows nothing of
+// Prolog; it imports package retrieval only for the one Embedder interface,
+// which [RemoteEmbedder] and [LocalEmbedder] satisfy directly (Embed returns
+// the vectors; EmbedDetailed also returns usage and the reported model).
 //
 // # Configuration
 //

@@ -13,24 +13,11 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/param"
+
+	"github.com/rlm-dev/rlm/retrieval"
 )
 
-// Embedder turns texts into vectors. Implementations: [RemoteEmbedder]
-// (an OpenAI-compatible /embeddings endpoint) and [LocalEmbedder] (offline,
-// deterministic feature hashing).
-type Embedder interface {
-	// Embed returns one vector per text, in input order. texts must be
-	// non-empty, every text non-empty and at most the embedder's byte cap;
-	// violations fail with KindConfiguration before any work is done.
-	Embed(ctx context.Context, texts []string) (*Embeddings, error)
-	// Model is the model id vectors are produced with.
-	Model() string
-	// Dimensions is the vector length: the configured/known value, or 0 for
-	// a remote embedder whose model default is not yet observed.
-	Dimensions() int
-}
-
-// Embeddings is the validated result of one Embed call.
+// Embeddings is the validated result of one EmbedDetailed call.
 type Embeddings struct {
 	Provider   string      // Config.Provider, or "local"
 	Model      string      // model id (as reported by the server when it reports one)
@@ -48,18 +35,40 @@ type Usage struct {
 	TotalTokens      int64
 }
 
-// EmbedOne embeds a single text and returns its vector.
-func EmbedOne(ctx context.Context, e Embedder, text string) ([]float32, error) {
-	res, err := e.Embed(ctx, []string{text})
+// The embedders of this package are retrieval's one Embedder interface.
+var (
+	_ retrieval.Embedder = (*RemoteEmbedder)(nil)
+	_ retrieval.Embedder = (*LocalEmbedder)(nil)
+)
+
+// vectorsOf is the vectors of an EmbedDetailed result, or its error.
+func vectorsOf(res *Embeddings, err error) ([][]float32, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.Vectors[0], nil
+	return res.Vectors, nil
 }
 
-// EmbedAsync starts e.Embed in its own goroutine; see [Future].
-func EmbedAsync(ctx context.Context, e Embedder, texts []string) *Future[*Embeddings] {
-	return Go(ctx, func(ctx context.Context) (*Embeddings, error) { return e.Embed(ctx, texts) })
+// EmbedOne embeds a single text with e and returns its vector. An embedder
+// that answers with other than one vector gives a KindInvalidResponse
+// *Error.
+func EmbedOne(ctx context.Context, e retrieval.Embedder, text string) ([]float32, error) {
+	vecs, err := e.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 {
+		return nil, invalid("embedder %s returned %d vectors for 1 text", e.Model(), len(vecs))
+	}
+	return vecs[0], nil
+}
+
+// EmbedAsync starts e.Embed in its own goroutine; see [Future]. The result
+// holds one vector per text, in input order. For usage and the reported
+// model, start [RemoteEmbedder.EmbedDetailed] or
+// [LocalEmbedder.EmbedDetailed] with [Go].
+func EmbedAsync(ctx context.Context, e retrieval.Embedder, texts []string) *Future[[][]float32] {
+	return Go(ctx, func(ctx context.Context) ([][]float32, error) { return e.Embed(ctx, texts) })
 }
 
 // EmbeddingConfig configures a [RemoteEmbedder].
@@ -131,10 +140,21 @@ func (r *RemoteEmbedder) Dimensions() int {
 	return int(r.seenDims.Load())
 }
 
-// Embed implements [Embedder]. Texts are split into batches of BatchSize;
-// a failing batch fails the whole call (no partial result). Cancelling ctx
-// stops before the next batch and aborts the one in flight.
-func (r *RemoteEmbedder) Embed(ctx context.Context, texts []string) (*Embeddings, error) {
+// Embed implements retrieval.Embedder: it returns the vectors of
+// [RemoteEmbedder.EmbedDetailed], one per text in input order, with the same
+// errors.
+func (r *RemoteEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return vectorsOf(r.EmbedDetailed(ctx, texts))
+}
+
+// EmbedDetailed embeds texts and also reports the provider, the model the
+// server names, the dimensions and the token usage. texts must be non-empty,
+// every text non-empty and at most MaxTextBytes, at most MaxTexts of them;
+// violations fail with KindConfiguration before any network call. Texts are
+// split into batches of BatchSize; a failing batch fails the whole call (no
+// partial result). Cancelling ctx stops before the next batch and aborts
+// the one in flight.
+func (r *RemoteEmbedder) EmbedDetailed(ctx context.Context, texts []string) (*Embeddings, error) {
 	const op = "embed"
 	if err := checkTexts(texts, r.maxTexts, r.maxBytes); err != nil {
 		return nil, r.ep.stamp(err, 0)

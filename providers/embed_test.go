@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rlm-dev/rlm/retrieval"
 )
 
 func newTestEmbedder(t *testing.T, f *fake, mod func(*EmbeddingConfig)) *RemoteEmbedder {
@@ -40,7 +42,7 @@ func TestEmbedBatchesInInputOrder(t *testing.T) {
 	})
 	e := newTestEmbedder(t, f, func(c *EmbeddingConfig) { c.BatchSize = 3; c.Dimensions = 4 })
 	texts := []string{"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "g", "hh", "iii", "jjjj"}
-	res, err := e.Embed(context.Background(), texts)
+	res, err := e.EmbedDetailed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,12 +266,12 @@ func TestEmbedConcurrentUse(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			text := strings.Repeat("z", i+1)
-			res, err := e.Embed(context.Background(), []string{text, "q", text})
+			vecs, err := e.Embed(context.Background(), []string{text, "q", text})
 			if err != nil {
 				errs <- err
 				return
 			}
-			if d := cmp.Diff(fakeVector(text, 3), res.Vectors[2]); d != "" {
+			if d := cmp.Diff(fakeVector(text, 3), vecs[2]); d != "" {
 				errs <- errors.New(d)
 			}
 		}(i)
@@ -303,5 +305,54 @@ func TestEmbedSlowServerTimesOut(t *testing.T) {
 	}
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("took %v; per-attempt timeout not honoured", el)
+	}
+}
+
+// TestEmbedReturnsTheVectorsOfEmbedDetailed: Embed, the retrieval.Embedder
+// method, gives exactly the vectors EmbedDetailed validated, in input order,
+// for the remote and the local embedder.
+func TestEmbedReturnsTheVectorsOfEmbedDetailed(t *testing.T) {
+	f := newFake(t, okEmbeddings(5))
+	remote := newTestEmbedder(t, f, func(c *EmbeddingConfig) { c.BatchSize = 2 })
+	local := mustLocal(t, LocalConfig{Dimensions: 16})
+	texts := []string{"parseHTTPRequest", "b", "ccc", "serve_http"}
+	for _, tc := range []struct {
+		name     string
+		embed    func(context.Context, []string) ([][]float32, error)
+		detailed func(context.Context, []string) (*Embeddings, error)
+	}{
+		{"remote", remote.Embed, remote.EmbedDetailed},
+		{"local", local.Embed, local.EmbedDetailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.embed(context.Background(), texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := tc.detailed(context.Background(), texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want.Vectors, got); d != "" {
+				t.Errorf("Embed differs from EmbedDetailed (-want +got):\n%s", d)
+			}
+			if _, err := tc.embed(context.Background(), []string{"a", ""}); !IsKind(err, KindConfiguration) {
+				t.Errorf("Embed with an empty text: err = %v, want KindConfiguration", err)
+			}
+		})
+	}
+}
+
+// TestEmbedOneRefusesAWrongVectorCount: EmbedOne over any
+// retrieval.Embedder fails with KindInvalidResponse instead of indexing a
+// vector that is not there.
+func TestEmbedOneRefusesAWrongVectorCount(t *testing.T) {
+	for _, n := range []int{0, 2} {
+		e := retrieval.FuncEmbedder{ModelID: "m", Dims: 1, Func: func(context.Context, []string) ([][]float32, error) {
+			return make([][]float32, n), nil
+		}}
+		if v, err := EmbedOne(context.Background(), e, "x"); !IsKind(err, KindInvalidResponse) || v != nil {
+			t.Errorf("%d vectors: EmbedOne = %v, %v; want KindInvalidResponse", n, v, err)
+		}
 	}
 }

@@ -7,11 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rlm-dev/rlm/internal/testfixture"
 )
 
 // testKey is the API key used by fixture tests; tests grep for it in every
@@ -20,52 +21,26 @@ const testKey = "sk-test-7f3a9c1e-DO-NOT-LEAK-42"
 
 const testKeyEnv = "RLM_PROVIDERS_TEST_KEY"
 
-// recorded is one request seen by the fake.
-type recorded struct {
-	Method string
-	Path   string
-	Header http.Header
-	Body   map[string]any
-}
-
-// fake is an httptest stand-in for the OpenAI wire protocol. handle gets
-// the 0-based call number and the decoded JSON body.
+// fake is an httptest stand-in for the OpenAI wire protocol over
+// testfixture.HTTPFake, which records every request. handle gets the
+// 0-based call number and the decoded JSON body.
 type fake struct {
-	t      *testing.T
-	srv    *httptest.Server
-	mu     sync.Mutex
-	reqs   []recorded
-	handle func(w http.ResponseWriter, r *http.Request, call int, body map[string]any)
+	*testfixture.HTTPFake
 }
 
 func newFake(t *testing.T, handle func(w http.ResponseWriter, r *http.Request, call int, body map[string]any)) *fake {
 	t.Helper()
-	f := &fake{t: t, handle: handle}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		var body map[string]any
-		if len(raw) > 0 {
-			if err := json.Unmarshal(raw, &body); err != nil {
-				t.Errorf("fake: request body is not JSON: %v", err)
-			}
+	return &fake{testfixture.NewHTTPFake(t, func(w http.ResponseWriter, r *http.Request, req testfixture.Request) {
+		if req.BodyErr != nil {
+			t.Errorf("fake: request body is not JSON: %v", req.BodyErr)
 		}
-		f.mu.Lock()
-		call := len(f.reqs)
-		f.reqs = append(f.reqs, recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-		f.mu.Unlock()
-		f.handle(w, r, call, body)
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
+		handle(w, r, req.Call, req.Body)
+	})}
 }
 
-func (f *fake) URL() string { return f.srv.URL + "/v1" }
+func (f *fake) URL() string { return f.Server.URL + "/v1" }
 
-func (f *fake) requests() []recorded {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]recorded(nil), f.reqs...)
-}
+func (f *fake) requests() []testfixture.Request { return f.Requests() }
 
 // inputs returns the "input" array of an embeddings request body.
 func inputs(body map[string]any) []string {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlm-dev/rlm/internal/testfixture"
 )
 
 // liveConfig reads the real-endpoint lane's variables:
@@ -56,14 +58,14 @@ func TestLiveEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := em.Embed(ctx, []string{"parseHTTPRequest", "parse_http_request", "renderTriangleMesh"})
+	res, err := em.EmbedDetailed(ctx, []string{"parseHTTPRequest", "parse_http_request", "renderTriangleMesh"})
 	if err != nil {
 		t.Fatalf("embed: %v", err)
 	}
 	if len(res.Vectors) != 3 || res.Dimensions == 0 {
 		t.Fatalf("embed result: %d vectors, %d dims", len(res.Vectors), res.Dimensions)
 	}
-	if cosine(res.Vectors[0], res.Vectors[1]) <= cosine(res.Vectors[0], res.Vectors[2]) {
+	if testfixture.Cosine(res.Vectors[0], res.Vectors[1]) <= testfixture.Cosine(res.Vectors[0], res.Vectors[2]) {
 		t.Errorf("live embeddings: similar identifiers not closer than unrelated")
 	}
 	t.Logf("embed: model %s, %d dims, usage %+v", res.Model, res.Dimensions, res.Usage)

@@ -75,8 +75,18 @@ func (l *LocalEmbedder) Model() string { return LocalModelID }
 // Dimensions returns the vector length.
 func (l *LocalEmbedder) Dimensions() int { return l.dims }
 
-// Embed implements [Embedder]. It checks ctx between texts.
-func (l *LocalEmbedder) Embed(ctx context.Context, texts []string) (*Embeddings, error) {
+// Embed implements retrieval.Embedder: it returns the vectors of
+// [LocalEmbedder.EmbedDetailed], one per text in input order, with the same
+// errors.
+func (l *LocalEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return vectorsOf(l.EmbedDetailed(ctx, texts))
+}
+
+// EmbedDetailed embeds texts and also reports the token usage (identifier
+// tokens). texts must be non-empty, every text non-empty and at most
+// MaxTextBytes, at most MaxTexts of them (KindConfiguration otherwise). It
+// checks ctx between texts.
+func (l *LocalEmbedder) EmbedDetailed(ctx context.Context, texts []string) (*Embeddings, error) {
 	if err := checkTexts(texts, l.maxTexts, l.maxBytes); err != nil {
 		err.Provider, err.Model = "local", LocalModelID
 		return nil, err

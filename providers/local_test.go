@@ -11,11 +11,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/google/go-cmp/cmp"
-)
-
-var (
-	_ Embedder = (*LocalEmbedder)(nil)
-	_ Embedder = (*RemoteEmbedder)(nil)
+	"github.com/rlm-dev/rlm/internal/testfixture"
 )
 
 func tokens(s string) []string {
@@ -45,16 +41,6 @@ func TestLocalTokenizer(t *testing.T) {
 	}
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
 func mustLocal(t testing.TB, cfg LocalConfig) *LocalEmbedder {
 	t.Helper()
 	l, err := NewLocalEmbedder(cfg)
@@ -66,11 +52,11 @@ func mustLocal(t testing.TB, cfg LocalConfig) *LocalEmbedder {
 
 func TestLocalDeterministicAndNormalised(t *testing.T) {
 	texts := []string{"parseHTTPRequest", "func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request)", "!!!", "x"}
-	a, err := mustLocal(t, LocalConfig{}).Embed(context.Background(), texts)
+	a, err := mustLocal(t, LocalConfig{}).EmbedDetailed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := mustLocal(t, LocalConfig{}).Embed(context.Background(), texts)
+	b, err := mustLocal(t, LocalConfig{}).EmbedDetailed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,12 +86,12 @@ func TestLocalDeterministicAndNormalised(t *testing.T) {
 // TestLocalGolden pins the feature set of rlm-local-hash-v1: if this fails,
 // vectors changed and LocalModelID must be bumped.
 func TestLocalGolden(t *testing.T) {
-	res, err := mustLocal(t, LocalConfig{}).Embed(context.Background(), []string{"parseHTTPRequest", "snake_case_name 42"})
+	vecs, err := mustLocal(t, LocalConfig{}).Embed(context.Background(), []string{"parseHTTPRequest", "snake_case_name 42"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := xxhash.New()
-	for _, v := range res.Vectors {
+	for _, v := range vecs {
 		for _, x := range v {
 			_ = binary.Write(d, binary.LittleEndian, math.Float32bits(x))
 		}
@@ -124,20 +110,19 @@ func TestLocalSimilarity(t *testing.T) {
 		"getUserName", "get_user_id", "renderTriangleMesh", // 2,3,4
 		"userRepository", "UserRepo", "socketTimeout", // 5,6,7
 	}
-	res, err := l.Embed(context.Background(), texts)
+	v, err := l.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := res.Vectors
-	if c := cosine(v[0], v[1]); c < 0.999 {
+	if c := testfixture.Cosine(v[0], v[1]); c < 0.999 {
 		t.Errorf("cos(parseHTTPRequest, parse_http_request) = %.3f, want ~1", c)
 	}
 	pairs := []struct {
 		name          string
 		similar, away float64
 	}{
-		{"getUserName", cosine(v[2], v[3]), cosine(v[2], v[4])},
-		{"userRepository", cosine(v[5], v[6]), cosine(v[5], v[7])},
+		{"getUserName", testfixture.Cosine(v[2], v[3]), testfixture.Cosine(v[2], v[4])},
+		{"userRepository", testfixture.Cosine(v[5], v[6]), testfixture.Cosine(v[5], v[7])},
 	}
 	for _, p := range pairs {
 		if p.similar < p.away+0.2 {

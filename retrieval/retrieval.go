@@ -2,7 +2,7 @@
 // requests, filters, hits that keep their score kind, capabilities, and the
 // Backend interface (Search, Fetch, Upsert, Delete). It knows nothing of
 // Prolog or of any one store; the embedded SQLite backend lives in
-// retrieval/embedded and the Chroma one in chroma/.
+// retrieval/embedded and the Chroma one in retrieval/chroma.
 package retrieval
 
 import (
@@ -226,31 +226,45 @@ func (e *DocumentError) Error() string {
 func (e *DocumentError) Unwrap() error { return e.Err }
 
 // Embedder turns texts into vectors for the vector and hybrid strategies.
-// It has the same method set as chroma.Embedder, so one value (for example
-// a FuncEmbedder over a providers.Embedder) serves both backends.
+// It is the one embedder interface of rlm: both backends (retrieval/embedded,
+// retrieval/chroma) take it, and the embedders of package providers
+// (LocalEmbedder, RemoteEmbedder) satisfy it directly.
 //
 // Embed must return exactly one vector per text, in input order, each of
 // Dimensions() finite float32 values. Model is the embedder's model id and,
 // with Dimensions, keys the stored vectors: vectors of different (model,
-// dimensions) pairs are never compared.
+// dimensions) pairs are never compared. Dimensions is 0 while the output
+// size is unknown (a remote embedder with none configured); backends refuse
+// such an embedder (see CheckEmbedder).
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 	Model() string
 	Dimensions() int
 }
 
+// MaxDimensions bounds the vector length a backend accepts.
+const MaxDimensions = 1 << 16
+
+// CheckEmbedder reports whether a backend can key vectors by e: Model()
+// must be non-empty and Dimensions() in 1..MaxDimensions. A remote embedder
+// whose dimensions are not configured reports 0 and is refused here, since
+// a backend must know the vector length before the first vector arrives.
+// The error wraps ErrBadRequest and names the model.
+func CheckEmbedder(e Embedder) error {
+	m, d := e.Model(), e.Dimensions()
+	switch {
+	case m == "":
+		return fmt.Errorf("%w: embedder has an empty model id", ErrBadRequest)
+	case d <= 0:
+		return fmt.Errorf("%w: embedder %q: dimensions unknown (it reports %d); configure its output size", ErrBadRequest, m, d)
+	case d > MaxDimensions:
+		return fmt.Errorf("%w: embedder %q: %d dimensions, over %d", ErrBadRequest, m, d, MaxDimensions)
+	}
+	return nil
+}
+
 // FuncEmbedder adapts a function to Embedder. ModelID and Dims are returned
-// by Model and Dimensions as given; Func is called by Embed. Over a
-// providers.Embedder p (whose Embed returns *providers.Embeddings):
-//
-//	retrieval.FuncEmbedder{ModelID: p.Model(), Dims: p.Dimensions(),
-//		Func: func(ctx context.Context, texts []string) ([][]float32, error) {
-//			res, err := p.Embed(ctx, texts)
-//			if err != nil {
-//				return nil, err
-//			}
-//			return res.Vectors, nil
-//		}}
+// by Model and Dimensions as given; Func is called by Embed.
 type FuncEmbedder struct {
 	ModelID string
 	Dims    int
@@ -274,8 +288,8 @@ func (f FuncEmbedder) Dimensions() int { return f.Dims }
 // empty (Text already holds the split name, doc, signature and path);
 // otherwise the non-empty ones of the qualified name (else the symbol), the
 // signature, the doc comment and the path, one per line. It may be "" for a
-// document with none of these. It has the same meaning as
-// chroma.EmbeddingText.
+// document with none of these. Both backends embed this text, so they hold
+// comparable vectors for one document.
 func EmbeddingText(d Document) string {
 	if d.Text != "" {
 		return d.Text

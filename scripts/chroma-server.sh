@@ -22,7 +22,7 @@
 #
 # Typical use:
 #   eval "$(scripts/chroma-server.sh start)"
-#   go test ./chroma/ -count=1 -v
+#   go test ./retrieval/chroma/ -count=1 -v
 #   scripts/chroma-server.sh stop
 set -euo pipefail
 

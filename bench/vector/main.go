@@ -4,7 +4,7 @@
 //   - top-k query latency (p50/p99 over -queries random query vectors) of the
 //     embedded backend (retrieval/embedded, exact cosine), of
 //     github.com/philippgille/chromem-go (exact cosine, the baseline every
-//     ratio is taken against) and of a Chroma server (chroma package, HNSW);
+//     ratio is taken against) and of a Chroma server (retrieval/chroma package, HNSW);
 //   - bulk upsert throughput of each;
 //   - throughput of the local embedder (providers.NewLocalEmbedder) and of
 //     the embedded backend's Upsert with it.
@@ -41,9 +41,9 @@ import (
 
 	chromem "github.com/philippgille/chromem-go"
 
-	"github.com/rlm-dev/rlm/chroma"
 	"github.com/rlm-dev/rlm/providers"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/retrieval/embedded"
 )
 
@@ -464,15 +464,7 @@ func embedderThroughput(ctx context.Context, cfg config) (string, error) {
 	}
 	el := time.Since(start)
 
-	fe := retrieval.FuncEmbedder{ModelID: le.Model(), Dims: le.Dimensions(),
-		Func: func(ctx context.Context, texts []string) ([][]float32, error) {
-			res, err := le.Embed(ctx, texts)
-			if err != nil {
-				return nil, err
-			}
-			return res.Vectors, nil
-		}}
-	eb, err := embedded.Open(ctx, "", embedded.WithEmbedder(fe))
+	eb, err := embedded.Open(ctx, "", embedded.WithEmbedder(le))
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rlm-dev/rlm/internal/testfixture"
 )
 
 const sample = "../../testdata/gosample"
@@ -195,13 +197,7 @@ func TestConceptualQueryUsesHybridWithEmbedderAndBM25Without(t *testing.T) {
 // Chroma server (RLM_CHROMA_URL; scripts/test.sh starts one). Without a
 // server it is skipped, except in CI where that is a failure.
 func TestChromaBackendEndToEnd(t *testing.T) {
-	url := os.Getenv("RLM_CHROMA_URL")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("RLM_CHROMA_URL is not set in CI: the Chroma server did not start")
-		}
-		t.Skip("RLM_CHROMA_URL not set; run scripts/test.sh to start a Chroma server")
-	}
+	url := testfixture.ChromaURL(t)
 	out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "--backend", "chroma", "--chroma-url", url, "parse multipart form boundary")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

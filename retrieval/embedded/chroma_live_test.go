@@ -2,19 +2,17 @@ package embedded
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"math"
 	mrand "math/rand/v2"
-	"os"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/rlm-dev/rlm/chroma"
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
 )
 
 // TestSameTopTenAsChroma stores the same 2,000 random 384-dim vectors
@@ -25,22 +23,14 @@ import (
 // RLM_CHROMA_URL it skips, except under CI (env CI non-empty), where it
 // fails.
 func TestSameTopTenAsChroma(t *testing.T) {
-	url := os.Getenv("RLM_CHROMA_URL")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("RLM_CHROMA_URL is not set but CI is: start a server with scripts/chroma-server.sh start")
-		}
-		t.Skip("RLM_CHROMA_URL not set; run `eval \"$(scripts/chroma-server.sh start)\"` to compare with Chroma")
-	}
+	url := testfixture.ChromaURL(t)
 	const n, dims, queries, k = 2000, 384, 20, 10
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
-	var rnd [4]byte
-	_, _ = rand.Read(rnd[:])
 	cb, err := chroma.Open(ctx, chroma.Config{
 		URL:              url,
-		CollectionPrefix: "emb" + hex.EncodeToString(rnd[:]),
+		CollectionPrefix: testfixture.UniquePrefix("emb"),
 		Model:            "random-384",
 		Dimensions:       dims,
 		// HNSW is approximate and its graph is built concurrently, so the
@@ -62,8 +52,8 @@ func TestSameTopTenAsChroma(t *testing.T) {
 	eb := openVec(t, "", WithVectorModel("random-384", dims))
 
 	r := mrand.New(mrand.NewPCG(1, 2))
-	docs := vectorDocs(n)
-	vecs := randomVectors(r, n, dims)
+	docs := testfixture.VectorDocs(n)
+	vecs := testfixture.RandomVectors(r, n, dims)
 	start := time.Now()
 	if err := cb.UpsertVectors(ctx, docs, vecs); err != nil {
 		t.Fatal(err)
@@ -93,7 +83,7 @@ func TestSameTopTenAsChroma(t *testing.T) {
 	}
 	total, worst, runs := 0, k, 0
 	for q := 0; q < queries; q++ {
-		qv := randomVectors(r, 1, dims)[0]
+		qv := testfixture.RandomVectors(r, 1, dims)[0]
 		for fi, f := range filters {
 			if q%2 == 1 && fi > 0 {
 				continue // filtered queries on every other vector
@@ -122,7 +112,7 @@ func TestSameTopTenAsChroma(t *testing.T) {
 					q, f, k, overlap, k, k, cmp.Equal(exact, c.ids), cmp.Equal(exact, e.ids), diff)
 			}
 			for _, h := range em {
-				if !passes(h.Document, f) {
+				if !testfixture.Passes(h.Document, f) {
 					t.Errorf("query %d: embedded hit %s fails filter %+v", q, h.Document.ID, f)
 				}
 			}
@@ -139,7 +129,7 @@ func TestSameTopTenAsChroma(t *testing.T) {
 func bruteForceTop(docs []retrieval.Document, vecs [][]float32, q []float32, k int, f retrieval.Filter) []string {
 	sims := make([]float64, len(vecs))
 	for i, v := range vecs {
-		sims[i] = cosine64(q, v)
+		sims[i] = testfixture.Cosine(q, v)
 	}
 	ranked := bruteForce(docs, sims, f)
 	var out []string

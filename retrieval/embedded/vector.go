@@ -23,8 +23,8 @@ const (
 	// DefaultEmbedBatchSize bounds the texts of one Embedder.Embed call
 	// made by Upsert.
 	DefaultEmbedBatchSize = 64
-	// MaxDimensions bounds the vector length.
-	MaxDimensions = 1 << 16
+	// MaxDimensions bounds the vector length (retrieval.MaxDimensions).
+	MaxDimensions = retrieval.MaxDimensions
 	// HybridMinDepth is the least number of hits hybrid search fetches from
 	// each of the lexical and vector strategies before fusing; the depth is
 	// max(3 × limit, HybridMinDepth), capped at retrieval.MaxLimit.
@@ -54,7 +54,9 @@ type options struct {
 // document's retrieval.EmbeddingText and stores the vector under
 // (e.Model(), e.Dimensions()), and Search answers retrieval.Vector and
 // retrieval.Hybrid by embedding Request.Text. Model() must be non-empty and
-// Dimensions() in 1..MaxDimensions.
+// Dimensions() in 1..MaxDimensions (retrieval.CheckEmbedder): Open refuses
+// an embedder whose dimensions are unknown (a remote embedder with none
+// configured) with an error wrapping retrieval.ErrBadRequest.
 func WithEmbedder(e retrieval.Embedder) Option {
 	return func(o *options) { o.embedder = e }
 }
@@ -78,6 +80,9 @@ func (o *options) resolve() error {
 		return fmt.Errorf("%w: %s", retrieval.ErrBadRequest, fmt.Sprintf(format, a...))
 	}
 	if e := o.embedder; e != nil {
+		if err := retrieval.CheckEmbedder(e); err != nil {
+			return err
+		}
 		m, d := e.Model(), e.Dimensions()
 		if o.model != "" && o.model != m {
 			return bad("vector model %q differs from the embedder's %q", o.model, m)

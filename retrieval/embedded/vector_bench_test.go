@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -30,8 +31,8 @@ func vectorBackend(b *testing.B, n int) *Backend {
 		b.Fatal(err)
 	}
 	r := mrand.New(mrand.NewPCG(1, 2))
-	docs := vectorDocs(n)
-	vecs := randomVectors(r, n, 384)
+	docs := testfixture.VectorDocs(n)
+	vecs := testfixture.RandomVectors(r, n, 384)
 	start := time.Now()
 	for i := 0; i < n; i += 5000 {
 		j := min(i+5000, n)
@@ -66,7 +67,7 @@ func BenchmarkQueryVector(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				be := vectorBackend(b, n)
-				qs := randomVectors(mrand.New(mrand.NewPCG(3, 4)), 64, 384)
+				qs := testfixture.RandomVectors(mrand.New(mrand.NewPCG(3, 4)), 64, 384)
 				ctx := context.Background()
 				b.ReportAllocs()
 				for i := 0; b.Loop(); i++ {
@@ -86,7 +87,7 @@ func BenchmarkQueryVector(b *testing.B) {
 // BenchmarkDot384 measures the scoring kernel on one pair of 384-dim
 // vectors.
 func BenchmarkDot384(b *testing.B) {
-	vs := randomVectors(mrand.New(mrand.NewPCG(5, 6)), 2, 384)
+	vs := testfixture.RandomVectors(mrand.New(mrand.NewPCG(5, 6)), 2, 384)
 	var s float32
 	for b.Loop() {
 		s += dot(vs[0], vs[1])
@@ -99,7 +100,7 @@ func BenchmarkDot384(b *testing.B) {
 func BenchmarkIndexSearch(b *testing.B) {
 	be := vectorBackend(b, 100_000)
 	ix := be.vcache.Load()
-	qs := randomVectors(mrand.New(mrand.NewPCG(3, 4)), 64, 384)
+	qs := testfixture.RandomVectors(mrand.New(mrand.NewPCG(3, 4)), 64, 384)
 	for _, q := range qs {
 		normalize(q, q)
 	}

@@ -9,24 +9,23 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
-// fake is an httptest Chroma: it answers the setup calls Open makes and lets
-// each test override any route.
+// fake is an httptest Chroma over testfixture.HTTPFake, which records every
+// request: it answers the setup calls Open makes and lets each test
+// override any route. Requests are named by op ("METHOD last-path-element",
+// see opOf).
 type fake struct {
-	t        *testing.T
-	srv      *httptest.Server
+	*testfixture.HTTPFake
 	mu       sync.Mutex
-	calls    map[string]int // "METHOD /last-path-element" → count
-	bodies   map[string][]map[string]any
-	headers  []http.Header
 	maxBatch int
 	collMeta map[string]any
 	space    string
@@ -34,50 +33,39 @@ type fake struct {
 }
 
 func newFake(t *testing.T) *fake {
-	f := &fake{t: t, calls: map[string]int{}, bodies: map[string][]map[string]any{}, maxBatch: 5461, space: "cosine"}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
+	f := &fake{maxBatch: 5461, space: "cosine"}
+	f.HTTPFake = testfixture.NewHTTPFake(t, f.serve)
 	return f
 }
 
-func (f *fake) opOf(r *http.Request) string {
-	p := r.URL.Path
+func opOf(method, p string) string {
 	switch {
 	case p == "/api/v2/heartbeat", p == "/api/v2/pre-flight-checks":
-		return r.Method + " " + p[len("/api/v2/"):]
+		return method + " " + p[len("/api/v2/"):]
 	case p == "/api/v2/tenants":
-		return r.Method + " tenant"
+		return method + " tenant"
 	case strings.HasSuffix(p, "/databases"):
-		return r.Method + " database"
-	case strings.HasSuffix(p, "/collections") && r.Method == http.MethodPost:
+		return method + " database"
+	case strings.HasSuffix(p, "/collections") && method == http.MethodPost:
 		return "POST collections"
 	case strings.Contains(p, "/collections/"):
 		last := p[strings.LastIndex(p, "/")+1:]
 		if strings.Count(p[strings.Index(p, "/collections/"):], "/") == 2 {
-			return r.Method + " collection"
+			return method + " collection"
 		}
-		return r.Method + " " + last
+		return method + " " + last
 	case strings.Contains(p, "/databases/"):
-		return r.Method + " database"
+		return method + " database"
 	case strings.HasPrefix(p, "/api/v2/tenants/"):
-		return r.Method + " tenant"
+		return method + " tenant"
 	}
-	return r.Method + " " + p
+	return method + " " + p
 }
 
-func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
-	op := f.opOf(r)
-	var body map[string]any
-	if r.Body != nil {
-		data, _ := io.ReadAll(r.Body)
-		if len(data) > 0 {
-			_ = json.Unmarshal(data, &body)
-		}
-	}
+func (f *fake) serve(w http.ResponseWriter, r *http.Request, req testfixture.Request) {
+	op := opOf(req.Method, req.Path)
+	body := req.Body
 	f.mu.Lock()
-	f.calls[op]++
-	f.bodies[op] = append(f.bodies[op], body)
-	f.headers = append(f.headers, r.Header.Clone())
 	override := f.override
 	f.mu.Unlock()
 	if override != nil && override(w, r, op) {
@@ -117,10 +105,27 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fake) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
+// count is the number of requests of op so far.
+func (f *fake) count(op string) int { return len(f.bodies(op)) }
+
+// bodies are the JSON bodies of the requests of op so far, in order.
+func (f *fake) bodies(op string) []map[string]any {
+	var out []map[string]any
+	for _, r := range f.Requests() {
+		if opOf(r.Method, r.Path) == op {
+			out = append(out, r.Body)
+		}
+	}
+	return out
+}
+
+// ops lists the ops of the requests so far, for failure messages.
+func (f *fake) ops() []string {
+	var out []string
+	for _, r := range f.Requests() {
+		out = append(out, opOf(r.Method, r.Path))
+	}
+	return out
 }
 
 func (f *fake) setOverride(h func(w http.ResponseWriter, r *http.Request, op string) bool) {
@@ -131,7 +136,7 @@ func (f *fake) setOverride(h func(w http.ResponseWriter, r *http.Request, op str
 
 func (f *fake) open(t *testing.T, mod func(*Config)) *Backend {
 	t.Helper()
-	cfg := Config{URL: f.srv.URL, Embedder: &hashEmbedder{model: "test-model", dims: 8}, Timeout: 5 * time.Second}
+	cfg := Config{URL: f.Server.URL, Embedder: &testfixture.WordEmbedder{ModelID: "test-model", Dims: 8}, Timeout: 5 * time.Second}
 	if mod != nil {
 		mod(&cfg)
 	}
@@ -264,8 +269,8 @@ func TestDeadServer(t *testing.T) {
 	// A backend whose server dies later.
 	f := newFake(t)
 	b := f.open(t, nil)
-	f.srv.CloseClientConnections()
-	f.srv.Close()
+	f.Server.CloseClientConnections()
+	f.Server.Close()
 	err = vecQuery(b)
 	if e := asError(t, err); e.Status != 0 || !errors.Is(err, ErrTransport) {
 		t.Fatalf("got %v", err)
@@ -318,7 +323,7 @@ func TestCancellation(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	// Already canceled: the embedder refuses first; QueryVector reaches HTTP.
-	_, err = b.QueryVector(ctx, hashVector("x", 8), 5, retrieval.Filter{})
+	_, err = b.QueryVector(ctx, testfixture.WordVector("x", 8), 5, retrieval.Filter{})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
@@ -361,37 +366,35 @@ func TestOpenCreatesTenantAndDatabase(t *testing.T) {
 	})
 	f.open(t, func(c *Config) { c.Tenant, c.Database = "team-a", "proj-b" })
 	if f.count("POST tenant") != 1 || f.count("POST database") != 1 {
-		t.Fatalf("calls: %v", f.calls)
+		t.Fatalf("calls: %v", f.ops())
 	}
 }
 
 func TestEfSearchAppliedToExistingCollection(t *testing.T) {
 	f := newFake(t)
 	f.open(t, nil)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.calls["PUT collection"] != 1 {
-		t.Fatalf("calls %v", f.calls)
+	if f.count("PUT collection") != 1 {
+		t.Fatalf("calls %v", f.ops())
 	}
-	body := f.bodies["PUT collection"][0]
+	body := f.bodies("PUT collection")[0]
 	if mustJSON(body) != `{"new_configuration":{"hnsw":{"ef_search":`+fmt.Sprint(DefaultEfSearch)+`}}}` {
 		t.Fatalf("body %s", mustJSON(body))
 	}
-	if mustJSON(f.bodies["POST collections"][0]["configuration"]) != `{"hnsw":{"ef_search":`+fmt.Sprint(DefaultEfSearch)+`,"space":"cosine"}}` {
-		t.Fatalf("create body %s", mustJSON(f.bodies["POST collections"][0]))
+	if mustJSON(f.bodies("POST collections")[0]["configuration"]) != `{"hnsw":{"ef_search":`+fmt.Sprint(DefaultEfSearch)+`,"space":"cosine"}}` {
+		t.Fatalf("create body %s", mustJSON(f.bodies("POST collections")[0]))
 	}
 }
 
 func TestCollectionMismatch(t *testing.T) {
 	f := newFake(t)
 	f.collMeta = map[string]any{collMetaModel: "other-model", collMetaDims: 8}
-	_, err := Open(context.Background(), Config{URL: f.srv.URL, Model: "test-model", Dimensions: 8})
+	_, err := Open(context.Background(), Config{URL: f.Server.URL, Model: "test-model", Dimensions: 8})
 	if !errors.Is(err, ErrMismatch) {
 		t.Fatalf("got %v", err)
 	}
 	f.collMeta = nil
 	f.space = "l2"
-	_, err = Open(context.Background(), Config{URL: f.srv.URL, Model: "test-model", Dimensions: 8})
+	_, err = Open(context.Background(), Config{URL: f.Server.URL, Model: "test-model", Dimensions: 8})
 	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "space") {
 		t.Fatalf("got %v", err)
 	}
@@ -405,7 +408,7 @@ func TestConfigValidation(t *testing.T) {
 		{URL: "http://user:secret@x", Model: "m", Dimensions: 3},
 		{URL: "http://x", Model: "m", Dimensions: 3, Space: "manhattan"},
 		{URL: "http://x", Model: "m", Dimensions: 3, CollectionPrefix: "-bad"},
-		{URL: "http://x", Embedder: &hashEmbedder{model: "a", dims: 4}, Dimensions: 5},
+		{URL: "http://x", Embedder: &testfixture.WordEmbedder{ModelID: "a", Dims: 4}, Dimensions: 5},
 	} {
 		_, err := Open(context.Background(), cfg)
 		if !errors.Is(err, retrieval.ErrBadRequest) {
@@ -426,9 +429,8 @@ func TestTokenFromEnvNotInErrors(t *testing.T) {
 	if strings.Contains(err.Error(), "s3cr3t") {
 		t.Fatalf("token in error: %v", err)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, h := range f.headers {
+	for _, r := range f.Requests() {
+		h := r.Header
 		if h.Get("X-Chroma-Token") != "s3cr3t-token" {
 			t.Fatalf("request without token header: %v", h)
 		}
@@ -466,7 +468,7 @@ func TestInputValidationWritesNothing(t *testing.T) {
 	f := newFake(t)
 	b := f.open(t, nil)
 	ctx := context.Background()
-	good := hashVector("a", 8)
+	good := testfixture.WordVector("a", 8)
 	nan := append([]float32(nil), good...)
 	nan[3] = float32(math.NaN())
 	inf := append([]float32(nil), good...)
@@ -512,10 +514,10 @@ func TestInputValidationWritesNothing(t *testing.T) {
 		t.Fatal(docs, err)
 	}
 	if f.count("POST upsert")+f.count("POST delete")+f.count("POST get") != 0 {
-		t.Fatalf("empty calls reached the server: %v", f.calls)
+		t.Fatalf("empty calls reached the server: %v", f.ops())
 	}
 	// An embedder failure writes nothing either.
-	b.embedder.(*hashEmbedder).fail = errors.New("embedder down")
+	b.embedder.(*testfixture.WordEmbedder).Before = func(context.Context, int64) error { return errors.New("embedder down") }
 	if err := b.Upsert(ctx, []retrieval.Document{{ID: "a", Text: "x"}}); err == nil || f.count("POST upsert") != 0 {
 		t.Fatalf("got %v", err)
 	}
@@ -542,14 +544,12 @@ func TestBatchSplitting(t *testing.T) {
 	vecs := make([][]float32, 50)
 	for i := range docs {
 		docs[i] = retrieval.Document{ID: fmt.Sprintf("d%02d", i), Path: "a/b.go"}
-		vecs[i] = hashVector(docs[i].ID, 8)
+		vecs[i] = testfixture.WordVector(docs[i].ID, 8)
 	}
 	if err := b.UpsertVectors(context.Background(), docs, vecs); err != nil {
 		t.Fatal(err)
 	}
-	f.mu.Lock()
-	bodies := f.bodies["POST upsert"]
-	f.mu.Unlock()
+	bodies := f.bodies("POST upsert")
 	if len(bodies) != 8 {
 		t.Fatalf("%d requests, want 8", len(bodies))
 	}
@@ -595,7 +595,7 @@ func TestBatchSplitByBytes(t *testing.T) {
 	vecs := make([][]float32, 10)
 	for i := range docs {
 		docs[i] = retrieval.Document{ID: fmt.Sprint(i), Text: strings.Repeat("y", 20<<10)}
-		vecs[i] = hashVector(docs[i].ID, 8)
+		vecs[i] = testfixture.WordVector(docs[i].ID, 8)
 	}
 	if err := b.UpsertVectors(context.Background(), docs, vecs); err != nil {
 		t.Fatal(err)
@@ -612,12 +612,10 @@ func TestBase64Encoding(t *testing.T) {
 	if got := encodeVector(v); got != "AACAPwAAIMAAAAAAAABAQA==" {
 		t.Fatalf("got %s", got)
 	}
-	if err := b.UpsertVectors(context.Background(), []retrieval.Document{{ID: "a"}}, [][]float32{hashVector("a", 8)}); err != nil {
+	if err := b.UpsertVectors(context.Background(), []retrieval.Document{{ID: "a"}}, [][]float32{testfixture.WordVector("a", 8)}); err != nil {
 		t.Fatal(err)
 	}
-	f.mu.Lock()
-	emb := f.bodies["POST upsert"][0]["embeddings"].([]any)
-	f.mu.Unlock()
+	emb := f.bodies("POST upsert")[0]["embeddings"].([]any)
 	if _, ok := emb[0].(string); !ok {
 		t.Fatalf("embeddings not base64: %T", emb[0])
 	}
@@ -742,3 +740,46 @@ func TestMetadataRoundTrip(t *testing.T) {
 }
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestReplacingARecordDropsMetadataKeysOfTheOldVersion: Chroma's upsert
+// merges metadata, so Upsert reads the stored metadata of the ids it writes
+// and sends every key the new version lacks as null (which drops it).
+func TestReplacingARecordDropsMetadataKeysOfTheOldVersion(t *testing.T) {
+	f := newFake(t)
+	b := f.open(t, nil)
+	f.setOverride(func(w http.ResponseWriter, r *http.Request, op string) bool {
+		if op != "POST get" {
+			return false
+		}
+		io.WriteString(w, `{"ids":["a","zz"],"metadatas":[{"path":"x/y/z/old.go","dir_3":"x/y/z","meta:owner":"net","test":false},{"stale":"other id"}]}`)
+		return true
+	})
+	doc := retrieval.Document{ID: "a", Path: "x/new.go", Symbol: "New"}
+	if err := b.UpsertVectors(context.Background(), []retrieval.Document{doc}, [][]float32{testfixture.WordVector("a", 8)}); err != nil {
+		t.Fatal(err)
+	}
+	gets := f.bodies("POST get")
+	if len(gets) != 1 || mustJSON(gets[0]) != `{"ids":["a"],"include":["metadatas"]}` {
+		t.Fatalf("get before upsert: %v", gets)
+	}
+	got := f.bodies("POST upsert")[0]["metadatas"].([]any)[0].(map[string]any)
+	want := map[string]any{"path": "x/new.go", "dir_1": "x", "symbol": "New", "symbol_lc": "new", "test": false,
+		"dir_3": nil, "meta:owner": nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("upserted metadata (-want +got):\n%s", diff)
+	}
+}
+
+// TestOpenRefusesAnEmbedderOfUnknownDimensions: a remote embedder without
+// configured dimensions reports 0; Open refuses it before any request, with
+// an error wrapping retrieval.ErrBadRequest that says so.
+func TestOpenRefusesAnEmbedderOfUnknownDimensions(t *testing.T) {
+	f := newFake(t)
+	b, err := Open(context.Background(), Config{URL: f.Server.URL, Embedder: &testfixture.WordEmbedder{ModelID: "text-embedding-3-small"}})
+	if !errors.Is(err, retrieval.ErrBadRequest) || !strings.Contains(err.Error(), "dimensions unknown") || b != nil {
+		t.Fatalf("Open = %v, %v; want ErrBadRequest saying dimensions unknown", b, err)
+	}
+	if n := len(f.Requests()); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+}

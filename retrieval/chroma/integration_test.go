@@ -2,8 +2,6 @@ package chroma
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -21,28 +20,14 @@ import (
 // (start one with scripts/chroma-server.sh start). Without it they skip,
 // except under CI (env CI non-empty), where a missing server fails.
 
-func chromaURL(tb testing.TB) string {
-	tb.Helper()
-	u := os.Getenv("RLM_CHROMA_URL")
-	if u == "" {
-		if os.Getenv("CI") != "" {
-			tb.Fatal("RLM_CHROMA_URL is not set but CI is: start a server with scripts/chroma-server.sh start")
-		}
-		tb.Skip("RLM_CHROMA_URL not set; run `eval \"$(scripts/chroma-server.sh start)\"` to run Chroma integration tests")
-	}
-	return u
-}
-
 // openLive opens a backend on a fresh, uniquely prefixed collection and
 // drops it when the test ends.
 func openLive(tb testing.TB, mod func(*Config)) *Backend {
 	tb.Helper()
-	var rnd [4]byte
-	_, _ = rand.Read(rnd[:])
 	cfg := Config{
-		URL:              chromaURL(tb),
-		CollectionPrefix: "t" + hex.EncodeToString(rnd[:]),
-		Embedder:         &hashEmbedder{model: "hash-bow-v1", dims: 64},
+		URL:              testfixture.ChromaURL(tb),
+		CollectionPrefix: testfixture.UniquePrefix("t"),
+		Embedder:         &testfixture.WordEmbedder{ModelID: "hash-bow-v1", Dims: 64},
 	}
 	if mod != nil {
 		mod(&cfg)
@@ -91,7 +76,11 @@ func ids(hits []retrieval.Hit) []string {
 	return out
 }
 
-func TestLiveRoundTrip(t *testing.T) {
+// TestLiveCountsRecordsAndScoresByCosine: what the conformance suite
+// (conformance_test.go) does not see: Count follows upserts, replacements
+// and deletes, and a cosine hit's Score is 1 − Chroma's cosine distance,
+// the cosine similarity of the two vectors.
+func TestLiveCountsRecordsAndScoresByCosine(t *testing.T) {
 	b := openLive(t, nil)
 	ctx := context.Background()
 	docs := sampleDocs()
@@ -101,107 +90,29 @@ func TestLiveRoundTrip(t *testing.T) {
 	if n, err := b.Count(ctx); err != nil || n != len(docs) {
 		t.Fatalf("count %d %v", n, err)
 	}
-
-	// Fetch: order of ids, unknown skipped, lossless.
-	want := []string{docs[2].ID, "nope", docs[0].ID}
-	got, err := b.Fetch(ctx, want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got[0].ID != docs[2].ID || got[1].ID != docs[0].ID {
-		t.Fatalf("fetch %v", got)
-	}
-	if mustJSON(got[0]) != mustJSON(docs[2]) {
-		t.Fatalf("fetch not lossless:\n got %s\nwant %s", mustJSON(got[0]), mustJSON(docs[2]))
-	}
-
-	// Vector query.
 	hits, err := b.Search(ctx, retrieval.Request{Strategy: retrieval.Vector, Text: "parse config yaml", Limit: 3})
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(hits) != 3 {
+		t.Fatalf("vector hits %v %v", ids(hits), err)
 	}
-	if len(hits) != 3 || hits[0].Document.ID != docs[0].ID {
-		t.Fatalf("vector hits %v", ids(hits))
-	}
-	for i, h := range hits {
-		if h.ScoreKind != retrieval.ScoreCosineSimilarity || h.Strategy != retrieval.Vector || h.Rank != i+1 {
-			t.Fatalf("hit %+v", h)
-		}
-		if i > 0 && h.Score > hits[i-1].Score {
-			t.Fatalf("scores not descending: %v", hits)
+	qv := testfixture.WordVector("parse config yaml", 64)
+	for _, h := range hits {
+		if want := testfixture.Cosine(qv, testfixture.WordVector(h.Document.Text, 64)); math.Abs(h.Score-want) > 1e-4 {
+			t.Errorf("%s: score %v, want cosine %v", h.Document.ID, h.Score, want)
 		}
 	}
-	// Score is 1 - cosine distance: compare with our own computation.
-	qv := hashVector("parse config yaml", 64)
-	if want := cosine(qv, hashVector(docs[0].Text, 64)); math.Abs(hits[0].Score-want) > 1e-4 {
-		t.Fatalf("score %v, want cosine %v", hits[0].Score, want)
-	}
-
-	// Filters: kind, test, path prefixes (exact dir and partial name).
-	filterCases := []struct {
-		f    retrieval.Filter
-		want []string
-	}{
-		{retrieval.Filter{Kinds: []string{"method"}}, []string{docs[2].ID, docs[6].ID, docs[7].ID}},
-		{retrieval.Filter{ExcludeTests: true, PathPrefixes: []string{"internal/config/"}}, []string{docs[0].ID}},
-		{retrieval.Filter{PathPrefixes: []string{"internal/server/"}}, []string{docs[2].ID, docs[3].ID}},
-		{retrieval.Filter{PathPrefixes: []string{"internal/server"}}, []string{docs[2].ID, docs[3].ID, docs[4].ID}},
-		{retrieval.Filter{PathPrefixes: []string{"cmd", "pkg/store/sqlite.go"}}, []string{docs[5].ID, docs[6].ID, docs[7].ID}},
-		{retrieval.Filter{Languages: []string{"python"}}, nil},
-	}
-	for i, c := range filterCases {
-		hits, err := b.QueryVector(ctx, qv, 10, c.f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ids(hits)
-		sort.Strings(got)
-		sort.Strings(c.want)
-		if strings.Join(got, ",") != strings.Join(c.want, ",") {
-			t.Errorf("filter %d %+v:\n got %v\nwant %v", i, c.f, got, c.want)
-		}
-	}
-
-	// Re-upsert of an existing id replaces document, metadata and vector.
 	changed := docs[5]
 	changed.Text = "parse config yaml exactly"
-	changed.Kind = "function"
-	changed.Test = true
-	changed.Metadata = map[string]string{"rev": "2"}
 	if err := b.Upsert(ctx, []retrieval.Document{changed}); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := b.Count(ctx); n != len(docs) {
 		t.Fatalf("re-upsert changed count to %d", n)
 	}
-	got, err = b.Fetch(ctx, []string{changed.ID})
-	if err != nil || len(got) != 1 || mustJSON(got[0]) != mustJSON(changed) {
-		t.Fatalf("after re-upsert: %v %v", got, err)
-	}
-	hits, err = b.Search(ctx, retrieval.Request{Strategy: retrieval.Vector, Text: "parse config yaml exactly", Limit: 1})
-	if err != nil || len(hits) != 1 || hits[0].Document.ID != changed.ID || hits[0].Score < 0.999 {
-		t.Fatalf("vector not replaced: %v %v", hits, err)
-	}
-	hits, err = b.QueryVector(ctx, qv, 10, retrieval.Filter{ExcludeTests: true, PathPrefixes: []string{"cmd/"}})
-	if err != nil || len(hits) != 0 {
-		t.Fatalf("test flag not replaced: %v %v", ids(hits), err)
-	}
-
-	// Delete.
 	if err := b.Delete(ctx, []string{docs[0].ID, docs[1].ID, "never-existed"}); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := b.Count(ctx); n != len(docs)-2 {
 		t.Fatalf("count after delete %d", n)
-	}
-	if got, _ := b.Fetch(ctx, []string{docs[0].ID}); len(got) != 0 {
-		t.Fatalf("deleted doc still fetched")
-	}
-	hits, _ = b.Search(ctx, retrieval.Request{Strategy: retrieval.Vector, Text: "parse config yaml", Limit: 10})
-	for _, h := range hits {
-		if h.Document.ID == docs[0].ID || h.Document.ID == docs[1].ID {
-			t.Fatalf("deleted doc still found")
-		}
 	}
 }
 
@@ -253,39 +164,6 @@ func TestLiveExactAndStructural(t *testing.T) {
 	}
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
-func randomVectors(r *mrand.Rand, n, dims int) [][]float32 {
-	out := make([][]float32, n)
-	for i := range out {
-		v := make([]float32, dims)
-		for j := range v {
-			v[j] = float32(r.NormFloat64())
-		}
-		out[i] = v
-	}
-	return out
-}
-
-func vectorDocs(n int) []retrieval.Document {
-	docs := make([]retrieval.Document, n)
-	for i := range docs {
-		docs[i] = retrieval.Document{
-			ID: fmt.Sprintf("v%05d", i), Path: fmt.Sprintf("pkg%d/f%d.go", i%10, i), StartLine: 1, EndLine: 2,
-			Symbol: fmt.Sprintf("F%d", i), Kind: "function", Language: "go", Test: i%7 == 0,
-		}
-	}
-	return docs
-}
-
 // TestLiveRecallAgainstBruteForce compares Chroma's HNSW top-10 with an
 // exact cosine scan over the same 2,000 random 384-dim vectors.
 func TestLiveRecallAgainstBruteForce(t *testing.T) {
@@ -293,8 +171,8 @@ func TestLiveRecallAgainstBruteForce(t *testing.T) {
 	b := openLive(t, func(c *Config) { c.Embedder, c.Model, c.Dimensions = nil, "random-384", dims })
 	ctx := context.Background()
 	r := mrand.New(mrand.NewPCG(1, 2))
-	vecs := randomVectors(r, n, dims)
-	docs := vectorDocs(n)
+	vecs := testfixture.RandomVectors(r, n, dims)
+	docs := testfixture.VectorDocs(n)
 	start := time.Now()
 	if err := b.UpsertVectors(ctx, docs, vecs); err != nil {
 		t.Fatal(err)
@@ -305,14 +183,14 @@ func TestLiveRecallAgainstBruteForce(t *testing.T) {
 	}
 	total, worst := 0, k
 	for q := 0; q < queries; q++ {
-		qv := randomVectors(r, 1, dims)[0]
+		qv := testfixture.RandomVectors(r, 1, dims)[0]
 		type scored struct {
 			id  string
 			sim float64
 		}
 		all := make([]scored, n)
 		for i, v := range vecs {
-			all[i] = scored{docs[i].ID, cosine(qv, v)}
+			all[i] = scored{docs[i].ID, testfixture.Cosine(qv, v)}
 		}
 		sort.Slice(all, func(i, j int) bool { return all[i].sim > all[j].sim })
 		exact := map[string]float64{}
@@ -363,16 +241,16 @@ func TestLiveL2Space(t *testing.T) {
 }
 
 func TestLiveEmbedderChangeNeverMixes(t *testing.T) {
-	url := chromaURL(t)
+	url := testfixture.ChromaURL(t)
 	a := openLive(t, nil)
 	prefix := strings.SplitN(a.CollectionName(), "-", 2)[0]
 	b := openLive(t, func(c *Config) {
 		c.CollectionPrefix = prefix
-		c.Embedder = &hashEmbedder{model: "hash-bow-v2", dims: 64}
+		c.Embedder = &testfixture.WordEmbedder{ModelID: "hash-bow-v2", Dims: 64}
 	})
 	c := openLive(t, func(c *Config) {
 		c.CollectionPrefix = prefix
-		c.Embedder = &hashEmbedder{model: "hash-bow-v1", dims: 32}
+		c.Embedder = &testfixture.WordEmbedder{ModelID: "hash-bow-v1", Dims: 32}
 	})
 	if a.CollectionName() == b.CollectionName() || a.CollectionName() == c.CollectionName() {
 		t.Fatalf("collections shared: %s %s %s", a.CollectionName(), b.CollectionName(), c.CollectionName())
@@ -385,7 +263,7 @@ func TestLiveEmbedderChangeNeverMixes(t *testing.T) {
 		t.Fatalf("other model sees %d records", n)
 	}
 	// A second backend with the same embedder shares the collection.
-	same, err := Open(ctx, Config{URL: url, CollectionPrefix: prefix, Embedder: &hashEmbedder{model: "hash-bow-v1", dims: 64}})
+	same, err := Open(ctx, Config{URL: url, CollectionPrefix: prefix, Embedder: &testfixture.WordEmbedder{ModelID: "hash-bow-v1", Dims: 64}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +272,7 @@ func TestLiveEmbedderChangeNeverMixes(t *testing.T) {
 		t.Fatalf("same embedder sees %d", n)
 	}
 	// Another distance space gets its own collection too.
-	l2, err := Open(ctx, Config{URL: url, CollectionPrefix: prefix, Embedder: &hashEmbedder{model: "hash-bow-v1", dims: 64}, Space: L2})
+	l2, err := Open(ctx, Config{URL: url, CollectionPrefix: prefix, Embedder: &testfixture.WordEmbedder{ModelID: "hash-bow-v1", Dims: 64}, Space: L2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,12 +285,15 @@ func TestLiveEmbedderChangeNeverMixes(t *testing.T) {
 	}
 }
 
-func TestLiveBadInput(t *testing.T) {
+// TestLiveBadInputIsRefusedWithStructuredErrors: an empty batch writes
+// nothing, a query of the wrong length is refused before the request, and
+// what only the server can refuse comes back as a *Error of its kind.
+func TestLiveBadInputIsRefusedWithStructuredErrors(t *testing.T) {
 	b := openLive(t, func(c *Config) { c.Embedder, c.Model, c.Dimensions = nil, "random-16", 16 })
 	ctx := context.Background()
 	r := mrand.New(mrand.NewPCG(3, 4))
-	docs := vectorDocs(10)
-	vecs := randomVectors(r, 10, 16)
+	docs := testfixture.VectorDocs(10)
+	vecs := testfixture.RandomVectors(r, 10, 16)
 	if err := b.UpsertVectors(ctx, docs[:5], vecs[:5]); err != nil {
 		t.Fatal(err)
 	}
@@ -422,20 +303,8 @@ func TestLiveBadInput(t *testing.T) {
 			t.Fatalf("count %d (%v), want %d", n, err, want)
 		}
 	}
-	// NaN in the last vector of a batch: refused whole, nothing written.
-	bad := append([][]float32(nil), vecs...)
-	bad[9] = append([]float32(nil), vecs[9]...)
-	bad[9][4] = float32(math.NaN())
-	if err := b.UpsertVectors(ctx, docs, bad); !errors.Is(err, retrieval.ErrBadRequest) {
-		t.Fatalf("nan: %v", err)
-	}
-	countIs(5)
-	// Wrong dimension.
-	bad[9] = vecs[9][:15]
-	if err := b.UpsertVectors(ctx, docs, bad); !errors.Is(err, retrieval.ErrBadRequest) {
-		t.Fatalf("dims: %v", err)
-	}
-	countIs(5)
+	// NaN, infinite, wrong-length and empty vectors are the conformance
+	// suite's (BadCallerVectorsAreRefusedWithoutPartialWrites).
 	// Empty batch.
 	if err := b.UpsertVectors(ctx, nil, nil); err != nil {
 		t.Fatal(err)
@@ -450,7 +319,7 @@ func TestLiveBadInput(t *testing.T) {
 	// (bypassing the name scheme by hand), is refused by Chroma.
 	raw := &Backend{c: b.c, model: "x", dims: 8, space: Cosine, name: b.name, tenant: b.tenant, database: b.database,
 		batch: b.batch, maxReq: b.maxReq, embedN: 1, maxScan: 10, base64: b.base64, collID: b.collID}
-	err := raw.UpsertVectors(ctx, []retrieval.Document{{ID: "wrong"}}, [][]float32{randomVectors(r, 1, 8)[0]})
+	err := raw.UpsertVectors(ctx, []retrieval.Document{{ID: "wrong"}}, [][]float32{testfixture.RandomVectors(r, 1, 8)[0]})
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Status != 400 || ce.Kind != "InvalidArgumentError" || !errors.Is(err, retrieval.ErrBadRequest) {
 		t.Fatalf("server dimension error: %#v", err)
@@ -458,7 +327,7 @@ func TestLiveBadInput(t *testing.T) {
 	t.Logf("server error: %v", err)
 	countIs(5)
 	// Bad tenant name: a 400 from the server during Open.
-	_, err = Open(ctx, Config{URL: chromaURL(t), Model: "m", Dimensions: 3, Tenant: "ab"})
+	_, err = Open(ctx, Config{URL: testfixture.ChromaURL(t), Model: "m", Dimensions: 3, Tenant: "ab"})
 	if !errors.As(err, &ce) || ce.Status != 400 || ce.Kind != "InvalidArgumentError" {
 		t.Fatalf("bad tenant: %v", err)
 	}
@@ -476,8 +345,8 @@ func TestLiveOversizeBatch(t *testing.T) {
 	n := b.BatchSize() + 539
 	t.Logf("server max batch %d; writing %d records", b.BatchSize(), n)
 	r := mrand.New(mrand.NewPCG(5, 6))
-	docs := vectorDocs(n)
-	vecs := randomVectors(r, n, dims)
+	docs := testfixture.VectorDocs(n)
+	vecs := testfixture.RandomVectors(r, n, dims)
 	ctx := context.Background()
 	if err := b.UpsertVectors(ctx, docs, vecs); err != nil {
 		t.Fatal(err)
@@ -509,11 +378,11 @@ func TestLiveTimeoutAndClosed(t *testing.T) {
 	b := openLive(t, nil)
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := b.QueryVector(ctx, hashVector("x", 64), 3, retrieval.Filter{})
+	_, err := b.QueryVector(ctx, testfixture.WordVector("x", 64), 3, retrieval.Filter{})
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrTransport) {
 		t.Fatalf("expired context: %v", err)
 	}
-	other, err := Open(context.Background(), Config{URL: chromaURL(t), Embedder: &hashEmbedder{model: "closed", dims: 4}, CollectionPrefix: "tclosed"})
+	other, err := Open(context.Background(), Config{URL: testfixture.ChromaURL(t), Embedder: &testfixture.WordEmbedder{ModelID: "closed", Dims: 4}, CollectionPrefix: "tclosed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,9 +399,9 @@ func TestLiveRecallSweep(t *testing.T) {
 	}
 	const n, dims, queries, k = 2000, 384, 20, 10
 	r := mrand.New(mrand.NewPCG(1, 2))
-	vecs := randomVectors(r, n, dims)
-	qs := randomVectors(r, queries, dims)
-	docs := vectorDocs(n)
+	vecs := testfixture.RandomVectors(r, n, dims)
+	qs := testfixture.RandomVectors(r, queries, dims)
+	docs := testfixture.VectorDocs(n)
 	for _, h := range []HNSW{{}, {EfSearch: 200}, {EfSearch: 400}, {EfConstruction: 200, EfSearch: 200}, {EfConstruction: 200, EfSearch: 200, MaxNeighbors: 32}} {
 		b := openLive(t, func(c *Config) { c.Embedder, c.Model, c.Dimensions, c.HNSW = nil, "random-384", dims, h })
 		ctx := context.Background()
@@ -547,7 +416,7 @@ func TestLiveRecallSweep(t *testing.T) {
 			all := make([]float64, n)
 			idx := make([]int, n)
 			for i, v := range vecs {
-				all[i], idx[i] = cosine(qv, v), i
+				all[i], idx[i] = testfixture.Cosine(qv, v), i
 			}
 			sort.Slice(idx, func(a, b int) bool { return all[idx[a]] > all[idx[b]] })
 			exact := map[string]bool{}

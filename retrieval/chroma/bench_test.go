@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -28,8 +29,8 @@ func benchBatch() int {
 func BenchmarkChromaUpsert(b *testing.B) {
 	const n = 10_000
 	r := mrand.New(mrand.NewPCG(7, 8))
-	docs := vectorDocs(n)
-	vecs := randomVectors(r, n, benchDims)
+	docs := testfixture.VectorDocs(n)
+	vecs := testfixture.RandomVectors(r, n, benchDims)
 	ctx := context.Background()
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
@@ -60,8 +61,8 @@ func BenchmarkChromaUpsert(b *testing.B) {
 func BenchmarkChromaQuery(b *testing.B) {
 	const n = 10_000
 	r := mrand.New(mrand.NewPCG(9, 10))
-	docs := vectorDocs(n)
-	vecs := randomVectors(r, n, benchDims)
+	docs := testfixture.VectorDocs(n)
+	vecs := testfixture.RandomVectors(r, n, benchDims)
 	ctx := context.Background()
 	efs, _ := strconv.Atoi(os.Getenv("RLM_CHROMA_BENCH_EF"))
 	be := openLive(b, func(c *Config) {
@@ -71,7 +72,7 @@ func BenchmarkChromaQuery(b *testing.B) {
 	if err := be.UpsertVectors(ctx, docs, vecs); err != nil {
 		b.Fatal(err)
 	}
-	queries := randomVectors(r, 256, benchDims)
+	queries := testfixture.RandomVectors(r, 256, benchDims)
 	for _, bc := range []struct {
 		name string
 		f    retrieval.Filter

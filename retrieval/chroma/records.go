@@ -1,0 +1,114 @@
+package chroma
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// Delete removes records by id; unknown ids are ignored and an empty slice is
+// a no-op (an empty id list is never sent: Chroma would read it as "no
+// filter"). Batching as in Upsert.
+func (b *Backend) Delete(ctx context.Context, ids []string) error {
+	if err := b.check(); err != nil {
+		return err
+	}
+	ids, err := cleanIDs(ids)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	for start := 0; start < len(ids); start += b.batch {
+		chunk := ids[start:min(start+b.batch, len(ids))]
+		err := b.withCollection(ctx, func(base string) error {
+			return b.c.do(ctx, "delete", http.MethodPost, base+"/delete", map[string]any{"ids": chunk}, nil)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MaxFetchIDs bounds one Fetch call.
+const MaxFetchIDs = 100_000
+
+func cleanIDs(ids []string) ([]string, error) {
+	if len(ids) > MaxFetchIDs {
+		return nil, fmt.Errorf("%w: %d ids, over %d", retrieval.ErrTooLarge, len(ids), MaxFetchIDs)
+	}
+	out := make([]string, 0, len(ids))
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if id == "" {
+			return nil, fmt.Errorf("%w: empty id", retrieval.ErrBadRequest)
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+type getResponse struct {
+	IDs       []string         `json:"ids"`
+	Documents []*string        `json:"documents"`
+	Metadatas []map[string]any `json:"metadatas"`
+}
+
+func (r *getResponse) docs(op string) ([]retrieval.Document, error) {
+	if len(r.Documents) != len(r.IDs) || len(r.Metadatas) != len(r.IDs) {
+		return nil, &Error{Op: op, Status: 200, Kind: KindMalformed,
+			Message: fmt.Sprintf("%d ids, %d documents, %d metadatas", len(r.IDs), len(r.Documents), len(r.Metadatas))}
+	}
+	out := make([]retrieval.Document, len(r.IDs))
+	for i, id := range r.IDs {
+		d, err := fromRecord(id, r.Documents[i], r.Metadatas[i])
+		if err != nil {
+			return nil, &Error{Op: op, Status: 200, Kind: KindMalformed, Message: err.Error()}
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+var includeDocs = []string{"documents", "metadatas"}
+
+// Fetch returns the stored documents for ids, in the order of ids; unknown
+// ids are skipped and duplicates collapse. At most MaxFetchIDs ids.
+func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document, error) {
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	ids, err := cleanIDs(ids)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	byID := make(map[string]retrieval.Document, len(ids))
+	for start := 0; start < len(ids); start += b.batch {
+		chunk := ids[start:min(start+b.batch, len(ids))]
+		var resp getResponse
+		err := b.withCollection(ctx, func(base string) error {
+			return b.c.do(ctx, "get", http.MethodPost, base+"/get", map[string]any{"ids": chunk, "include": includeDocs}, &resp)
+		})
+		if err != nil {
+			return nil, err
+		}
+		docs, err := resp.docs("get")
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			byID[d.ID] = d
+		}
+	}
+	out := make([]retrieval.Document, 0, len(byID))
+	for _, id := range ids {
+		if d, ok := byID[id]; ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}

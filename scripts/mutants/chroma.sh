@@ -1,0 +1,38 @@
+# Mutants for retrieval/chroma, the one Embedder interface and the
+# conformance suite (retrieval/retrievaltest) (see scripts/mutants.sh).
+S='./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract'
+
+# One Embedder interface; unknown dimensions are refused.
+mutant "CheckEmbedder refuses 0 dimensions" retrieval/retrieval.go 's|case d <= 0:|case d < 0:|' ./retrieval -run TestCheckEmbedderRefusesUnknownDimensions
+mutant "embedded.Open checks its embedder" retrieval/embedded/vector.go 's|if err := retrieval.CheckEmbedder(e); err != nil {|if err := retrieval.CheckEmbedder(e); false \&\& err != nil {|' $S/memory_with_embedder/EmbedderOfUnknownDimensionsIsRefused
+mutant "chroma.Open checks its embedder" retrieval/chroma/config.go 's|if err := retrieval.CheckEmbedder(e); err != nil {|if err := retrieval.CheckEmbedder(e); false \&\& err != nil {|' ./retrieval/chroma -run TestOpenRefusesAnEmbedderOfUnknownDimensions
+mutant "rlm.OpenAIEmbedder checks dimensions" embedders.go 's|if err := retrieval.CheckEmbedder(p); err != nil {|if err := retrieval.CheckEmbedder(p); false \&\& err != nil {|' . -run TestEmbedderConstructorsReturnProviderEmbedders
+mutant "providers Embed returns EmbedDetailed's vectors" providers/embed.go 's|return res.Vectors, nil|return res.Vectors[1:], nil|' ./providers -run TestEmbedReturnsTheVectorsOfEmbedDetailed
+mutant "EmbedOne refuses a wrong vector count" providers/embed.go 's|if len(vecs) != 1 {|if false {|' ./providers -run TestEmbedOneRefusesAWrongVectorCount
+
+# Chroma upsert replaces a record whole (its metadata merge is undone).
+mutant "chroma upsert nulls stale metadata keys" retrieval/chroma/upsert.go 's|meta\[k\] = nil|_ = k|' ./retrieval/chroma -run TestReplacingARecordDropsMetadataKeysOfTheOldVersion
+
+# The conformance suite notices each broken guarantee (embedded backend).
+mutant "suite: Limit 0 means DefaultLimit" retrieval/retrieval.go 's|req.Limit = DefaultLimit$|req.Limit = DefaultLimit + 1|' $S/memory_without_embedder/ResultsAreBoundedByLimit
+mutant "suite: ranks are 1..n" retrieval/embedded/search.go 's|hits\[i\].Rank = i + 1|hits[i].Rank = i + 2|' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
+mutant "suite: bm25 scores are positive, best first" retrieval/embedded/search.go 's|-bm25(fts, |bm25(fts, |' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
+mutant "suite: Fetch skips missing ids" retrieval/embedded/embedded.go 's|if d, ok := byID\[id\]; ok {|if d := byID[id]; true {|' $S/memory_without_embedder/FetchReturnsStoredDocumentsAndSkipsMissingIDs
+mutant "suite: replacing drops the old refs" retrieval/embedded/embedded.go 's|"DELETE FROM refs WHERE doc_id IN ("|"DELETE FROM refs WHERE 0 AND doc_id IN ("|' $S/memory_without_embedder/UpsertOfAStoredIDReplacesIt
+mutant "suite: ExcludeTests filters" retrieval/embedded/search.go 's|"d.test = 0"|"d.test >= 0"|' $S/memory_without_embedder/FiltersAreHonouredByEveryStrategy
+mutant "suite: vector without embedder is ErrUnsupported" retrieval/embedded/search.go 's|"embedded: search: %w: %q needs an embedder|"embedded: search: %v: %q needs an embedder|' $S/memory_without_embedder/UnsupportedStrategiesFailWithErrUnsupported
+mutant "suite: a closed backend fails" retrieval/embedded/embedded.go 's|func (b \*Backend) Close() error { return b.db.Close() }|func (b *Backend) Close() error { return nil }|' $S/memory_without_embedder/ClosedBackendFailsEveryCall
+mutant "suite: bad embeddings write nothing" retrieval/embedded/vector.go 's|if err := checkVector(v, b.opts.dims); err != nil {|if err := checkVector(v, b.opts.dims); false \&\& err != nil {|' $S/memory_with_embedder/BadEmbeddingsAreRefusedWithoutPartialWrites
+
+# The suite against a real Chroma server: these need RLM_CHROMA_URL
+# (eval "$(scripts/chroma-server.sh start)"); without it they are not run.
+if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
+	C='./retrieval/chroma -run TestChromaBackendKeepsTheRetrievalContract'
+	mutant "suite/chroma: cosine scores are similarities" retrieval/chroma/search.go 's|return 1 - dist, retrieval.ScoreCosineSimilarity|return dist, retrieval.ScoreCosineSimilarity|' $C/HitsKeepTheirScoreKindAndDirection
+	mutant "suite/chroma: case-insensitive exact scores 0.5" retrieval/chroma/scan.go 's|toHits(more, 0.5,|toHits(more, 1,|' $C/HitsKeepTheirScoreKindAndDirection
+	mutant "suite/chroma: Fetch skips missing ids" retrieval/chroma/records.go 's|if d, ok := byID\[id\]; ok {|if d := byID[id]; true {|' $C/FetchReturnsStoredDocumentsAndSkipsMissingIDs
+	mutant "suite/chroma: upsert replaces metadata whole" retrieval/chroma/upsert.go 's|meta\[k\] = nil|_ = k|' $C/UpsertOfAStoredIDReplacesIt
+	mutant "suite/chroma: Kinds filter" retrieval/chroma/filter.go 's|if c := inClause("kind", f.Kinds); c != nil {|if c := inClause("kind", f.Kinds); false \&\& c != nil {|' $C/FiltersAreHonouredByEveryStrategy
+else
+	echo "note: RLM_CHROMA_URL unset: the 5 suite/chroma mutants need a Chroma server and were not run"
+fi
