@@ -62,10 +62,13 @@ var (
 	ErrBadRules      = planner.ErrBadRules
 )
 
-// Limits on text: a query, and a line typed at the REPL.
+// Limits: query text, a line typed at the REPL, and hits per search (0
+// means DefaultLimit; more than MaxLimit is an error).
 const (
 	MaxQueryBytes     = planner.MaxQueryBytes
 	MaxReplQueryBytes = engine.MaxQueryTextBytes
+	DefaultLimit      = retrieval.DefaultLimit
+	MaxLimit          = retrieval.MaxLimit
 )
 
 // Project is an open tree: its knowledge base, search index and rules.
@@ -100,7 +103,7 @@ func NewPlanner(opts Options) (*Planner, error) {
 }
 
 // Search checks the snapshot (unless NoRefresh), then plans query, runs the
-// plan and returns up to limit hits (<= 0: 10).
+// plan and returns up to limit hits (0: DefaultLimit; at most MaxLimit).
 func (p *Project) Search(ctx context.Context, query string, limit int) (*Answer, error) {
 	if err := p.refresh(ctx); err != nil {
 		return nil, err

@@ -12,8 +12,9 @@ import (
 // Search plans query with the rules for b's capabilities, runs the steps
 // against b in the order the rules give, asks the rules after each step
 // (next/6) whether the evidence is enough or what to do on a gap, and
-// returns up to limit hits from the evidence steps (limit <= 0 means
-// retrieval.DefaultLimit; above retrieval.MaxLimit it is capped). Errors:
+// returns up to limit hits from the evidence steps (limit as
+// retrieval.NormalizeLimit: 0 means retrieval.DefaultLimit; negative or over
+// retrieval.MaxLimit is an error wrapping retrieval.ErrBadRequest). Errors:
 // ErrQueryTooLarge, *RuleError (ErrBadRules) for a term outside the step
 // protocol, *engine.QueryError for a rule that raised or ran out of budget
 // or time, and the backend's errors.
@@ -21,7 +22,10 @@ func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string,
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	limit = Limit(limit)
+	limit, err := retrieval.NormalizeLimit(limit)
+	if err != nil {
+		return nil, fmt.Errorf("planner: %w", err)
+	}
 	feats := bridge.QueryFeatures(query).Term()
 	plan, err := p.plan(ctx, query, feats, b.Capabilities().Strategies)
 	if err != nil {
@@ -81,15 +85,6 @@ func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string,
 		}
 	}
 	return ans, nil
-}
-
-// Limit is the result-limit policy of every search entry point: n <= 0
-// means retrieval.DefaultLimit, and n is capped at retrieval.MaxLimit.
-func Limit(n int) int {
-	if n <= 0 {
-		return retrieval.DefaultLimit
-	}
-	return min(n, retrieval.MaxLimit)
 }
 
 // resultValue is result(Step, Count, Tops): the step as the rules wrote it,

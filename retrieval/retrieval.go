@@ -129,6 +129,20 @@ const (
 	MaxQueryBytes = 64 << 10
 )
 
+// NormalizeLimit is the contract's one result-limit policy: 0 means
+// DefaultLimit, 1..MaxLimit is kept, anything else is an error wrapping
+// ErrBadRequest. Every entry point that takes a number of results (Request
+// Limit, QueryVector's n, the planner's and the CLI's limit) applies it.
+func NormalizeLimit(n int) (int, error) {
+	if n == 0 {
+		return DefaultLimit, nil
+	}
+	if n < 0 || n > MaxLimit {
+		return n, fmt.Errorf("%w: limit %d outside 1..%d", ErrBadRequest, n, MaxLimit)
+	}
+	return n, nil
+}
+
 // Hit is one ranked result.
 type Hit struct {
 	Document  Document  `json:"document"`
@@ -179,11 +193,9 @@ var (
 // Normalize validates req and fills defaults. It returns an error wrapping
 // ErrBadRequest or ErrTooLarge.
 func (req Request) Normalize() (Request, error) {
-	if req.Limit == 0 {
-		req.Limit = DefaultLimit
-	}
-	if req.Limit < 0 || req.Limit > MaxLimit {
-		return req, fmt.Errorf("%w: limit %d outside 1..%d", ErrBadRequest, req.Limit, MaxLimit)
+	var err error
+	if req.Limit, err = NormalizeLimit(req.Limit); err != nil {
+		return req, err
 	}
 	if len(req.Text) > MaxQueryBytes || len(req.Name) > MaxQueryBytes {
 		return req, fmt.Errorf("%w: query over %d bytes", ErrTooLarge, MaxQueryBytes)

@@ -28,8 +28,8 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if !*batch && len(pos) == 0 {
 		return usageError{"a QUERY is required (or --batch)"}
 	}
-	if *limit < 1 || *limit > 1000 {
-		return usageError{"--limit must be 1..1000"}
+	if *limit < 1 || *limit > rlm.MaxLimit {
+		return usageError{fmt.Sprintf("--limit must be 1..%d", rlm.MaxLimit)}
 	}
 	p, err := openProject(ctx, *root, bf, stderr)
 	if err != nil {

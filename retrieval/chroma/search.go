@@ -55,11 +55,9 @@ func (b *Backend) QueryVector(ctx context.Context, vec []float32, n int, filter 
 	if err := b.check(); err != nil {
 		return nil, err
 	}
-	if n == 0 {
-		n = retrieval.DefaultLimit
-	}
-	if n < 0 || n > retrieval.MaxLimit {
-		return nil, fmt.Errorf("%w: n %d outside 1..%d", retrieval.ErrBadRequest, n, retrieval.MaxLimit)
+	n, err := retrieval.NormalizeLimit(n)
+	if err != nil {
+		return nil, fmt.Errorf("chroma query: %w", err)
 	}
 	if err := b.checkVector(vec); err != nil {
 		return nil, fmt.Errorf("chroma query: %w", err)

@@ -272,11 +272,9 @@ func (b *Backend) QueryVector(ctx context.Context, vec []float32, n int, filter 
 	if err := b.needVectors("query vector"); err != nil {
 		return nil, err
 	}
-	if n == 0 {
-		n = retrieval.DefaultLimit
-	}
-	if n < 0 || n > retrieval.MaxLimit {
-		return nil, fmt.Errorf("embedded: query vector: %w: n %d outside 1..%d", retrieval.ErrBadRequest, n, retrieval.MaxLimit)
+	n, err := retrieval.NormalizeLimit(n)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: query vector: %w", err)
 	}
 	if err := checkFilter(filter); err != nil {
 		return nil, fmt.Errorf("embedded: query vector: %w", err)
