@@ -169,7 +169,7 @@ func OpenStore(ctx context.Context, absRoot, dbPath string) (st *store.Store, do
 		Project:          filepath.Base(absRoot),
 		Extractor:        ex,
 		ExtractorVersion: sourcefacts.ExtractorVersion,
-		Lister:           store.WalkLister{Match: func(p string) bool { return sourcefacts.LanguageForPath(p) != "" }},
+		Lister:           sourcefacts.Lister{},
 	})
 	if err != nil {
 		ex.Close()
