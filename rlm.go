@@ -21,6 +21,7 @@ import (
 	"github.com/rlm-dev/rlm/project"
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/chroma"
+	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
@@ -33,6 +34,7 @@ type Options struct {
 	Chroma         *ChromaConfig   // keep the vectors in a Chroma server
 	RequireCurrent bool            // refuse answers while a file is stale, partial or unparsable
 	NoRefresh      bool            // answer from the snapshot of Open without re-checking the files
+	IncludeIgnored bool            // index files that .gitignore/.ignore exclude
 	Inferences     int64           // per-query rule budget (0: the engine's default)
 	HostPredicates []HostPredicate // extra host predicates the rules may call (data only)
 	Progress       func(Progress)
@@ -162,7 +164,7 @@ func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error)
 
 func projectOptions(o Options) project.Options {
 	return project.Options{DBPath: o.DBPath, InMemory: o.InMemory, Embedder: o.Embedder, Chroma: o.Chroma,
-		RequireCurrent: o.RequireCurrent, Progress: o.Progress}
+		RequireCurrent: o.RequireCurrent, Progress: o.Progress, Files: sourcefacts.Lister{IncludeIgnored: o.IncludeIgnored}}
 }
 
 func plannerOptions(o Options, caps retrieval.Capabilities) planner.Options {

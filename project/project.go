@@ -49,6 +49,11 @@ type Options struct {
 	// inode are unchanged (git's racy-clean rule); never with
 	// RequireCurrent.
 	TrustStat bool
+	// Files says which files belong to the project: sourcefacts' one walk
+	// and skip policy (VCS and build directories, virtual environments,
+	// .gitignore/.ignore, ...). The zero value takes every supported
+	// language with the default skips; set IncludeIgnored etc. to widen it.
+	Files sourcefacts.Lister
 	// Progress, if set, is told what Open and Refresh are doing.
 	Progress func(Progress)
 }
@@ -131,7 +136,7 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		}
 		dbPath = filepath.Join(p.tmp, "kb.sqlite")
 	}
-	if p.st, p.done, err = OpenStore(ctx, abs, dbPath); err != nil {
+	if p.st, p.done, err = OpenStore(ctx, abs, dbPath, opts.Files); err != nil {
 		p.removeTmp()
 		return nil, fmt.Errorf("project: open %s: %w", root, err)
 	}
@@ -143,9 +148,10 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 }
 
 // OpenStore opens the knowledge base of absRoot (dbPath "" means
-// DefaultDBPath) for every language sourcefacts supports. Call done after
-// closing the store: it releases the extractor.
-func OpenStore(ctx context.Context, absRoot, dbPath string) (st *store.Store, done func(), err error) {
+// DefaultDBPath) for every language sourcefacts supports, with the files
+// the lister selects. Call done after closing the store: it releases the
+// extractor.
+func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Lister) (st *store.Store, done func(), err error) {
 	if dbPath == "" {
 		dbPath = DefaultDBPath(absRoot)
 	}
@@ -158,7 +164,7 @@ func OpenStore(ctx context.Context, absRoot, dbPath string) (st *store.Store, do
 		Project:          filepath.Base(absRoot),
 		Extractor:        ex,
 		ExtractorVersion: sourcefacts.ExtractorVersion,
-		Lister:           store.WalkLister{Match: func(p string) bool { return sourcefacts.LanguageForPath(p) != "" }},
+		Lister:           files,
 	})
 	if err != nil {
 		ex.Close()

@@ -20,13 +20,14 @@ type Status struct {
 
 // ReadStatus validates root's knowledge base against the files' bytes
 // (every file is hashed; no watcher) and reports its state, without
-// building a search index. opts.DBPath and opts.Progress apply.
+// building a search index. opts.DBPath, opts.Files and opts.Progress
+// apply.
 func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("project: status %s: %w", root, err)
 	}
-	st, done, err := OpenStore(ctx, abs, opts.DBPath)
+	st, done, err := OpenStore(ctx, abs, opts.DBPath, opts.Files)
 	if err != nil {
 		return nil, err
 	}

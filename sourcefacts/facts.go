@@ -11,6 +11,12 @@
 // queries/ for the query files and their licences. Prolog files are read
 // with the interpreter's own term reader (package prologsrc), never
 // consulted. LanguageForPath says which language a path is.
+//
+// Which files make up a project is decided in one place, Lister: Walk uses
+// it, and so does the store (package sourcefacts/store). Its documentation
+// gives the skip policy (version-control and dependency directories,
+// hidden files, build output, virtual environments, and what .gitignore,
+// .ignore and .git/info/exclude exclude).
 package sourcefacts
 
 import (

@@ -45,6 +45,7 @@ type backendFlags struct {
 	embedDims                         int
 	db                                string
 	inMemory, requireCurrent          bool
+	includeIgnored                    bool
 }
 
 func addRulesFlag(fs *flag.FlagSet, b *backendFlags) {
@@ -58,6 +59,7 @@ func addBackendFlags(fs *flag.FlagSet) *backendFlags {
 	fs.StringVar(&b.db, "db", "", "knowledge base file (default ROOT/.rlm/kb.sqlite); search indexes are kept beside it")
 	fs.BoolVar(&b.inMemory, "in-memory", false, "keep the knowledge base in a temporary directory for this command; write nothing under ROOT")
 	fs.BoolVar(&b.requireCurrent, "require-current", false, "refuse to answer if any file is stale, partial or unparsable")
+	fs.BoolVar(&b.includeIgnored, "include-ignored", false, "also index files that .gitignore, .ignore or .git/info/exclude exclude")
 	return b
 }
 
@@ -75,7 +77,7 @@ func addEmbedderFlags(fs *flag.FlagSet, b *backendFlags) {
 
 // options turns the flags into façade options.
 func (b *backendFlags) options() (rlm.Options, error) {
-	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent}
+	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent, IncludeIgnored: b.includeIgnored}
 	if b.inMemory && b.requireCurrent {
 		return opts, usageError{"--require-current needs the persistent knowledge base (drop --in-memory)"}
 	}

@@ -52,7 +52,7 @@ func benchOpts(dir string) *Options {
 
 // treeFiles lists the tree's Go files and their total size in bytes.
 func treeFiles(b *testing.B, root string) ([]string, int64) {
-	paths, err := WalkLister{}.List(context.Background(), root)
+	paths, err := sourcefacts.Lister{Match: isGoFile}.List(context.Background(), root)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func BenchmarkWarmSnapshotUnchanged(b *testing.B) {
 	b.Run("baseline-read-all-bytes", func(b *testing.B) {
 		b.SetBytes(size)
 		for b.Loop() {
-			ps, err := WalkLister{}.List(ctx, root)
+			ps, err := sourcefacts.Lister{Match: isGoFile}.List(ctx, root)
 			if err != nil || len(ps) != len(paths) {
 				b.Fatal(err)
 			}

@@ -200,7 +200,7 @@ func (s *Store) openSnapshot(ctx context.Context, scope Scope) (*Snapshot, error
 	if pub != 0 {
 		id.Published = time.Unix(0, pub)
 	}
-	return &Snapshot{id: id, scope: scope, project: s.project, includes: s.lister.Includes, conn: conn, tx: tx}, nil
+	return &Snapshot{id: id, scope: scope, project: s.project, includes: func(p string) bool { return s.lister.Includes(s.root, p) }, conn: conn, tx: tx}, nil
 }
 
 // Identity is the generation this snapshot shows.

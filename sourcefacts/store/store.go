@@ -91,7 +91,11 @@ type Options struct {
 	// re-extracted even if its bytes did not change. Default:
 	// sourcefacts.ExtractorVersion when Extractor is nil, else none.
 	ExtractorVersion string
-	// Lister says which files are in the project. Default: WalkLister{}.
+	// Lister says which files are in the project. Default: the Go files
+	// (names ending in ".go") that sourcefacts.Lister's skip policy keeps;
+	// sourcefacts.Lister{} keeps every supported language (pair it with
+	// sourcefacts.NewExtractor()). Unlike sourcefacts.Walk by default, the
+	// store indexes generated files: their facts are real source.
 	Lister Lister
 	// MaxFileBytes is the largest file, in bytes, handed to the extractor;
 	// larger files are recorded with StatusError "too large", their hash
@@ -147,6 +151,9 @@ type Store struct {
 	beforePublish func(path string)
 }
 
+// isGoFile is the default Lister's Match: names ending in ".go".
+func isGoFile(p string) bool { return strings.HasSuffix(p, ".go") }
+
 // Open opens (creating or migrating as needed) the knowledge base of the
 // project rooted at root, a directory. A database written by a newer build
 // is refused with *SchemaError (errors.Is ErrSchemaTooNew).
@@ -194,7 +201,7 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 		s.project = abs
 	}
 	if s.lister == nil {
-		s.lister = WalkLister{}
+		s.lister = sourcefacts.Lister{Match: isGoFile}
 	}
 	switch {
 	case s.maxBytes == 0:

@@ -195,7 +195,7 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		}
 	} else {
 		for _, p := range hinted {
-			if s.lister.Includes(p) {
+			if s.lister.Includes(s.root, p) {
 				paths = append(paths, p)
 			} else if r := st.rows[p]; r != nil && r.present {
 				D[p] = &obs{gone: true}

@@ -1,0 +1,314 @@
+package sourcefacts
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// Lister says which files under a root belong to a project. It is the one
+// walker of the module: Walk lists with it, and the store (package
+// sourcefacts/store) takes it as its Lister. Its skip policy:
+//
+//   - Always skipped directories: version-control metadata (.git, .hg,
+//     .svn, .bzr, .jj), rlm's own knowledge base (.rlm), node_modules,
+//     __pycache__ and testdata.
+//   - Hidden files and directories (name starting with "."), unless
+//     IncludeHidden.
+//   - Vendored dependencies (directories named vendor), unless
+//     IncludeVendor.
+//   - Python virtual environments (a directory holding pyvenv.cfg or a
+//     conda-meta directory) and build output (a directory named target or
+//     build that holds CACHEDIR.TAG or CMakeCache.txt, or whose parent holds
+//     a build manifest: Cargo.toml, pom.xml, build.gradle,
+//     build.gradle.kts, build.sbt, setup.py, pyproject.toml,
+//     CMakeLists.txt, meson.build or package.json), unless
+//     IncludeBuildDirs. A directory merely named build or target (Go's
+//     go/build) is listed.
+//   - Files and directories excluded by ignore files, unless
+//     IncludeIgnored: .git/info/exclude at the root, then in every listed
+//     directory its .gitignore and then its .ignore, each overriding the
+//     ones before it (deeper files override shallower ones). The patterns
+//     have git's semantics (negation with "!", patterns anchored by a "/",
+//     directory-only patterns ending in "/", patterns relative to the
+//     ignore file's directory; matched by go-git's gitignore package). As
+//     in git, a file inside an excluded directory cannot be re-included.
+//     Ignore files are read whether or not the root is a git work tree;
+//     ignore files above the root, core.excludesFile and the global
+//     excludes are not read. An ignore file that is not a regular file
+//     (a symbolic link, say), cannot be read, or is larger than
+//     MaxIgnoreFileBytes is treated as absent, as git does.
+//   - Files Match rejects.
+//
+// Symbolic links to directories are not followed; symbolic links to
+// regular files are listed; other non-regular files (FIFOs, sockets,
+// devices) are not.
+//
+// The zero value lists every file of a supported language with the
+// default policy. A Lister is a value; its methods are safe for
+// concurrent use if Match is.
+type Lister struct {
+	// Match reports whether a file, by its slash-separated path relative
+	// to the root, belongs to the project. nil means a file of a supported
+	// language: LanguageForPath(path) != "".
+	Match func(path string) bool
+	// IncludeHidden lists hidden files and directories (".name"), except
+	// the always-skipped .git, .hg, .svn, .bzr, .jj and .rlm.
+	IncludeHidden bool
+	// IncludeVendor lists vendor/ directories.
+	IncludeVendor bool
+	// IncludeBuildDirs lists build output directories and Python virtual
+	// environments (see Lister).
+	IncludeBuildDirs bool
+	// IncludeIgnored lists files and directories that ignore files
+	// exclude; the rest of the policy still applies.
+	IncludeIgnored bool
+}
+
+// MaxIgnoreFileBytes is the largest ignore file (.gitignore, .ignore,
+// .git/info/exclude) Lister reads, in bytes; a larger one is treated as
+// absent.
+const MaxIgnoreFileBytes = 1 << 20
+
+// alwaysSkipped are the directory names Lister never enters.
+var alwaysSkipped = map[string]bool{
+	// version control, and rlm's own knowledge base
+	".git": true, ".hg": true, ".svn": true, ".bzr": true, ".jj": true, ".rlm": true,
+	// dependencies, caches, test fixtures
+	"node_modules": true, "__pycache__": true, "testdata": true,
+}
+
+// ignoreFiles are the per-directory ignore files, in increasing priority.
+var ignoreFiles = []string{".gitignore", ".ignore"}
+
+// List returns the project's files under root (a directory, or a symbolic
+// link to one), as slash-separated paths relative to root, sorted. It
+// fails, returning no paths, if root is not a directory, a directory under
+// it cannot be read, or ctx is done; the error wraps the cause (an
+// *fs.PathError, or ctx.Err()).
+func (l Lister) List(ctx context.Context, root string) ([]string, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("sourcefacts: list: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("sourcefacts: list: %s is not a directory", root)
+	}
+	var out []string
+	if err := l.listDir(ctx, root, nil, l.rootRules(root), &out); err != nil {
+		return nil, fmt.Errorf("sourcefacts: list: %w", err)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// listDir appends to out the listed files of directory abs, whose path
+// components below the root are comps; rules are the ignore patterns of
+// its ancestors.
+func (l Lister) listDir(ctx context.Context, abs string, comps []string, rules []gitignore.Pattern, out *[]string) error {
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return err
+	}
+	rules = l.withDirRules(rules, abs, comps)
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		name := e.Name()
+		child := append(slices.Clip(comps), name)
+		childAbs := filepath.Join(abs, name)
+		if e.IsDir() {
+			if !l.skipDir(childAbs, child, rules) {
+				if err := l.listDir(ctx, childAbs, child, rules, out); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		rel := strings.Join(child, "/")
+		if l.skipFile(rel, child, rules) {
+			continue
+		}
+		switch t := e.Type(); {
+		case t.IsRegular():
+		case t&fs.ModeSymlink != 0:
+			if fi, err := os.Stat(childAbs); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+		default:
+			continue
+		}
+		*out = append(*out, rel)
+	}
+	return nil
+}
+
+// Includes reports whether List(ctx, root) would list the slash-separated
+// relative path p if p existed (used for hinted paths and harness
+// writes). It applies the same policy along p: every ancestor directory
+// must be listable (an existing ancestor that is not a directory, such as
+// a symbolic link, makes it false), the ignore files of root and of every
+// ancestor apply, and if p exists it must be a regular file or a symbolic
+// link to one. A path that is not a clean relative path (fs.ValidPath) is
+// never included.
+func (l Lister) Includes(root, p string) bool {
+	if p == "." || !fs.ValidPath(p) {
+		return false
+	}
+	comps := strings.Split(p, "/")
+	rules := l.withDirRules(l.rootRules(root), root, nil)
+	dir := root
+	for i := range len(comps) - 1 {
+		dir = filepath.Join(dir, comps[i])
+		if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
+			return false
+		}
+		if l.skipDir(dir, comps[:i+1], rules) {
+			return false
+		}
+		rules = l.withDirRules(rules, dir, comps[:i+1])
+	}
+	if l.skipFile(p, comps, rules) {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+	switch {
+	case err != nil:
+		return true // absent (or not statable): it would be listed if it existed
+	case fi.Mode().IsRegular():
+		return true
+	case fi.Mode()&fs.ModeSymlink != 0:
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+		return err == nil && fi.Mode().IsRegular()
+	}
+	return false
+}
+
+// skipDir reports whether the directory abs, with path components comps
+// below the root, is skipped given its ancestors' ignore rules.
+func (l Lister) skipDir(abs string, comps []string, rules []gitignore.Pattern) bool {
+	name := comps[len(comps)-1]
+	switch {
+	case alwaysSkipped[name],
+		!l.IncludeHidden && strings.HasPrefix(name, "."),
+		!l.IncludeVendor && name == "vendor",
+		!l.IncludeBuildDirs && (isVirtualEnv(abs) || isBuildOutput(abs, name)):
+		return true
+	}
+	return gitignore.NewMatcher(rules).Match(comps, true)
+}
+
+// skipFile reports whether the file at slash path rel (components comps)
+// is skipped given its directories' ignore rules.
+func (l Lister) skipFile(rel string, comps []string, rules []gitignore.Pattern) bool {
+	name := comps[len(comps)-1]
+	if !l.IncludeHidden && strings.HasPrefix(name, ".") {
+		return true
+	}
+	if l.Match == nil {
+		if LanguageForPath(rel) == "" {
+			return true
+		}
+	} else if !l.Match(rel) {
+		return true
+	}
+	return gitignore.NewMatcher(rules).Match(comps, false)
+}
+
+// rootRules returns the root's .git/info/exclude patterns, or none with
+// IncludeIgnored.
+func (l Lister) rootRules(root string) []gitignore.Pattern {
+	if l.IncludeIgnored {
+		return nil
+	}
+	return readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)
+}
+
+// withDirRules returns rules followed by the patterns of directory abs's
+// ignore files (components comps below the root), in a new slice when
+// there are any, so that sibling directories never share appended rules.
+func (l Lister) withDirRules(rules []gitignore.Pattern, abs string, comps []string) []gitignore.Pattern {
+	if l.IncludeIgnored {
+		return rules
+	}
+	for _, name := range ignoreFiles {
+		if ps := readPatterns(filepath.Join(abs, name), comps); len(ps) > 0 {
+			rules = slices.Concat(rules, ps)
+		}
+	}
+	return rules
+}
+
+// readPatterns parses the ignore file at path, whose patterns are relative
+// to the directory with components domain. A missing, unreadable,
+// non-regular or oversized file has none.
+func readPatterns(path string, domain []string) []gitignore.Pattern {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxIgnoreFileBytes+1))
+	if err != nil || len(b) > MaxIgnoreFileBytes {
+		return nil
+	}
+	var ps []gitignore.Pattern
+	for line := range strings.SplitSeq(strings.TrimPrefix(string(b), "\uFEFF"), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
+}
+
+// buildManifests are files whose presence in a directory makes its target/
+// or build/ subdirectory build output.
+var buildManifests = []string{"Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "build.sbt",
+	"setup.py", "pyproject.toml", "CMakeLists.txt", "meson.build", "package.json"}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// isVirtualEnv reports whether directory dir is a Python virtual
+// environment: it holds pyvenv.cfg (venv, virtualenv) or a conda-meta
+// directory (conda).
+func isVirtualEnv(dir string) bool {
+	if exists(filepath.Join(dir, "pyvenv.cfg")) {
+		return true
+	}
+	fi, err := os.Lstat(filepath.Join(dir, "conda-meta"))
+	return err == nil && fi.IsDir()
+}
+
+// isBuildOutput reports whether directory dir, named name, is build
+// output; see Lister.
+func isBuildOutput(dir, name string) bool {
+	if name != "target" && name != "build" {
+		return false
+	}
+	if exists(filepath.Join(dir, "CACHEDIR.TAG")) || exists(filepath.Join(dir, "CMakeCache.txt")) {
+		return true
+	}
+	parent := filepath.Dir(dir)
+	for _, m := range buildManifests {
+		if exists(filepath.Join(parent, m)) {
+			return true
+		}
+	}
+	return false
+}

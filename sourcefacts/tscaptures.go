@@ -1,0 +1,169 @@
+package sourcefacts
+
+import (
+	"context"
+	"time"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+)
+
+// owner is a region whose functions are methods of name (Rust's impl).
+type owner struct {
+	span
+	name string
+}
+
+type defCand struct {
+	kind     string
+	node     ts.Node
+	name     ts.Node
+	receiver *ts.Node // C++: the class of an out-of-class method definition
+	pattern  uint
+}
+
+type refCand struct {
+	kind     string
+	name     ts.Node
+	notLocal bool // drop if the name is a local variable (#is-not? local)
+}
+
+type importCand struct {
+	node   ts.Node
+	path   *ts.Node
+	alias  *ts.Node
+	module *ts.Node // Python: the `from` module
+	kind   *ts.Node // Ruby: require, require_relative or load
+}
+
+// localScope and localDef are locals.scm's @local.scope and
+// @local.definition.
+type localScope struct {
+	span
+	inherits bool
+}
+
+type localDef struct {
+	name  string
+	start int
+}
+
+// captures is what one pass of the grammar's query over a tree found,
+// before it becomes facts.
+type captures struct {
+	defs      []defCand
+	defSeen   map[uint]int // name start byte -> index in defs
+	refs      []refCand
+	receivers map[uint]ts.Node // selected name start byte -> operand
+	imports   []importCand
+	pkg       *ts.Node
+	scopes    []localScope
+	locals    []localDef
+	start     time.Time // when the query started
+}
+
+// collect runs the grammar's query over root and sorts its captures into
+// candidates; comments and owners go straight to x. It returns ctx's error
+// if ctx is done during or after the walk.
+func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.Node, budget time.Duration) (*captures, error) {
+	cq := x.g.query
+	c := &captures{defSeen: map[uint]int{}, receivers: map[uint]ts.Node{}}
+	count := 0
+	qc.SetTimeoutMicros(uint64(budget / time.Microsecond))
+	c.start = time.Now()
+	matches := qc.Matches(cq.q, root, x.src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		if count++; count%ctxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		var (
+			name, def, ref, imp, impPath, impAlias, impModule, impKind *ts.Node
+			recv, recvName, defRecv, own, ownName                      *ts.Node
+			defKind, refKind                                           string
+		)
+		for i := range m.Captures {
+			cp := &m.Captures[i]
+			n := cp.Node // copy: the match's memory is reused by Next
+			switch ci := cq.captures[cp.Index]; ci.role {
+			case capName:
+				name = &n
+			case capDefinition:
+				def, defKind = &n, ci.kind
+			case capReference:
+				ref, refKind = &n, ci.kind
+			case capPackageName:
+				if c.pkg == nil {
+					c.pkg = &n
+				}
+			case capImport:
+				imp = &n
+			case capImportPath:
+				impPath = &n
+			case capImportAlias:
+				impAlias = &n
+			case capImportModule:
+				impModule = &n
+			case capImportKind:
+				impKind = &n
+			case capReceiver:
+				recv = &n
+			case capReceiverName:
+				recvName = &n
+			case capDefReceiver:
+				defRecv = &n
+			case capOwner:
+				own = &n
+			case capOwnerName:
+				ownName = &n
+			case capComment:
+				x.comments = append(x.comments, commentSpan{span: commentOf(&n, x.src)})
+			case capCommentSkip:
+				x.comments = append(x.comments, commentSpan{span: commentOf(&n, x.src), skip: true})
+			case capLocalScope:
+				c.scopes = append(c.scopes, localScope{span: spanOf(&n), inherits: !cq.patterns[m.PatternIndex].noInherit})
+			case capLocalDef:
+				c.locals = append(c.locals, localDef{name: string(x.src[n.StartByte():n.EndByte()]), start: int(n.StartByte())})
+			}
+		}
+		switch {
+		case def != nil && name != nil:
+			key := name.StartByte()
+			if i, ok := c.defSeen[key]; ok {
+				// The same name captured by two patterns (C's tags.scm
+				// captures a function's declarator, c-extra.scm the whole
+				// definition): keep the widest node, and any receiver.
+				d := &c.defs[i]
+				if def.StartByte() <= d.node.StartByte() && def.EndByte() >= d.node.EndByte() &&
+					(def.StartByte() < d.node.StartByte() || def.EndByte() > d.node.EndByte()) {
+					d.node, d.kind, d.pattern = *def, defKind, m.PatternIndex
+				}
+				if d.receiver == nil && defRecv != nil {
+					r := *defRecv
+					d.receiver = &r
+				}
+				continue
+			}
+			c.defSeen[key] = len(c.defs)
+			c.defs = append(c.defs, defCand{kind: defKind, node: *def, name: *name, receiver: defRecv, pattern: m.PatternIndex})
+		case ref != nil && name != nil:
+			c.refs = append(c.refs, refCand{kind: refKind, name: *name, notLocal: cq.patterns[m.PatternIndex].notLocal})
+			if recv != nil {
+				c.receivers[name.StartByte()] = *recv
+			}
+		case imp != nil:
+			c.imports = append(c.imports, importCand{node: *imp, path: impPath, alias: impAlias, module: impModule, kind: impKind})
+		case recv != nil && recvName != nil:
+			c.receivers[recvName.StartByte()] = *recv
+		case own != nil && ownName != nil:
+			x.owners = append(x.owners, owner{span: spanOf(own), name: ownerName(x.text(ownName, 1024))})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return nil, context.DeadlineExceeded
+	}
+	return c, nil
+}
