@@ -39,8 +39,11 @@ var (
 
 // ExpertOptions configure NewExpert.
 type ExpertOptions struct {
-	// RulesDir is an optional directory of .pl files that add to or
-	// override the embedded default rules (same base name replaces).
+	// RulesDir is an optional directory of .pl files (at any depth) that
+	// add to or override the embedded default rules: a file replaces the
+	// default at the same relative path, or, at the top level of RulesDir,
+	// the default with the same base name (see engine.Layer). It must
+	// hold at least one .pl file (else engine.ErrNoRuleFiles).
 	RulesDir string
 	// Inferences is the per-query inference budget (0: engine default).
 	Inferences int64

@@ -146,11 +146,9 @@ func (w *walker) goal(t pl.Term, extra int, module string, depth int) {
 		if !m.Control {
 			break
 		}
+		start := w.loc.position()
 		w.goal(cp.Arg(0), 0, module, depth+1)
-		tok := -1
-		if w.loc != nil {
-			tok = FindName(w.loc.toks, w.loc.pos, w.loc.pos+searchWindow, cp.Functor().String(), false)
-		}
+		tok := w.loc.controlToken(cp.Functor().String(), start)
 		w.yield(Goal{Term: cp, Name: cp.Functor().String(), Arity: 2, Module: module, Control: true, Token: tok})
 		t = cp.Arg(1)
 	}

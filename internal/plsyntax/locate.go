@@ -85,6 +85,33 @@ func (l *Locator) GoalToken(name string, hasArgs, meta bool) int {
 	return -1
 }
 
+// position is where the next search starts (0 for a nil Locator).
+func (l *Locator) position() int {
+	if l == nil {
+		return 0
+	}
+	return l.pos
+}
+
+// controlToken returns the token of a control construct named name whose
+// left side has just been walked from token start: its functor before the
+// left side's goals in functional notation, else the next operator token
+// named name. It does not move the search position; -1 if none.
+func (l *Locator) controlToken(name string, start int) int {
+	if l == nil {
+		return -1
+	}
+	if i := FindName(l.toks, start, min(l.pos, start+searchWindow), name, true); i >= 0 {
+		return i
+	}
+	for i := l.pos; i < len(l.toks) && i < l.pos+searchWindow; i++ {
+		if t := l.toks[i]; t.Kind == TokName && t.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // FindName returns the index of the first name token called name among
 // toks[from:to] (to is capped at len(toks)), -1 if none. open selects
 // tokens in functional notation (followed by "(") or the others.

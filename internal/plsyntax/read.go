@@ -194,6 +194,12 @@ func explainToken(src string, toks []Token, consumed int, kind, val string) (str
 			return fmt.Sprintf("missing term between %s and %s", quote(text(i-1)), quote(val)), at
 		}
 	case "invalid":
+		if unterminated(text(i)) {
+			return fmt.Sprintf("%s %s… is not closed", quotedKind(text(i)[0]), clean(strings.Join(strings.Fields(text(i)), " "), 40)), at
+		}
+		if nl := strings.IndexAny(val, "\r\n"); nl > 0 {
+			return fmt.Sprintf("%s %s… is not closed on its line", quotedKind(val[0]), clean(val[:nl], 40)), at
+		}
 		if strings.HasPrefix(val, "'") {
 			return fmt.Sprintf("invalid escape sequence or character in quoted atom %s", quote(text(i))), at
 		}
