@@ -11,11 +11,7 @@ import (
 
 func newTestEngine(t *testing.T, files map[string]string, opts Options) *Engine {
 	t.Helper()
-	m := fstest.MapFS{}
-	for n, s := range files {
-		m[n] = &fstest.MapFile{Data: []byte(s)}
-	}
-	opts.Rules = m
+	opts.Rules = mapFS(files)
 	e, err := New(opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)

@@ -105,6 +105,9 @@ func TestLayersLoadInOrderAndLaterFilesReplaceEarlierOnes(t *testing.T) {
 			if err != nil || sol[0] != AtomValue(c.cls) {
 				t.Errorf("plan: %v %v, want %s", sol, err, c.cls)
 			}
+			if f, ok := e.DefinedIn("cls", 1); !ok || !strings.HasSuffix(f, "classify.pl") || f == "rules/retrieval/classify.pl" && c.cls != "default" {
+				t.Errorf("DefinedIn(cls/1) = %q, %v", f, ok)
+			}
 		})
 	}
 }

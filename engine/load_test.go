@@ -17,17 +17,31 @@ import (
 // *LoadError, failing the test if loading succeeds or fails otherwise.
 func loadErr(t *testing.T, files map[string]string, opts Options) *LoadError {
 	t.Helper()
-	m := fstest.MapFS{}
-	for n, s := range files {
-		m[n] = &fstest.MapFile{Data: []byte(s)}
-	}
-	opts.Rules = m
+	opts.Rules = mapFS(files)
 	_, err := New(opts)
 	var le *LoadError
 	if !errors.As(err, &le) {
 		t.Fatalf("want a *LoadError, got %v", err)
 	}
 	return le
+}
+
+// expectLoad loads files and checks that it succeeds (want "") or fails
+// with a *LoadError containing want.
+func expectLoad(t *testing.T, files map[string]string, opts Options, want string) {
+	t.Helper()
+	opts.Rules = mapFS(files)
+	_, err := New(opts)
+	if want == "" {
+		if err != nil {
+			t.Fatalf("want it to load, got %v", err)
+		}
+		return
+	}
+	var le *LoadError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("want a *LoadError containing %q, got %v", want, err)
+	}
 }
 
 // where is a LoadError's position and message, for comparison.
@@ -42,7 +56,7 @@ func whereOf(le *LoadError) where {
 }
 
 func TestLoadErrorsPointAtTheClauseNotAtAnEarlierMention(t *testing.T) {
-	text := "/* helpers. Note:\n   member is the prelude's, do not redefine it.\n*/\n\nmember(X,[X|_]).\n"
+	text := "/* helpers. Note:\nmember is the prelude's, do not redefine it.\n*/\n\nmember(X,[X|_]).\n"
 	le := loadErr(t, map[string]string{"bad.pl": text}, Options{})
 	want := where{"rules/bad.pl", 5, 1, "engine: rules/bad.pl:5:1: member/2: redefines a prelude predicate"}
 	if diff := cmp.Diff(want, whereOf(le)); diff != "" {
@@ -120,18 +134,7 @@ func TestUndefinedPredicatesAreRefusedAtTheGoal(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := fstest.MapFS{"x.pl": {Data: []byte(c.text)}, "other.pl": {Data: []byte("r(1).\n")}}
-			_, err := New(Options{Rules: m, Predicates: host})
-			if c.want == "" {
-				if err != nil {
-					t.Fatalf("want it to load, got %v", err)
-				}
-				return
-			}
-			var le *LoadError
-			if !errors.As(err, &le) || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("want a *LoadError containing %q, got %v", c.want, err)
-			}
+			expectLoad(t, map[string]string{"x.pl": c.text, "other.pl": "r(1).\n"}, Options{Predicates: host}, c.want)
 		})
 	}
 }
@@ -215,18 +218,7 @@ func TestVocabularyRefusesMisspelledDataAtItsToken(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := fstest.MapFS{"x.pl": {Data: []byte(c.text)}}
-			_, err := New(Options{Rules: m, Vocabulary: stepVocabulary})
-			if c.want == "" {
-				if err != nil {
-					t.Fatalf("want it to load, got %v", err)
-				}
-				return
-			}
-			var le *LoadError
-			if !errors.As(err, &le) || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("want a *LoadError containing %q, got %v", c.want, err)
-			}
+			expectLoad(t, map[string]string{"x.pl": c.text}, Options{Vocabulary: stepVocabulary}, c.want)
 		})
 	}
 }

@@ -2,7 +2,22 @@ package engine
 
 import (
 	"fmt"
+	"sync"
 )
+
+// preludeIndicators lists the predicates prelude.pl defines; the prelude
+// is read once per process.
+var preludeIndicators = sync.OnceValues(func() ([]string, error) {
+	f, err := parseSource(Source{Name: "prelude.pl", Path: "engine/prelude.pl", Text: preludeText})
+	if err != nil {
+		return nil, fmt.Errorf("engine: prelude: %w", err)
+	}
+	var out []string
+	for _, c := range f.clauses {
+		out = append(out, c.indicator)
+	}
+	return out, nil
+})
 
 // reservedIndicators returns every predicate indicator a rule file may not
 // define, with the reason, and sets e.defined to those a body may call
@@ -24,13 +39,13 @@ func (e *Engine) reservedIndicators() (map[string]string, error) {
 		"asserta/1", "assertz/1", "assert/1", "retract/1", "abolish/1", "set_prolog_flag/2", "clause/2"} {
 		r[n] = "a builtin excluded from the sandbox"
 	}
-	prelude, err := parseSource(Source{Name: "prelude.pl", Path: "engine/prelude.pl", Text: preludeText})
+	prelude, err := preludeIndicators()
 	if err != nil {
-		return nil, fmt.Errorf("engine: prelude: %w", err)
+		return nil, err
 	}
-	for _, c := range prelude.clauses {
-		r[c.indicator] = "a prelude predicate"
-		e.defined[c.indicator] = true
+	for _, pi := range prelude {
+		r[pi] = "a prelude predicate"
+		e.defined[pi] = true
 	}
 	for _, p := range e.opts.Predicates {
 		r[fmt.Sprintf("%s/%d", p.Name, p.Arity)] = "a host (bridge) predicate"

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	pl "github.com/ichiban/prolog/engine"
 )
@@ -134,7 +133,7 @@ func explain(src string, c *Clause, consumed int, err error) *SyntaxError {
 		switch {
 		case last >= 0 && unterminated(text(last)):
 			se.Offset = toks[last].Start
-			se.Msg = fmt.Sprintf("%s %s… is not closed", quotedKind(text(last)[0]), clean(strings.Join(strings.Fields(text(last)), " "), 40))
+			se.Msg = fmt.Sprintf("%s %s… is not closed", quotedKind(text(last)[0]), Clean(strings.Join(strings.Fields(text(last)), " "), 40))
 		case last >= 0:
 			se.Offset = toks[last].End
 			se.Msg = missingEnd
@@ -153,7 +152,7 @@ func explain(src string, c *Clause, consumed int, err error) *SyntaxError {
 	case isToken:
 		se.Msg, se.Offset = explainToken(src, toks, consumed, kind, val)
 	default:
-		se.Msg = clean(err.Error(), 200)
+		se.Msg = Clean(err.Error(), 200)
 	}
 	return se
 }
@@ -195,10 +194,10 @@ func explainToken(src string, toks []Token, consumed int, kind, val string) (str
 		}
 	case "invalid":
 		if unterminated(text(i)) {
-			return fmt.Sprintf("%s %s… is not closed", quotedKind(text(i)[0]), clean(strings.Join(strings.Fields(text(i)), " "), 40)), at
+			return fmt.Sprintf("%s %s… is not closed", quotedKind(text(i)[0]), Clean(strings.Join(strings.Fields(text(i)), " "), 40)), at
 		}
 		if nl := strings.IndexAny(val, "\r\n"); nl > 0 {
-			return fmt.Sprintf("%s %s… is not closed on its line", quotedKind(val[0]), clean(val[:nl], 40)), at
+			return fmt.Sprintf("%s %s… is not closed on its line", quotedKind(val[0]), Clean(val[:nl], 40)), at
 		}
 		if strings.HasPrefix(val, "'") {
 			return fmt.Sprintf("invalid escape sequence or character in quoted atom %s", quote(text(i))), at
@@ -305,23 +304,4 @@ func quotedKind(q byte) string {
 
 // quote shows source text in a message: white space collapsed, control
 // characters replaced, at most 40 bytes, in double quotes.
-func quote(s string) string { return `"` + clean(strings.Join(strings.Fields(s), " "), 40) + `"` }
-
-// clean makes text printable: valid UTF-8, control characters replaced,
-// at most max bytes (cut on a rune boundary, with "…").
-func clean(s string, max int) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '\uFFFD'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
-	if len(s) <= max {
-		return s
-	}
-	n := max - len("…")
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func quote(s string) string { return `"` + Clean(strings.Join(strings.Fields(s), " "), 40) + `"` }

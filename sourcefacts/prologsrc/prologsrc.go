@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	pl "github.com/ichiban/prolog/engine"
 
@@ -177,7 +176,7 @@ func (r *reader) clause(c *plsyntax.Clause) bool {
 	}
 	if se, ok := err.(*plsyntax.SyntaxError); ok {
 		line, col := r.lines.Pos(c.Start)
-		r.res.Err = &SyntaxError{Line: line, Col: col, Msg: cleanMessage(se.Reader)}
+		r.res.Err = &SyntaxError{Line: line, Col: col, Msg: plsyntax.Clean(se.Reader, 256)}
 		return false
 	}
 	return true
@@ -440,7 +439,7 @@ func formatTerm(t pl.Term, max int) string {
 		}
 	}
 	w(t, 0)
-	return capText(strings.ToValidUTF8(b.String(), "\uFFFD"), max)
+	return plsyntax.Clip(strings.ToValidUTF8(b.String(), "\uFFFD"), max)
 }
 
 // doc returns the comment directly above offset: the run of % line
@@ -477,7 +476,7 @@ func (r *reader) doc(offset int) string {
 		b.WriteString(strings.TrimSpace(t))
 		b.WriteByte('\n')
 	}
-	return capText(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
+	return plsyntax.Clip(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
 }
 
 func blockText(s string) string {
@@ -488,7 +487,7 @@ func blockText(s string) string {
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}
-	return capText(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
+	return plsyntax.Clip(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
 }
 
 // collapse returns s with runs of white space turned into one space, as
@@ -497,31 +496,7 @@ func collapse(s string, max int) string {
 	if len(s) > 4*max {
 		s = s[:4*max]
 	}
-	return capText(strings.ToValidUTF8(strings.Join(strings.Fields(s), " "), "\uFFFD"), max)
-}
-
-// capText cuts s to at most max bytes on a rune boundary, with "…".
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	n := max - len("…")
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// cleanMessage makes a reader message printable: valid UTF-8, control
-// characters replaced, at most 256 bytes.
-func cleanMessage(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '\uFFFD'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
-	return capText(s, 256)
+	return plsyntax.Clip(strings.ToValidUTF8(strings.Join(strings.Fields(s), " "), "\uFFFD"), max)
 }
 
 func joinSpans(a, b Span) Span {
