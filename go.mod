@@ -3,6 +3,7 @@ module github.com/rlm-dev/rlm
 go 1.26.0
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/chzyer/readline v1.5.1

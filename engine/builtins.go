@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"strings"
 
 	pl "github.com/ichiban/prolog/engine"
@@ -98,44 +97,6 @@ var sandboxBuiltins = []builtin{
 	{"nth1", 3, b3(pl.Nth1)},
 	{"atomic_list_concat", 2, b2(atomicListConcat2)},
 	{"atomic_list_concat", 3, b3(atomicListConcat3)},
-}
-
-// bootstrapOps is the ISO operator table, as ichiban/prolog's bootstrap.pl
-// sets it up. The loader installs it from Go; rule files cannot call op/3.
-var bootstrapOps = []struct {
-	prio int64
-	spec string
-	ops  []string
-}{
-	{1200, "xfx", []string{":-", "-->"}},
-	{1200, "fx", []string{":-", "?-"}},
-	{1105, "xfy", []string{"|"}},
-	{1100, "xfy", []string{";"}},
-	{1050, "xfy", []string{"->"}},
-	{1000, "xfy", []string{","}},
-	{900, "fy", []string{`\+`}},
-	{700, "xfx", []string{"=", `\=`, "==", `\==`, "@<", "@=<", "@>", "@>=", "=..", "is", "=:=", `=\=`, "<", "=<", ">", ">="}},
-	{600, "xfy", []string{":"}},
-	{500, "yfx", []string{"+", "-", `/\`, `\/`}},
-	{400, "yfx", []string{"*", "/", "//", "div", "rem", "mod", "<<", ">>"}},
-	{200, "xfx", []string{"**"}},
-	{200, "xfy", []string{"^"}},
-	{200, "fy", []string{"+", "-", `\`}},
-}
-
-func installOps(vm *pl.VM) error {
-	ctx := context.Background()
-	for _, o := range bootstrapOps {
-		names := make([]pl.Term, len(o.ops))
-		for i, n := range o.ops {
-			names[i] = pl.NewAtom(n)
-		}
-		if _, err := pl.Op(vm, pl.Integer(o.prio), pl.NewAtom(o.spec), pl.List(names...), pl.Success, nil).Force(ctx); err != nil {
-			return err
-		}
-	}
-	_, err := pl.SetPrologFlag(vm, pl.NewAtom("double_quotes"), pl.NewAtom("chars"), pl.Success, nil).Force(ctx)
-	return err
 }
 
 // textOfAtomic returns the text of an atomic term or a string (char list).

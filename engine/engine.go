@@ -21,14 +21,28 @@
 //
 // # Rule sources and overrides
 //
-// Default rules come from an fs.FS (the embedded rules/ directory); a user
-// rules directory may add files or override them. A user file whose base
-// name equals a default file's replaces that default file whole; other user
-// files are added. Files are loaded in name order, defaults first. Files
-// ending in _test.pl are rule tests, never loaded as rules (see RunTests).
-// A predicate may be defined in one file only (unless declared multifile in
-// each), and a rule file that defines a builtin, a prelude predicate or a
-// host predicate is rejected with a *LoadError naming the file and line.
+// Rule files come in layers (Options.Layers, see Layer): every *.pl file at
+// any depth of each layer's fs.FS, loaded layer by layer, each layer's
+// files in slash-path order. A file of a later layer replaces, whole, the
+// earlier file with the same relative path; a file at the top level of a
+// later layer also replaces the one earlier file with the same base name
+// (so a flat override directory can replace "retrieval/classify.pl" with
+// "classify.pl"). Other files are added. Files ending in _test.pl are rule
+// tests, never loaded as rules (see RunTests); they follow the same rules.
+// A predicate may be defined in one file only (unless every file that
+// defines it declares it multifile, which is how extension hooks work).
+//
+// # Load-time checks
+//
+// Every clause is read on its own, so every *LoadError names the file,
+// line and column of the offending token. Refused: a syntax error (in plain
+// words); a directive other than dynamic/1, discontiguous/1, multifile/1;
+// defining or declaring a builtin, a prelude predicate or a host predicate;
+// a predicate defined in two files; clauses of one predicate split without
+// discontiguous/1; a body goal (through control constructs and
+// meta-predicate arguments, see plsyntax.WalkGoals) calling a predicate
+// that no rule file, the prelude, the sandbox or the host defines or
+// declares dynamic or multifile; a data term outside Options.Vocabulary.
 //
 // # Budgets
 //
@@ -51,16 +65,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	pl "github.com/ichiban/prolog/engine"
+
+	"github.com/rlm-dev/rlm/internal/plsyntax"
 )
 
 //go:embed prelude.pl
@@ -81,9 +91,10 @@ var (
 
 // Source is one rule file.
 type Source struct {
-	Name   string // base name, e.g. "classify.pl"
-	Origin string // "embedded" or the user directory path
-	Path   string // display path for messages, e.g. "rules/classify.pl"
+	Name   string // slash path relative to its layer, e.g. "retrieval/classify.pl"
+	Layer  int    // index of its layer among Engine.Layers()
+	Origin string // its layer's Label
+	Path   string // display path for messages: Label joined with Name, e.g. "rules/retrieval/classify.pl"
 	Text   string
 }
 
@@ -105,74 +116,42 @@ type Predicate struct {
 }
 
 // Options configure an Engine.
+//
+// The rule files come from the layers Rules (labelled RulesLabel), then
+// Layers in order, then UserDir: Rules and UserDir are shorthand kept for
+// callers written before layers, and either may be left empty.
 type Options struct {
-	Rules      fs.FS  // default rule files (*.pl at the root); may be nil
-	RulesLabel string // display prefix for default files, e.g. "rules"
-	UserDir    string // optional directory of .pl files that add or override
-	Inferences int64  // per-query budget; 0 means DefaultInferences
+	Rules      fs.FS   // default rule files (*.pl at any depth); may be nil
+	RulesLabel string  // display prefix for Rules, default "rules"
+	Layers     []Layer // loaded in order, defaults first
+	// UserDir is an optional directory of .pl files that add or override,
+	// loaded last as DirLayer(UserDir); a UserDir that is missing, not a
+	// directory or without .pl files is a *LoadError wrapping a
+	// *RulesDirError (errors.Is(err, ErrNoRuleFiles)).
+	UserDir    string
+	Inferences int64 // per-query budget; 0 means DefaultInferences
 	Predicates []Predicate
 	PoolSize   int // interpreters kept for reuse; 0 means 4
+	// Vocabulary constrains data terms written in rule files (closed
+	// vocabularies shared with Go, e.g. retrieval steps). See TermShape.
+	Vocabulary []TermShape
 }
 
 // Engine is a loaded, sandboxed rule base. Safe for concurrent use.
 type Engine struct {
 	opts     Options
+	layers   []Layer
+	vocab    vocabulary
 	sources  []Source // rule files in load order
 	tests    []Source // *_test.pl files after the same override rule
 	reserved map[string]string
 	defs     map[string]string // predicate indicator -> defining file
+	defined  map[string]bool   // every indicator a body may call
 	pool     chan *pl.VM
-}
-
-// LoadError reports a rule file that cannot be loaded.
-type LoadError struct {
-	File   string // display path
-	Line   int    // 1-based, 0 if unknown
-	Clause string // the offending clause head or directive, if known
-	Reason string
-	Err    error
-}
-
-func (e *LoadError) Error() string {
-	loc := e.File
-	if e.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
-	}
-	msg := fmt.Sprintf("engine: %s: %s", loc, e.Reason)
-	if e.Clause != "" {
-		msg = fmt.Sprintf("engine: %s: %s: %s", loc, e.Clause, e.Reason)
-	}
-	if e.Err != nil {
-		msg += ": " + e.Err.Error()
-	}
-	return msg
 }
 
 // MaxRuleFileBytes bounds one rule file.
 const MaxRuleFileBytes = 4 << 20
-
-// readRuleFile reads a regular file of at most MaxRuleFileBytes; FIFOs,
-// devices and oversized files are refused without reading them.
-func readRuleFile(p string) ([]byte, error) {
-	st, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
-	}
-	if st.Size() > MaxRuleFileBytes {
-		return nil, fmt.Errorf("%d bytes, over the %d-byte limit for a rule file", st.Size(), MaxRuleFileBytes)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, MaxRuleFileBytes+1))
-}
-
-func (e *LoadError) Unwrap() error { return e.Err }
 
 // QueryError reports a query that raised an exception or ran out of budget
 // or time.
@@ -204,6 +183,13 @@ func New(opts Options) (*Engine, error) {
 		opts.RulesLabel = "rules"
 	}
 	e := &Engine{opts: opts, pool: make(chan *pl.VM, opts.PoolSize)}
+	var err error
+	if e.vocab, err = newVocabulary(opts.Vocabulary); err != nil {
+		return nil, err
+	}
+	if e.layers, err = opts.layers(); err != nil {
+		return nil, err
+	}
 	if err := e.collectSources(); err != nil {
 		return nil, err
 	}
@@ -221,6 +207,10 @@ func New(opts Options) (*Engine, error) {
 // Sources returns the rule files in load order.
 func (e *Engine) Sources() []Source { return append([]Source(nil), e.sources...) }
 
+// Layers returns the layers the rule files came from, in load order
+// (Source.Layer indexes it).
+func (e *Engine) Layers() []Layer { return append([]Layer(nil), e.layers...) }
+
 // TestSources returns the *_test.pl files, after the override rule.
 func (e *Engine) TestSources() []Source { return append([]Source(nil), e.tests...) }
 
@@ -228,144 +218,6 @@ func (e *Engine) TestSources() []Source { return append([]Source(nil), e.tests..
 func (e *Engine) DefinedIn(name string, arity int) (string, bool) {
 	f, ok := e.defs[fmt.Sprintf("%s/%d", name, arity)]
 	return f, ok
-}
-
-func (e *Engine) collectSources() error {
-	byName := map[string]Source{}
-	if e.opts.Rules != nil {
-		entries, err := fs.ReadDir(e.opts.Rules, ".")
-		if err != nil {
-			return &LoadError{File: e.opts.RulesLabel, Reason: "cannot list default rules", Err: err}
-		}
-		for _, ent := range entries {
-			if ent.IsDir() || !strings.HasSuffix(ent.Name(), ".pl") {
-				continue
-			}
-			b, err := fs.ReadFile(e.opts.Rules, ent.Name())
-			if err != nil {
-				return &LoadError{File: path.Join(e.opts.RulesLabel, ent.Name()), Reason: "cannot read", Err: err}
-			}
-			byName[ent.Name()] = Source{Name: ent.Name(), Origin: "embedded", Path: path.Join(e.opts.RulesLabel, ent.Name()), Text: string(b)}
-		}
-	}
-	if e.opts.UserDir != "" {
-		entries, err := os.ReadDir(e.opts.UserDir)
-		if err != nil {
-			return &LoadError{File: e.opts.UserDir, Reason: "cannot list user rules", Err: err}
-		}
-		for _, ent := range entries {
-			if ent.IsDir() || !strings.HasSuffix(ent.Name(), ".pl") {
-				continue
-			}
-			p := filepath.Join(e.opts.UserDir, ent.Name())
-			b, err := readRuleFile(p)
-			if err != nil {
-				return &LoadError{File: p, Reason: "cannot read", Err: err}
-			}
-			byName[ent.Name()] = Source{Name: ent.Name(), Origin: e.opts.UserDir, Path: p, Text: string(b)}
-		}
-	}
-	names := make([]string, 0, len(byName))
-	for n := range byName {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if strings.HasSuffix(n, "_test.pl") {
-			e.tests = append(e.tests, byName[n])
-		} else {
-			e.sources = append(e.sources, byName[n])
-		}
-	}
-	return nil
-}
-
-// reservedIndicators returns every predicate indicator a rule file may not
-// define, with the reason.
-func (e *Engine) reservedIndicators() (map[string]string, error) {
-	r := map[string]string{}
-	for _, b := range sandboxBuiltins {
-		r[fmt.Sprintf("%s/%d", b.name, b.arity)] = "a builtin"
-	}
-	// term_expansion/2 and goal_expansion/2 are hooks ichiban/prolog calls
-	// while compiling, with no budget or deadline, on the clauses as
-	// written: a rule file defining them could rewrite clauses past this
-	// policy.
-	r["term_expansion/2"] = "a compile-time hook the sandbox does not allow"
-	r["goal_expansion/2"] = "a compile-time hook the sandbox does not allow"
-	for _, n := range []string{"halt/0", "halt/1", "consult/1", "open/3", "open/4", "read_term/2", "read_term/3", "read/1", "read/2", "op/3",
-		"asserta/1", "assertz/1", "assert/1", "retract/1", "abolish/1", "set_prolog_flag/2", "clause/2"} {
-		r[n] = "a builtin excluded from the sandbox"
-	}
-	prelude, err := scanClauses(&pl.VM{}, preludeText, true)
-	if err != nil {
-		return nil, fmt.Errorf("engine: prelude: %w", err)
-	}
-	for _, c := range prelude {
-		r[c.indicator] = "a prelude predicate"
-	}
-	for _, p := range e.opts.Predicates {
-		r[fmt.Sprintf("%s/%d", p.Name, p.Arity)] = "a host (bridge) predicate"
-	}
-	return r, nil
-}
-
-// validate parses every rule file and checks the load policy.
-func (e *Engine) validate() error {
-	reserved, err := e.reservedIndicators()
-	if err != nil {
-		return err
-	}
-	e.reserved = reserved
-	e.defs = map[string]string{}
-	// multifile[file][indicator]: the file declares the predicate multifile.
-	// A predicate may be split over files only if every file that defines
-	// it says so; ichiban/prolog otherwise replaces the earlier clauses.
-	multifile := map[string]map[string]bool{}
-	for _, src := range append(append([]Source(nil), e.sources...), e.tests...) {
-		clauses, err := scanSource(src)
-		if err != nil {
-			return err
-		}
-		isTest := strings.HasSuffix(src.Name, "_test.pl")
-		seen := map[string]bool{}
-		declared := map[string]bool{}
-		multifile[src.Path] = declared
-		for _, c := range clauses {
-			if c.directive != "" {
-				for _, pi := range c.declares {
-					if why, ok := reserved[pi]; ok {
-						return &LoadError{File: src.Path, Line: c.line, Clause: ":- " + c.directive,
-							Reason: fmt.Sprintf("declares %s, which is %s", pi, why)}
-					}
-					if other, ok := e.defs[pi]; ok && c.multifile == "" && !isTest {
-						return &LoadError{File: src.Path, Line: c.line, Clause: ":- " + c.directive,
-							Reason: fmt.Sprintf("declares %s, which %s defines (the declaration would replace its clauses)", pi, other)}
-					}
-				}
-				if c.multifile != "" {
-					declared[c.multifile] = true
-				}
-				continue
-			}
-			if why, ok := reserved[c.indicator]; ok {
-				return &LoadError{File: src.Path, Line: c.line, Clause: c.indicator, Reason: "redefines " + why}
-			}
-			if isTest || seen[c.indicator] {
-				continue
-			}
-			seen[c.indicator] = true
-			if other, ok := e.defs[c.indicator]; ok {
-				if !declared[c.indicator] || !multifile[other][c.indicator] {
-					return &LoadError{File: src.Path, Line: c.line, Clause: c.indicator,
-						Reason: fmt.Sprintf("already defined in %s (a predicate may be split over files only if every file declares :- multifile(%s) before its clauses; to change a default file, override it whole with a file of the same name)", other, c.indicator)}
-				}
-				continue
-			}
-			e.defs[c.indicator] = src.Path
-		}
-	}
-	return nil
 }
 
 // newVM builds a loaded interpreter; extra are additional sources (a test
@@ -376,8 +228,8 @@ func (e *Engine) newVM(extra []Source) (*pl.VM, error) {
 	for _, b := range sandboxBuiltins {
 		b.reg(vm, pl.NewAtom(b.name))
 	}
-	if err := installOps(vm); err != nil {
-		return nil, fmt.Errorf("engine: operator table: %w", err)
+	if err := plsyntax.InstallOps(vm); err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
 	}
 	if err := vm.Compile(context.Background(), preludeText); err != nil {
 		return nil, fmt.Errorf("engine: prelude: %w", err)

@@ -11,11 +11,7 @@ import (
 
 func newTestEngine(t *testing.T, files map[string]string, opts Options) *Engine {
 	t.Helper()
-	m := fstest.MapFS{}
-	for n, s := range files {
-		m[n] = &fstest.MapFile{Data: []byte(s)}
-	}
-	opts.Rules = m
+	opts.Rules = mapFS(files)
 	e, err := New(opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
@@ -60,9 +56,9 @@ func TestLoadPolicy(t *testing.T) {
 	cases := []struct {
 		name, file, text, want string
 	}{
-		{"builtin", "x.pl", "ok.\nlength(_, 3).\n", "x.pl:2: length/2: redefines a builtin"},
-		{"prelude", "x.pl", "member(_, _).\n", "x.pl:1: member/2: redefines a prelude predicate"},
-		{"host", "x.pl", "a.\nb.\nsecret(_, x).\n", "x.pl:3: secret/2: redefines a host (bridge) predicate"},
+		{"builtin", "x.pl", "ok.\nlength(_, 3).\n", "x.pl:2:1: length/2: redefines a builtin"},
+		{"prelude", "x.pl", "member(_, _).\n", "x.pl:1:1: member/2: redefines a prelude predicate"},
+		{"host", "x.pl", "a.\nb.\nsecret(_, x).\n", "x.pl:3:1: secret/2: redefines a host (bridge) predicate"},
 		{"halt", "x.pl", "halt.\n", "halt/0: redefines a builtin excluded from the sandbox"},
 		{"directive", "x.pl", ":- initialization(halt).\n", "directive not allowed"},
 		{"include", "x.pl", ":- include('/etc/passwd').\n", "directive not allowed"},

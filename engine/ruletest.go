@@ -50,30 +50,49 @@ func (r TestResult) String() string {
 }
 
 // RunTests runs the tests of one test source against this engine's rules.
-// It returns a *LoadError if the test file itself cannot be loaded.
+// It returns a *LoadError if the test file itself cannot be loaded: the
+// load policy and the undefined-predicate check of rule files apply, with
+// the test file's own predicates counting as defined.
 func (e *Engine) RunTests(ctx context.Context, src Source) ([]TestResult, error) {
-	clauses, err := scanSource(src)
+	f, err := parseSource(src)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range clauses {
-		if why, ok := e.reserved[c.indicator]; ok && c.directive == "" {
-			return nil, &LoadError{File: src.Path, Line: c.line, Clause: c.indicator, Reason: "redefines " + why}
+	if err := checkContiguous(f); err != nil {
+		return nil, err
+	}
+	local := map[string]bool{} // the test file's own predicates
+	for _, c := range f.clauses {
+		if c.directive != "" {
+			if c.declKind != "discontiguous" {
+				for _, pi := range c.declares {
+					local[pi] = true
+				}
+			}
+			continue
 		}
-		if f, ok := e.defs[c.indicator]; ok && c.directive == "" {
-			return nil, &LoadError{File: src.Path, Line: c.line, Clause: c.indicator, Reason: "already defined in " + f}
+		if why, ok := e.reserved[c.indicator]; ok {
+			return nil, f.errorAt(c.offset, c.indicator, "redefines "+why)
 		}
+		if other, ok := e.defs[c.indicator]; ok {
+			return nil, f.errorAt(c.offset, c.indicator, "already defined in "+other)
+		}
+		local[c.indicator] = true
+	}
+	if err := e.checkCalls(f, local); err != nil {
+		return nil, err
 	}
 	vm, err := e.newVM([]Source{src})
 	if err != nil {
 		return nil, err
 	}
 	var results []TestResult
-	for _, c := range clauses {
+	for _, c := range f.clauses {
 		if c.indicator != "test/1" {
 			continue
 		}
-		tc := TestCase{File: src.Path, Line: c.line, body: c.body}
+		line, _ := f.lines.Pos(c.offset)
+		tc := TestCase{File: src.Path, Line: line, body: c.body}
 		tc.Name = FormatTerm(vm, c.head.(pl.Compound).Arg(0), nil)
 		results = append(results, e.runOne(ctx, vm, tc, c.head))
 	}

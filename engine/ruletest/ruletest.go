@@ -5,6 +5,8 @@
 //	func TestMyRules(t *testing.T) {
 //		ruletest.Run(t, engine.Options{Rules: rules.FS, UserDir: "myrules", Predicates: ...})
 //	}
+//
+// or, with layers, engine.Options{Layers: []engine.Layer{...}}.
 package ruletest
 
 import (
@@ -16,7 +18,8 @@ import (
 )
 
 // Run loads an engine with opts and runs each test file as a subtest named
-// after the file, and each test clause as a subtest of it. A failure reads
+// after its path relative to its layer without ".pl" (e.g.
+// "retrieval/classify_test"), and each test clause as a subtest of it. A failure reads
 // "file:line: test NAME: goal failed: GOAL". It fails the test if the
 // engine or a test file cannot be loaded, or if there are no tests.
 func Run(t *testing.T, opts engine.Options) {

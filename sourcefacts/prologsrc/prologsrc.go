@@ -3,19 +3,20 @@
 // name — without running any of it.
 //
 // Terms are read with ichiban/prolog's own term reader (engine.NewParser)
-// over a VM that has only the ISO operator table (the one rlm's engine
-// installs) plus the operators the text itself declares with op/3
-// directives. Nothing is ever compiled, consulted or executed: directives
+// over a VM that has only the ISO operator table (internal/plsyntax, the one
+// rlm's engine installs) plus the operators the text itself declares with
+// op/3 directives. Nothing is ever compiled, consulted or executed: directives
 // such as `:- initialization(halt).` are read as terms and reported as
 // references (initialization/1, halt/0), never run.
 //
-// The reader reports no positions, so the text is also scanned, following
-// the same lexical rules, for the clause boundaries (an end token: a '.'
-// followed by layout, '%' or the end of the text, outside quotes, comments
-// and 0'c character codes) and the tokens of each clause; each clause is
-// then read on its own and its facts get its span. Goals are located by
-// their functor's token in the clause when it can be found (else they get
-// the whole clause's span).
+// The reader reports no positions, so the text is also scanned
+// (plsyntax.Scanner), following the same lexical rules, for the clause
+// boundaries (an end token: a '.' followed by layout, '%' or the end of the
+// text, outside quotes, comments and 0'c character codes) and the tokens of
+// each clause; each clause is then read on its own and its facts get its
+// span. Goals are located by their functor's token in the clause when it
+// can be found (else they get the whole clause's span). Goals are walked
+// through control constructs and meta-predicates with plsyntax.WalkGoals.
 package prologsrc
 
 import (
@@ -23,9 +24,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	pl "github.com/ichiban/prolog/engine"
+
+	"github.com/rlm-dev/rlm/internal/plsyntax"
 )
 
 // Limits. A clause over a limit stops the reading like a syntax error: the
@@ -33,9 +35,9 @@ import (
 // overflow cannot be recovered from.
 const (
 	// MaxClauseTokens is the most tokens one clause may have.
-	MaxClauseTokens = 100000
+	MaxClauseTokens = plsyntax.MaxClauseTokens
 	// MaxClauseDepth is the deepest bracket nesting a clause may have.
-	MaxClauseDepth = 10000
+	MaxClauseDepth = plsyntax.MaxClauseDepth
 	// MaxTextBytes is the largest text Parse reads. ichiban/prolog interns
 	// every atom it reads in a process-wide table that is never freed, so
 	// the text read is bounded.
@@ -46,11 +48,7 @@ const (
 
 // Span is a stretch of the text: bytes 0-based, end exclusive; lines
 // 1-based and inclusive; columns 0-based byte offsets within the line.
-type Span struct {
-	StartByte, EndByte int
-	StartLine, EndLine int
-	StartCol, EndCol   int
-}
+type Span = plsyntax.Span
 
 // Definition is a run of consecutive clauses of one predicate.
 type Definition struct {
@@ -139,19 +137,19 @@ func Parse(ctx context.Context, src []byte) (*Result, error) {
 		}
 		text = strings.Repeat(" ", nl) + text[nl:]
 	}
-	vm, err := parserVM()
+	vm, err := plsyntax.NewParserVM()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("prologsrc: %w", err)
 	}
-	sc := &scanner{src: text, maxTokens: MaxClauseTokens}
-	r := &reader{src: text, res: res, lines: newLines(text), vm: vm, sc: sc}
+	sc := plsyntax.NewScanner(text)
+	r := &reader{src: text, res: res, lines: plsyntax.NewLines(text), vm: vm, sc: sc}
 	for i := 0; ; i++ {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		c, ok := sc.nextClause()
+		c, ok := sc.Next()
 		if !ok || !r.clause(&c) {
 			break
 		}
@@ -159,131 +157,77 @@ func Parse(ctx context.Context, src []byte) (*Result, error) {
 	return res, nil
 }
 
-// parserVM returns a VM with the ISO operator table only, for reading.
-func parserVM() (*pl.VM, error) {
-	vm := &pl.VM{}
-	for _, o := range isoOps {
-		names := make([]pl.Term, len(o.ops))
-		for i, n := range o.ops {
-			names[i] = pl.NewAtom(n)
-		}
-		if _, err := pl.Op(vm, pl.Integer(o.prio), pl.NewAtom(o.spec), pl.List(names...), pl.Success, nil).Force(context.Background()); err != nil {
-			return nil, fmt.Errorf("prologsrc: operator table: %w", err)
-		}
-	}
-	return vm, nil
-}
-
-// isoOps is the ISO operator table, as ichiban/prolog's bootstrap.pl sets
-// it up (copied from rlm's engine, which installs the same table).
-var isoOps = []struct {
-	prio int64
-	spec string
-	ops  []string
-}{
-	{1200, "xfx", []string{":-", "-->"}},
-	{1200, "fx", []string{":-", "?-"}},
-	{1105, "xfy", []string{"|"}},
-	{1100, "xfy", []string{";"}},
-	{1050, "xfy", []string{"->"}},
-	{1000, "xfy", []string{","}},
-	{900, "fy", []string{`\+`}},
-	{700, "xfx", []string{"=", `\=`, "==", `\==`, "@<", "@=<", "@>", "@>=", "=..", "is", "=:=", `=\=`, "<", "=<", ">", ">="}},
-	{600, "xfy", []string{":"}},
-	{500, "yfx", []string{"+", "-", `/\`, `\/`}},
-	{400, "yfx", []string{"*", "/", "//", "div", "rem", "mod", "<<", ">>"}},
-	{200, "xfx", []string{"**"}},
-	{200, "xfy", []string{"^"}},
-	{200, "fy", []string{"+", "-", `\`}},
-}
-
 type reader struct {
 	src     string
 	res     *Result
-	lines   lines
-	sc      *scanner // its comments so far precede the current clause
+	lines   *plsyntax.Lines
+	sc      *plsyntax.Scanner // its comments so far precede the current clause
 	vm      *pl.VM
 	last    int // index of the definition the previous clause extended, -1 if none
 	hasLast bool
 }
 
 // clause reads one clause; false stops the reading.
-func (r *reader) clause(c *clauseText) bool {
-	fail := func(msg string) bool {
-		line, col := r.lines.pos(c.start)
-		r.res.Err = &SyntaxError{Line: line, Col: col, Msg: cleanMessage(msg)}
-		return false
-	}
-	switch {
-	case c.tooLong:
-		return fail(fmt.Sprintf("clause has over %d tokens", MaxClauseTokens))
-	case c.depth > MaxClauseDepth:
-		return fail(fmt.Sprintf("clause nests deeper than %d", MaxClauseDepth))
-	case !c.ended:
-		// Text after the last end token: a clause without its end, unless
-		// it is only layout (which the scanner never makes a token).
-	}
-	text := r.src[c.start:c.end]
-	p := pl.NewParser(r.vm, strings.NewReader(text))
-	n := 0
-	for p.More() {
-		t, err := readTerm(p)
-		if err != nil {
-			return fail(err.Error())
-		}
-		n++
+func (r *reader) clause(c *plsyntax.Clause) bool {
+	terms, err := plsyntax.ReadClause(r.vm, r.src, c)
+	for _, t := range terms {
 		r.res.Clauses++
 		r.term(t, c)
 	}
-	if n == 0 {
-		return fail("no term")
-	}
-	if !c.ended {
-		return fail("missing end of clause")
+	if se, ok := err.(*plsyntax.SyntaxError); ok {
+		line, col := r.lines.Pos(c.Start)
+		r.res.Err = &SyntaxError{Line: line, Col: col, Msg: plsyntax.Clean(se.Reader, 256)}
+		return false
 	}
 	return true
 }
 
-// readTerm reads one term, turning a panic of the reader into an error.
-func readTerm(p *pl.Parser) (t pl.Term, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			t, err = nil, fmt.Errorf("reader failed: %v", v)
-		}
-	}()
-	return p.Term()
-}
-
 var (
-	atomNeck      = pl.NewAtom(":-")
-	atomQuery     = pl.NewAtom("?-")
-	atomArrow     = pl.NewAtom("-->")
-	atomComma     = pl.NewAtom(",")
-	atomColon     = pl.NewAtom(":")
-	atomEmptyList = pl.NewAtom("[]")
-	atomDot       = pl.NewAtom(".")
-	atomCurly     = pl.NewAtom("{}")
+	atomNeck  = pl.NewAtom(":-")
+	atomQuery = pl.NewAtom("?-")
+	atomArrow = pl.NewAtom("-->")
+	atomComma = pl.NewAtom(",")
+	atomColon = pl.NewAtom(":")
+	atomDot   = pl.NewAtom(".")
 )
 
+// locator finds the tokens of one clause's head and goals (see
+// plsyntax.Locator) and knows the definition the clause belongs to.
+type locator struct {
+	*plsyntax.Locator
+	lines     *plsyntax.Lines
+	fallback  Span // the clause
+	enclosing int  // the definition the clause belongs to, -1 for none
+}
+
+// spanOf is the span of token i, or the clause's if i < 0.
+func (l *locator) spanOf(i int) Span {
+	if i < 0 {
+		return l.fallback
+	}
+	t := l.Tokens()[i]
+	return l.lines.Span(t.Start, t.End)
+}
+
 // term records the facts of one term read from clause c.
-func (r *reader) term(t pl.Term, c *clauseText) {
-	span := r.lines.span(c.start, c.end)
-	loc := &locator{toks: c.toks, lines: &r.lines, fallback: span}
+func (r *reader) term(t pl.Term, c *plsyntax.Clause) {
+	span := r.lines.Span(c.Start, c.End)
+	loc := &locator{Locator: plsyntax.NewLocator(c), lines: r.lines, fallback: span}
 	if cp, ok := t.(pl.Compound); ok {
 		switch f, a := cp.Functor(), cp.Arity(); {
 		case (f == atomNeck || f == atomQuery) && a == 1:
 			r.hasLast = false
-			loc.skipPast(f.String())
+			loc.SkipPast(f.String())
 			r.directive(cp.Arg(0), span, loc)
 			return
 		case f == atomNeck && a == 2:
 			r.define(cp.Arg(0), false, c, span, loc)
-			loc.skipPast(":-")
-			r.goals(cp.Arg(1), 0, -1, loc)
+			loc.SkipPast(":-")
+			r.goals(cp.Arg(1), loc)
 			return
 		case f == atomArrow && a == 2:
 			r.define(cp.Arg(0), true, c, span, loc)
-			loc.skipPast("-->")
+			loc.SkipPast("-->")
 			r.dcgBody(cp.Arg(1), loc)
 			return
 		}
@@ -293,7 +237,7 @@ func (r *reader) term(t pl.Term, c *clauseText) {
 
 // define records the head of a clause, extending the previous definition
 // when it is the same predicate.
-func (r *reader) define(head pl.Term, dcg bool, c *clauseText, span Span, loc *locator) {
+func (r *reader) define(head pl.Term, dcg bool, c *plsyntax.Clause, span Span, loc *locator) {
 	for range 8 {
 		// Module:Head
 		cp, ok := head.(pl.Compound)
@@ -308,7 +252,7 @@ func (r *reader) define(head pl.Term, dcg bool, c *clauseText, span Span, loc *l
 			head = cp.Arg(0)
 		}
 	}
-	name, arity, ok := callable(head)
+	name, arity, ok := plsyntax.Callable(head)
 	if !ok {
 		r.hasLast = false
 		loc.enclosing = -1
@@ -325,36 +269,25 @@ func (r *reader) define(head pl.Term, dcg bool, c *clauseText, span Span, loc *l
 		loc.enclosing = r.last
 		return
 	}
-	nameTok := loc.headToken(name)
+	nameTok := loc.HeadToken(name)
 	d := Definition{
 		Name: name, Arity: arity, DCG: dcg, Clauses: 1, Span: span,
-		NameSpan: span, Doc: r.doc(c.start), Head: collapse(name, maxText),
+		NameSpan: span, Doc: r.doc(c.Start), Head: collapse(name, maxText),
 	}
 	if nameTok >= 0 {
-		t := c.toks[nameTok]
-		d.NameSpan = r.lines.span(t.start, t.end)
-		end := t.end
-		if t.open {
-			if j := matchClose(c.toks, nameTok+1); j >= 0 {
-				end = c.toks[j].end
+		t := c.Tokens[nameTok]
+		d.NameSpan = r.lines.Span(t.Start, t.End)
+		end := t.End
+		if t.Open {
+			if j := plsyntax.MatchClose(c.Tokens, nameTok+1); j >= 0 {
+				end = c.Tokens[j].End
 			}
 		}
-		d.Head = collapse(r.src[t.start:end], maxText)
+		d.Head = collapse(r.src[t.Start:end], maxText)
 	}
 	r.res.Definitions = append(r.res.Definitions, d)
 	r.last, r.hasLast = len(r.res.Definitions)-1, true
 	loc.enclosing = r.last
-}
-
-// callable returns the name and arity of an atom or compound term.
-func callable(t pl.Term) (string, int, bool) {
-	switch v := t.(type) {
-	case pl.Atom:
-		return v.String(), 0, true
-	case pl.Compound:
-		return v.Functor().String(), v.Arity(), true
-	}
-	return "", 0, false
 }
 
 // loaders are the directives that load files, and the argument holding
@@ -376,7 +309,7 @@ var declarations = map[string]bool{
 // directive records the facts of `:- Body`.
 func (r *reader) directive(body pl.Term, span Span, loc *locator) {
 	loc.enclosing = -1
-	name, arity, ok := callable(body)
+	name, arity, ok := plsyntax.Callable(body)
 	if !ok {
 		return
 	}
@@ -408,7 +341,7 @@ func (r *reader) directive(body pl.Term, span Span, loc *locator) {
 		r.op(cp)
 	case declarations[name]:
 	default:
-		r.goals(body, 0, -1, loc)
+		r.goals(body, loc)
 	}
 }
 
@@ -420,141 +353,24 @@ func (r *reader) op(cp pl.Compound) {
 	_, _ = pl.Op(r.vm, cp.Arg(0), cp.Arg(1), cp.Arg(2), pl.Success, nil).Force(ctx)
 }
 
-// control constructs are walked into and not recorded; the value says
-// which arguments are goals.
-var control = map[string][]int{
-	",/2": {0, 1}, ";/2": {0, 1}, "->/2": {0, 1}, "*->/2": {0, 1}, "|/2": {0, 1},
-}
-
-// metaGoals are predicates with goal arguments: the argument index and
-// how many arguments the call adds to that goal. They are recorded as
-// calls too.
-var metaGoals = map[string][][2]int{
-	`\+/1`: {{0, 0}}, "not/1": {{0, 0}}, "once/1": {{0, 0}}, "ignore/1": {{0, 0}},
-	"forall/2": {{0, 0}, {1, 0}}, "findall/3": {{1, 0}}, "findall/4": {{1, 0}},
-	"bagof/3": {{1, 0}}, "setof/3": {{1, 0}}, "aggregate_all/3": {{1, 0}}, "aggregate_all/4": {{2, 0}},
-	"catch/3": {{0, 0}, {2, 0}}, "call_cleanup/2": {{0, 0}, {1, 0}},
-	"setup_call_cleanup/3": {{0, 0}, {1, 0}, {2, 0}}, "time/1": {{0, 0}},
-	"with_output_to/2": {{1, 0}}, "initialization/1": {{0, 0}}, "initialization/2": {{0, 0}},
-	"call_with_depth_limit/3": {{0, 0}}, "call_with_time_limit/2": {{1, 0}},
-	"limit/2": {{1, 0}}, "offset/2": {{1, 0}}, "order_by/2": {{1, 0}},
-	"distinct/1": {{0, 0}}, "distinct/2": {{1, 0}}, "snapshot/1": {{0, 0}},
-	"transaction/1": {{0, 0}}, "thread_create/2": {{0, 0}}, "thread_create/3": {{0, 0}},
-	"include/3": {{0, 1}}, "exclude/3": {{0, 1}}, "partition/4": {{0, 1}},
-	"foldl/4": {{0, 3}}, "foldl/5": {{0, 4}}, "foldl/6": {{0, 5}},
-	"maplist/2": {{0, 1}}, "maplist/3": {{0, 2}}, "maplist/4": {{0, 3}},
-	"maplist/5": {{0, 4}}, "maplist/6": {{0, 5}}, "maplist/7": {{0, 6}},
-	"call/1": {{0, 0}}, "call/2": {{0, 1}}, "call/3": {{0, 2}}, "call/4": {{0, 3}},
-	"call/5": {{0, 4}}, "call/6": {{0, 5}}, "call/7": {{0, 6}}, "call/8": {{0, 7}},
-}
-
-// maxGoalDepth bounds the nesting of goals walked.
-const maxGoalDepth = 256
-
-// goals records the calls of a goal term; extra is the number of
-// arguments a meta-call adds to it, module its qualifier.
-func (r *reader) goals(t pl.Term, extra, depth int, loc *locator) {
-	r.goal(t, extra, "", depth+1, loc)
-}
-
-func (r *reader) goal(t pl.Term, extra int, module string, depth int, loc *locator) {
-	if depth > maxGoalDepth {
-		return
-	}
-	// Control constructs are right-nested (a, (b, (c, ...))): walk the
-	// right spine in a loop so long bodies do not count as deep.
-	for extra == 0 {
-		cp, ok := t.(pl.Compound)
-		if !ok || cp.Arity() != 2 {
-			break
-		}
-		if _, ok := control[fmt.Sprintf("%s/2", cp.Functor())]; !ok {
-			break
-		}
-		r.goal(cp.Arg(0), 0, module, depth+1, loc)
-		t = cp.Arg(1)
-	}
-	name, arity, ok := callable(t)
-	if !ok || name == "!" && arity == 0 {
-		return
-	}
-	cp, _ := t.(pl.Compound)
-	key := fmt.Sprintf("%s/%d", name, arity)
-	if key == ":/2" && extra >= 0 {
-		mod := module
-		if m, ok := cp.Arg(0).(pl.Atom); ok {
-			mod = m.String()
-		}
-		r.goal(cp.Arg(1), extra, mod, depth+1, loc)
-		return
-	}
-	if key == "^/2" && extra == 0 {
-		// V^Goal (bagof/setof): the goal.
-		r.goal(cp.Arg(1), 0, module, depth+1, loc)
-		return
-	}
-	meta := metaGoals[key]
-	if extra > 0 {
-		meta = nil // a closure: its arguments are data
-	}
-	tok := loc.goalToken(name, arity > 0, len(meta) > 0)
-	r.res.Calls = append(r.res.Calls, Call{Name: name, Arity: arity + extra, Module: module,
-		Enclosing: loc.enclosing, Span: loc.spanOf(tok)})
-	for _, m := range meta {
-		r.goal(cp.Arg(m[0]), m[1], module, depth+1, loc)
-	}
+// goals records the calls of a clause body or directive (control
+// constructs are walked into, not recorded).
+func (r *reader) goals(t pl.Term, loc *locator) {
+	plsyntax.WalkGoals(t, 0, loc.Locator, func(g plsyntax.Goal) { r.call(g, loc) })
 }
 
 // dcgBody records the nonterminals a grammar rule body calls (each with 2
 // more arguments) and the goals of its {}/1 parts.
-func (r *reader) dcgBody(t pl.Term, loc *locator) { r.dcg(t, 0, loc) }
+func (r *reader) dcgBody(t pl.Term, loc *locator) {
+	plsyntax.WalkDCGBody(t, loc.Locator, func(g plsyntax.Goal) { r.call(g, loc) })
+}
 
-func (r *reader) dcg(t pl.Term, depth int, loc *locator) {
-	if depth > maxGoalDepth {
+func (r *reader) call(g plsyntax.Goal, loc *locator) {
+	if g.Control {
 		return
 	}
-	for {
-		// The right spine of a body, in a loop (see goal).
-		cp, ok := t.(pl.Compound)
-		if !ok || cp.Arity() != 2 {
-			break
-		}
-		if f := cp.Functor().String(); f != "," && f != ";" && f != "|" && f != "->" {
-			break
-		}
-		r.dcg(cp.Arg(0), depth+1, loc)
-		t = cp.Arg(1)
-	}
-	switch v := t.(type) {
-	case pl.Atom:
-		if v == atomEmptyList || v.String() == "!" {
-			return
-		}
-	case pl.Compound:
-		key := fmt.Sprintf("%s/%d", v.Functor(), v.Arity())
-		switch {
-		case v.Functor() == atomDot && v.Arity() == 2, v.Functor().String() == "[|]" && v.Arity() == 2:
-			return // a terminal list
-		case v.Functor() == atomCurly && v.Arity() == 1:
-			r.goal(v.Arg(0), 0, "", depth+1, loc)
-			return
-		case key == `\+/1`:
-			r.dcg(v.Arg(0), depth+1, loc)
-			return
-		case strings.HasPrefix(key, "call/"):
-			// call//N: the closure gets N-1 arguments and the two lists.
-			r.goal(v.Arg(0), v.Arity()-1+2, "", depth+1, loc)
-			return
-		}
-	default:
-		return // a variable, a number, a string (terminals)
-	}
-	name, arity, ok := callable(t)
-	if !ok {
-		return
-	}
-	tok := loc.goalToken(name, arity > 0, false)
-	r.res.Calls = append(r.res.Calls, Call{Name: name, Arity: arity + 2, Enclosing: loc.enclosing, Span: loc.spanOf(tok)})
+	r.res.Calls = append(r.res.Calls, Call{Name: g.Name, Arity: g.Arity, Module: g.Module,
+		Enclosing: loc.enclosing, Span: loc.spanOf(g.Token)})
 }
 
 // listItems returns the elements of a proper list (at most max), or nil
@@ -623,44 +439,44 @@ func formatTerm(t pl.Term, max int) string {
 		}
 	}
 	w(t, 0)
-	return capText(strings.ToValidUTF8(b.String(), "\uFFFD"), max)
+	return plsyntax.Clip(strings.ToValidUTF8(b.String(), "\uFFFD"), max)
 }
 
 // doc returns the comment directly above offset: the run of % line
 // comments ending on the line before it, or one /* */ block ending there.
 func (r *reader) doc(offset int) string {
-	cs := r.sc.comments
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].end > offset }) - 1
+	cs := r.sc.Comments()
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].End > offset }) - 1
 	if i < 0 {
 		return ""
 	}
-	line, _ := r.lines.pos(offset)
-	if endLine, _ := r.lines.pos(cs[i].end); line-endLine != 1 || strings.TrimSpace(r.src[cs[i].end:offset]) != "" {
+	line, _ := r.lines.Pos(offset)
+	if endLine, _ := r.lines.Pos(cs[i].End); line-endLine != 1 || strings.TrimSpace(r.src[cs[i].End:offset]) != "" {
 		return ""
 	}
-	if cs[i].block {
-		return blockText(r.src[cs[i].start:cs[i].end])
+	if cs[i].Block {
+		return blockText(r.src[cs[i].Start:cs[i].End])
 	}
 	first := i
-	for j := i - 1; j >= 0 && !cs[j].block; j-- {
-		l1, _ := r.lines.pos(cs[j].start)
-		l2, _ := r.lines.pos(cs[j+1].start)
-		if l2-l1 != 1 || strings.TrimSpace(r.src[cs[j].end:cs[j+1].start]) != "" {
+	for j := i - 1; j >= 0 && !cs[j].Block; j-- {
+		l1, _ := r.lines.Pos(cs[j].Start)
+		l2, _ := r.lines.Pos(cs[j+1].Start)
+		if l2-l1 != 1 || strings.TrimSpace(r.src[cs[j].End:cs[j+1].Start]) != "" {
 			break
 		}
 		first = j
 	}
-	if c := cs[first]; strings.TrimSpace(r.src[strings.LastIndexByte(r.src[:c.start], '\n')+1:c.start]) != "" {
+	if c := cs[first]; strings.TrimSpace(r.src[strings.LastIndexByte(r.src[:c.Start], '\n')+1:c.Start]) != "" {
 		first++ // trails code on its line
 	}
 	var b strings.Builder
 	for _, c := range cs[first : i+1] {
-		t := strings.TrimLeft(r.src[c.start:c.end], "%")
+		t := strings.TrimLeft(r.src[c.Start:c.End], "%")
 		t = strings.TrimPrefix(t, "!")
 		b.WriteString(strings.TrimSpace(t))
 		b.WriteByte('\n')
 	}
-	return capText(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
+	return plsyntax.Clip(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
 }
 
 func blockText(s string) string {
@@ -671,7 +487,7 @@ func blockText(s string) string {
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}
-	return capText(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
+	return plsyntax.Clip(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
 }
 
 // collapse returns s with runs of white space turned into one space, as
@@ -680,31 +496,7 @@ func collapse(s string, max int) string {
 	if len(s) > 4*max {
 		s = s[:4*max]
 	}
-	return capText(strings.ToValidUTF8(strings.Join(strings.Fields(s), " "), "\uFFFD"), max)
-}
-
-// capText cuts s to at most max bytes on a rune boundary, with "…".
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	n := max - len("…")
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// cleanMessage makes a reader message printable: valid UTF-8, control
-// characters replaced, at most 256 bytes.
-func cleanMessage(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '\uFFFD'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
-	return capText(s, 256)
+	return plsyntax.Clip(strings.ToValidUTF8(strings.Join(strings.Fields(s), " "), "\uFFFD"), max)
 }
 
 func joinSpans(a, b Span) Span {

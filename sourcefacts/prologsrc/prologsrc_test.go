@@ -10,18 +10,20 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rlm-dev/rlm/internal/plsyntax"
 )
 
 // clauseTexts returns the text of each clause the scanner finds.
 func clauseTexts(src string) []string {
-	s := &scanner{src: src, maxTokens: MaxClauseTokens}
+	s := plsyntax.NewScanner(src)
 	var out []string
 	for {
-		c, ok := s.nextClause()
+		c, ok := s.Next()
 		if !ok {
 			return out
 		}
-		out = append(out, src[c.start:c.end])
+		out = append(out, src[c.Start:c.End])
 	}
 }
 

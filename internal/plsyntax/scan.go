@@ -1,4 +1,4 @@
-package prologsrc
+package plsyntax
 
 import (
 	"strings"
@@ -15,86 +15,114 @@ import (
 // It never fails: unterminated quotes or comments run to the end of the
 // text, and the parser then reports the error.
 
-type tokKind uint8
-
+// Limits. A clause over a limit is refused by ReadClause like a syntax
+// error: the term reader recurses once per nesting level and operator, and
+// a Go stack overflow cannot be recovered from.
 const (
-	tkName  tokKind = iota // an atom: letter-digit, graphic, quoted, or ! ;
-	tkVar                  // a variable
-	tkNum                  // a number or 0'c character code
-	tkStr                  // a double-quoted or back-quoted text
-	tkPunct                // ( ) [ ] { } , |
-	tkEnd                  // the end token
-	tkBad                  // anything else (the parser will reject it)
+	// MaxClauseTokens is the most tokens one clause may have; the scanner
+	// keeps no more (Clause.TooLong).
+	MaxClauseTokens = 100000
+	// MaxClauseDepth is the deepest bracket nesting a clause may have.
+	MaxClauseDepth = 10000
 )
 
-type token struct {
-	kind       tokKind
-	start, end int    // byte offsets into the text
-	name       string // tkName: the atom's name (unquoted); tkPunct: the character
-	// open: the token is immediately followed by "(" (functional
-	// notation when the token is a name).
-	open bool
+// TokenKind is the kind of a Token.
+type TokenKind uint8
+
+// Token kinds.
+const (
+	TokName  TokenKind = iota // an atom: letter-digit, graphic, quoted, or ! ;
+	TokVar                    // a variable
+	TokNum                    // a number or 0'c character code
+	TokStr                    // a double-quoted or back-quoted text
+	TokPunct                  // ( ) [ ] { } , |
+	TokEnd                    // the end token
+	TokBad                    // anything else (the parser will reject it)
+)
+
+// Token is one token of a text.
+type Token struct {
+	Kind       TokenKind
+	Start, End int    // byte offsets into the text, End exclusive
+	Name       string // TokName: the atom's name (unquoted); TokPunct: the character
+	// Open: the token is immediately followed by "(" (functional notation
+	// when the token is a name).
+	Open bool
 }
 
-// clauseText is one clause (or directive) of the text: its tokens, from
-// the first to the end token (absent when the text ends first).
-type clauseText struct {
-	start, end int // bytes: first token start, end token end (exclusive)
-	toks       []token
-	depth      int  // deepest bracket nesting
-	ended      bool // has an end token
-	tooLong    bool // more than maxTokens tokens (toks is cut short)
+// Clause is one clause (or directive) of a text as the scanner found it:
+// its tokens, from the first to the end token (absent when the text ends
+// first).
+type Clause struct {
+	Start, End int // bytes: first token start, end token end (exclusive)
+	Tokens     []Token
+	Depth      int  // deepest bracket nesting
+	Ended      bool // has an end token
+	TooLong    bool // more than MaxClauseTokens tokens (Tokens is cut short)
 }
 
-// comment is a comment's extent; line comments exclude the newline.
-type comment struct {
-	start, end int
-	block      bool
+// Comment is a comment's extent in bytes; line comments exclude the
+// newline.
+type Comment struct {
+	Start, End int
+	Block      bool // a /* */ comment
 }
 
-type scanner struct {
+// Scanner splits a text into clauses. The zero value is not usable; see
+// NewScanner.
+type Scanner struct {
 	src       string
 	i         int
 	maxTokens int
-	comments  []comment
+	comments  []Comment
 }
 
-// nextClause returns the next clause of the text, false at its end.
-// Clauses with more than maxTokens tokens keep only the first maxTokens
-// and are marked tooLong.
-func (s *scanner) nextClause() (clauseText, bool) {
-	cur := clauseText{start: -1}
+// NewScanner returns a scanner of src that keeps at most MaxClauseTokens
+// tokens per clause.
+func NewScanner(src string) *Scanner {
+	return &Scanner{src: src, maxTokens: MaxClauseTokens}
+}
+
+// Comments returns the comments scanned so far, in text order (all of them
+// before the clause Next returned last, and any inside it).
+func (s *Scanner) Comments() []Comment { return s.comments }
+
+// Next returns the next clause of the text, false at its end. A clause
+// with more than MaxClauseTokens tokens keeps only the first ones and is
+// marked TooLong.
+func (s *Scanner) Next() (Clause, bool) {
+	cur := Clause{Start: -1}
 	depth := 0
 	for {
 		t, ok := s.next()
 		if !ok {
 			break
 		}
-		if cur.start < 0 {
-			cur.start = t.start
+		if cur.Start < 0 {
+			cur.Start = t.Start
 		}
-		cur.end = t.end
+		cur.End = t.End
 		switch {
-		case t.kind == tkPunct && (t.name == "(" || t.name == "[" || t.name == "{"):
+		case t.Kind == TokPunct && (t.Name == "(" || t.Name == "[" || t.Name == "{"):
 			depth++
-			cur.depth = max(cur.depth, depth)
-		case t.kind == tkPunct && (t.name == ")" || t.name == "]" || t.name == "}"):
+			cur.Depth = max(cur.Depth, depth)
+		case t.Kind == TokPunct && (t.Name == ")" || t.Name == "]" || t.Name == "}"):
 			depth = max(depth-1, 0)
 		}
-		if len(cur.toks) < s.maxTokens {
-			cur.toks = append(cur.toks, t)
+		if len(cur.Tokens) < s.maxTokens {
+			cur.Tokens = append(cur.Tokens, t)
 		} else {
-			cur.tooLong = true
+			cur.TooLong = true
 		}
-		if t.kind == tkEnd {
-			cur.ended = true
+		if t.Kind == TokEnd {
+			cur.Ended = true
 			return cur, true
 		}
 	}
-	return cur, cur.start >= 0
+	return cur, cur.Start >= 0
 }
 
-func (s *scanner) peek(off int) (rune, int) {
+func (s *Scanner) peek(off int) (rune, int) {
 	if s.i+off >= len(s.src) {
 		return -1, 0
 	}
@@ -102,7 +130,7 @@ func (s *scanner) peek(off int) (rune, int) {
 }
 
 // next returns the next token, skipping layout and comments.
-func (s *scanner) next() (token, bool) {
+func (s *Scanner) next() (Token, bool) {
 	for s.i < len(s.src) {
 		r, n := s.peek(0)
 		switch {
@@ -117,7 +145,7 @@ func (s *scanner) next() (token, bool) {
 			} else {
 				s.i += j
 			}
-			s.comments = append(s.comments, comment{start: start, end: s.i - trailingCR(s.src[start:s.i])})
+			s.comments = append(s.comments, Comment{Start: start, End: s.i - trailingCR(s.src[start:s.i])})
 			continue
 		case r == '/' && strings.HasPrefix(s.src[s.i:], "/*"):
 			start := s.i
@@ -127,12 +155,12 @@ func (s *scanner) next() (token, bool) {
 			} else {
 				s.i += 2 + j + 2
 			}
-			s.comments = append(s.comments, comment{start: start, end: s.i, block: true})
+			s.comments = append(s.comments, Comment{Start: start, End: s.i, Block: true})
 			continue
 		}
 		return s.token(), true
 	}
-	return token{}, false
+	return Token{}, false
 }
 
 func trailingCR(s string) int {
@@ -143,31 +171,31 @@ func trailingCR(s string) int {
 }
 
 // token reads one token at s.i, which is not layout or a comment.
-func (s *scanner) token() token {
+func (s *Scanner) token() Token {
 	start := s.i
 	r, n := s.peek(0)
-	t := token{start: start}
+	t := Token{Start: start}
 	switch {
 	case isSmallLetter(r):
 		s.i += n
 		s.skipAlnum()
-		t.kind, t.name = tkName, s.src[start:s.i]
+		t.Kind, t.Name = TokName, s.src[start:s.i]
 	case r == '_' || unicode.IsUpper(r):
 		s.i += n
 		s.skipAlnum()
-		t.kind = tkVar
+		t.Kind = TokVar
 	case r >= '0' && r <= '9':
 		s.number()
-		t.kind = tkNum
+		t.Kind = TokNum
 	case r == '\'':
 		s.quoted('\'')
-		t.kind, t.name = tkName, unquoteAtom(s.src[start:s.i])
+		t.Kind, t.Name = TokName, unquoteAtom(s.src[start:s.i])
 	case r == '"' || r == '`':
 		s.quoted(byte(r))
-		t.kind = tkStr
+		t.Kind = TokStr
 	case r == '.' && s.endFollows(n):
 		s.i += n
-		t.kind = tkEnd
+		t.Kind = TokEnd
 	case isGraphic(r):
 		for s.i < len(s.src) {
 			r, n := s.peek(0)
@@ -176,35 +204,35 @@ func (s *scanner) token() token {
 			}
 			s.i += n
 		}
-		t.kind, t.name = tkName, s.src[start:s.i]
+		t.Kind, t.Name = TokName, s.src[start:s.i]
 	case r == '!' || r == ';':
 		s.i += n
-		t.kind, t.name = tkName, s.src[start:s.i]
+		t.Kind, t.Name = TokName, s.src[start:s.i]
 	case strings.ContainsRune("()[]{},|", r):
 		s.i += n
-		t.kind, t.name = tkPunct, s.src[start:s.i]
+		t.Kind, t.Name = TokPunct, s.src[start:s.i]
 		if r == '|' && strings.HasPrefix(s.src[s.i:], "|") {
 			// "||" is one name token.
 			s.i++
-			t.kind, t.name = tkName, "||"
+			t.Kind, t.Name = TokName, "||"
 		}
 	default:
 		s.i += max(n, 1)
-		t.kind = tkBad
+		t.Kind = TokBad
 	}
-	t.end = s.i
-	t.open = s.i < len(s.src) && s.src[s.i] == '('
+	t.End = s.i
+	t.Open = s.i < len(s.src) && s.src[s.i] == '('
 	return t
 }
 
 // endFollows reports whether the '.' at s.i (n bytes) is an end token:
 // followed by layout, '%' or the end of the text.
-func (s *scanner) endFollows(n int) bool {
+func (s *Scanner) endFollows(n int) bool {
 	r, _ := s.peek(n)
 	return r < 0 || isLayout(r) || r == '%'
 }
 
-func (s *scanner) skipAlnum() {
+func (s *Scanner) skipAlnum() {
 	for s.i < len(s.src) {
 		r, n := s.peek(0)
 		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
@@ -215,7 +243,7 @@ func (s *scanner) skipAlnum() {
 }
 
 // number skips an integer, float, 0'c, 0x.., 0o.. or 0b.. token.
-func (s *scanner) number() {
+func (s *Scanner) number() {
 	src := s.src
 	if strings.HasPrefix(src[s.i:], "0'") {
 		start := s.i
@@ -257,7 +285,7 @@ func (s *scanner) number() {
 	}
 }
 
-func (s *scanner) digits() {
+func (s *Scanner) digits() {
 	for s.i < len(s.src) && (s.src[s.i] >= '0' && s.src[s.i] <= '9' || s.src[s.i] == '_') {
 		s.i++
 	}
@@ -265,7 +293,7 @@ func (s *scanner) digits() {
 
 // escape skips a backslash escape sequence at s.i: \x41\ and \101\ run to
 // their closing backslash, others are one character.
-func (s *scanner) escape() {
+func (s *Scanner) escape() {
 	s.i++ // the backslash
 	if s.i >= len(s.src) {
 		return
@@ -287,8 +315,8 @@ func (s *scanner) escape() {
 
 // quoted skips a text quoted with q from s.i (at the opening quote): a
 // doubled quote stands for itself, a backslash escapes. Unterminated text
-// runs to the end.
-func (s *scanner) quoted(q byte) {
+// runs to the end, and quoted reports false.
+func (s *Scanner) quoted(q byte) bool {
 	s.i++
 	for s.i < len(s.src) {
 		switch c := s.src[s.i]; {
@@ -300,11 +328,22 @@ func (s *scanner) quoted(q byte) {
 				continue
 			}
 			s.i++
-			return
+			return true
 		default:
 			s.i++
 		}
 	}
+	return false
+}
+
+// unterminated reports whether text (one token) is a quoted atom, string
+// or back-quoted text that runs to its end without its closing quote.
+func unterminated(text string) bool {
+	if text == "" || (text[0] != '\'' && text[0] != '"' && text[0] != '`') {
+		return false
+	}
+	s := &Scanner{src: text}
+	return !s.quoted(text[0])
 }
 
 // unquoteAtom is the name of a quoted atom as written ('it”s' is it's);
