@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/internal/stopwords"
 )
@@ -96,7 +98,7 @@ func QueryFeatures(text string) Features {
 	f := Features{Text: text, Relation: RelNone}
 	work := text
 	if len(work) > MaxFeatureBytes {
-		work = truncateUTF8(work, MaxFeatureBytes)
+		work = textclip.Prefix(work, MaxFeatureBytes)
 		f.Truncated = true
 	}
 	work = strings.ToValidUTF8(work, " ")
@@ -109,7 +111,7 @@ func QueryFeatures(text string) Features {
 			if j := strings.IndexByte(work[i+1:], c); j > 0 {
 				q := strings.TrimSpace(work[i+1 : i+1+j])
 				if q != "" && len(f.Quoted) < MaxTokens {
-					f.Quoted = append(f.Quoted, capBytes(q, MaxTokenBytes))
+					f.Quoted = append(f.Quoted, textclip.Prefix(q, MaxTokenBytes))
 				}
 				rest.WriteByte(' ')
 				i += j + 2
@@ -137,7 +139,7 @@ func QueryFeatures(text string) Features {
 			f.Truncated = true
 			break
 		}
-		toks = append(toks, capBytes(t, MaxTokenBytes))
+		toks = append(toks, textclip.Prefix(t, MaxTokenBytes))
 	}
 	f.Tokens = len(toks) + len(f.Quoted)
 
@@ -409,18 +411,6 @@ func identShape(t string, first, alone bool) string {
 	}
 	return ""
 }
-
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-func capBytes(s string, n int) string { return truncateUTF8(s, n) }
 
 // Term converts features to the term the rules read:
 //

@@ -68,6 +68,8 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	pl "github.com/ichiban/prolog/engine"
 
 	"github.com/rlm-dev/rlm/internal/plsyntax"
@@ -373,7 +375,7 @@ func (e *Engine) queryError(vm *pl.VM, goal string, bctx *budgetCtx, err error) 
 	var ex pl.Exception
 	switch {
 	case errors.As(err, &ex):
-		qe.Exception = truncate(FormatTerm(vm, ex.Term(), nil), 2000)
+		qe.Exception = textclip.Clip(FormatTerm(vm, ex.Term(), nil), 2000)
 		qe.Err = err
 	case errors.Is(err, ErrInferenceBudget) || bctx.over.Load():
 		qe.Err = ErrInferenceBudget
@@ -381,13 +383,6 @@ func (e *Engine) queryError(vm *pl.VM, goal string, bctx *budgetCtx, err error) 
 		qe.Err = err
 	}
 	return qe
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // registerHost registers a host predicate with the Func calling convention.
@@ -459,7 +454,7 @@ func registerHost(vm *pl.VM, p Predicate) error {
 
 func hostError(name, msg string) pl.Exception {
 	return pl.NewException(pl.NewAtom("error").Apply(
-		pl.NewAtom("host_error").Apply(pl.NewAtom(name), pl.CharList(truncate(msg, 500))),
+		pl.NewAtom("host_error").Apply(pl.NewAtom(name), pl.CharList(textclip.Clip(msg, 500))),
 		pl.NewVariable()), nil)
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	pl "github.com/ichiban/prolog/engine"
 )
 
@@ -53,7 +55,7 @@ func (e *Engine) QueryText(ctx context.Context, text string, yield func([]Bindin
 				if strings.HasPrefix(name, "_") {
 					continue
 				}
-				bs = append(bs, Binding{Name: name, Value: truncate(FormatTerm(vm, v.Variable, env), 100_000)})
+				bs = append(bs, Binding{Name: name, Value: textclip.Clip(FormatTerm(vm, v.Variable, env), 100_000)})
 			}
 			return pl.Bool(!yield(bs))
 		}, nil).Force(bctx)

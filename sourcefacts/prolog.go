@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	"github.com/rlm-dev/rlm/sourcefacts/prologsrc"
 )
 
@@ -45,22 +47,22 @@ func extractProlog(ctx context.Context, ff *FileFacts, src []byte) (*FileFacts, 
 		ff.Status = StatusPartial
 		ff.Error = res.Err.Error()
 	}
-	ff.Package = capText(strings.ToValidUTF8(res.Module, "\uFFFD"), 256)
+	ff.Package = textclip.Fit(strings.ToValidUTF8(res.Module, "\uFFFD"), 256)
 	for _, d := range res.Definitions {
 		ff.Symbols = append(ff.Symbols, Symbol{
-			Name:      capText(strings.ToValidUTF8(d.Indicator(), "\uFFFD"), 1024),
+			Name:      textclip.Fit(strings.ToValidUTF8(d.Indicator(), "\uFFFD"), 1024),
 			Kind:      KindPredicate,
-			Signature: capText(d.Head, MaxSignatureBytes),
-			Doc:       capText(d.Doc, MaxDocBytes),
+			Signature: textclip.Fit(d.Head, MaxSignatureBytes),
+			Doc:       textclip.Fit(d.Doc, MaxDocBytes),
 			Range:     rangeOfSpan(d.Span),
 			NameRange: rangeOfSpan(d.NameSpan),
 		})
 	}
 	for _, c := range res.Calls {
 		ff.References = append(ff.References, Reference{
-			Name:      capText(strings.ToValidUTF8(fmt.Sprintf("%s/%d", c.Name, c.Arity), "\uFFFD"), 1024),
+			Name:      textclip.Fit(strings.ToValidUTF8(fmt.Sprintf("%s/%d", c.Name, c.Arity), "\uFFFD"), 1024),
 			Kind:      RefCall,
-			Receiver:  capText(strings.ToValidUTF8(c.Module, "\uFFFD"), MaxReceiverBytes),
+			Receiver:  textclip.Fit(strings.ToValidUTF8(c.Module, "\uFFFD"), MaxReceiverBytes),
 			Enclosing: c.Enclosing,
 			Range:     rangeOfSpan(c.Span),
 		})

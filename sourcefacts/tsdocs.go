@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
@@ -91,7 +93,7 @@ func (x *extraction) docstring(n *ts.Node) string {
 		q = bytes.Repeat(q, 3)
 	}
 	body2 := bytes.TrimSuffix(raw[i+len(q):], q)
-	return capText(cleandoc(strings.ToValidUTF8(string(body2), "\uFFFD")), MaxDocBytes)
+	return textclip.Fit(cleandoc(strings.ToValidUTF8(string(body2), "\uFFFD")), MaxDocBytes)
 }
 
 // cleandoc removes a docstring's indentation as Python's inspect.cleandoc
@@ -167,7 +169,7 @@ func (x *extraction) docText(docs []commentSpan, strip *regexp.Regexp) string {
 		b.WriteString(strings.TrimRight(strip.ReplaceAllString(t, ""), " \t\r"))
 		b.WriteByte('\n')
 	}
-	return capText(strings.TrimSpace(b.String()), MaxDocBytes)
+	return textclip.Fit(strings.TrimSpace(b.String()), MaxDocBytes)
 }
 
 // isDirective reports whether line comment c is a tool directive rather

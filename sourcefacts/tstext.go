@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
@@ -100,7 +102,7 @@ func (x *extraction) firstError(root *ts.Node) string {
 // text returns n's source text as valid UTF-8, capped at max bytes.
 func (x *extraction) text(n *ts.Node, max int) string {
 	end := min(n.EndByte(), n.StartByte()+uint(4*max))
-	return capText(strings.ToValidUTF8(string(x.src[n.StartByte():end]), "\uFFFD"), max)
+	return textclip.Fit(strings.ToValidUTF8(string(x.src[n.StartByte():end]), "\uFFFD"), max)
 }
 
 // rangeOf converts a node's span to a Range: bytes 0-based end exclusive,
@@ -154,26 +156,9 @@ func collapse(b []byte, max int) string {
 	}
 	s := string(out)
 	if cut {
-		return capText(s, max)
+		return textclip.Fit(s, max)
 	}
 	return s
-}
-
-// capText cuts s (valid UTF-8) to at most max bytes on a rune boundary,
-// appending "…" (counted in max) when it cuts.
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	const ell = "…"
-	n := max - len(ell)
-	if n < 0 {
-		n = 0
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + ell
 }
 
 // unquote strips one layer of quotes from a string literal's text: Go and

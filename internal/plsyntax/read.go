@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	pl "github.com/ichiban/prolog/engine"
+
+	"github.com/rlm-dev/rlm/internal/textclip"
 )
 
 // SyntaxError is a clause that cannot be read.
@@ -133,7 +135,7 @@ func explain(src string, c *Clause, consumed int, err error) *SyntaxError {
 		switch {
 		case last >= 0 && unterminated(text(last)):
 			se.Offset = toks[last].Start
-			se.Msg = fmt.Sprintf("%s %s… is not closed", quotedKind(text(last)[0]), Clean(strings.Join(strings.Fields(text(last)), " "), 40))
+			se.Msg = fmt.Sprintf("%s %s… is not closed", quotedKind(text(last)[0]), textclip.Clean(strings.Join(strings.Fields(text(last)), " "), 40))
 		case last >= 0:
 			se.Offset = toks[last].End
 			se.Msg = missingEnd
@@ -152,7 +154,7 @@ func explain(src string, c *Clause, consumed int, err error) *SyntaxError {
 	case isToken:
 		se.Msg, se.Offset = explainToken(src, toks, consumed, kind, val)
 	default:
-		se.Msg = Clean(err.Error(), 200)
+		se.Msg = textclip.Clean(err.Error(), 200)
 	}
 	return se
 }
@@ -194,10 +196,10 @@ func explainToken(src string, toks []Token, consumed int, kind, val string) (str
 		}
 	case "invalid":
 		if unterminated(text(i)) {
-			return fmt.Sprintf("%s %s… is not closed", quotedKind(text(i)[0]), Clean(strings.Join(strings.Fields(text(i)), " "), 40)), at
+			return fmt.Sprintf("%s %s… is not closed", quotedKind(text(i)[0]), textclip.Clean(strings.Join(strings.Fields(text(i)), " "), 40)), at
 		}
 		if nl := strings.IndexAny(val, "\r\n"); nl > 0 {
-			return fmt.Sprintf("%s %s… is not closed on its line", quotedKind(val[0]), Clean(val[:nl], 40)), at
+			return fmt.Sprintf("%s %s… is not closed on its line", quotedKind(val[0]), textclip.Clean(val[:nl], 40)), at
 		}
 		if strings.HasPrefix(val, "'") {
 			return fmt.Sprintf("invalid escape sequence or character in quoted atom %s", quote(text(i))), at
@@ -304,4 +306,6 @@ func quotedKind(q byte) string {
 
 // quote shows source text in a message: white space collapsed, control
 // characters replaced, at most 40 bytes, in double quotes.
-func quote(s string) string { return `"` + Clean(strings.Join(strings.Fields(s), " "), 40) + `"` }
+func quote(s string) string {
+	return `"` + textclip.Clean(strings.Join(strings.Fields(s), " "), 40) + `"`
+}

@@ -3,7 +3,10 @@
 // messages, explanations and bounded fields alike.
 package textclip
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Ellipsis marks text that Clip cut.
 const Ellipsis = "…"
@@ -55,4 +58,16 @@ func Fit(s string, max int) string {
 		return Prefix(s, max)
 	}
 	return Prefix(s, max-len(Ellipsis)) + Ellipsis
+}
+
+// Clean makes text printable in a message: invalid UTF-8 and control
+// characters become U+FFFD, and the result is Fit to max bytes.
+func Clean(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '\uFFFD'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	return Fit(s, max)
 }

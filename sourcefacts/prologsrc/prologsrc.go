@@ -25,6 +25,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	pl "github.com/ichiban/prolog/engine"
 
 	"github.com/rlm-dev/rlm/internal/plsyntax"
@@ -176,7 +178,7 @@ func (r *reader) clause(c *plsyntax.Clause) bool {
 	}
 	if se, ok := err.(*plsyntax.SyntaxError); ok {
 		line, col := r.lines.Pos(c.Start)
-		r.res.Err = &SyntaxError{Line: line, Col: col, Msg: plsyntax.Clean(se.Reader, 256)}
+		r.res.Err = &SyntaxError{Line: line, Col: col, Msg: textclip.Clean(se.Reader, 256)}
 		return false
 	}
 	return true
@@ -439,7 +441,7 @@ func formatTerm(t pl.Term, max int) string {
 		}
 	}
 	w(t, 0)
-	return plsyntax.Clip(strings.ToValidUTF8(b.String(), "\uFFFD"), max)
+	return textclip.Fit(strings.ToValidUTF8(b.String(), "\uFFFD"), max)
 }
 
 // doc returns the comment directly above offset: the run of % line
@@ -476,7 +478,7 @@ func (r *reader) doc(offset int) string {
 		b.WriteString(strings.TrimSpace(t))
 		b.WriteByte('\n')
 	}
-	return plsyntax.Clip(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
+	return textclip.Fit(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
 }
 
 func blockText(s string) string {
@@ -487,7 +489,7 @@ func blockText(s string) string {
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}
-	return plsyntax.Clip(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
+	return textclip.Fit(strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), 8<<10)
 }
 
 // collapse returns s with runs of white space turned into one space, as
@@ -496,7 +498,7 @@ func collapse(s string, max int) string {
 	if len(s) > 4*max {
 		s = s[:4*max]
 	}
-	return plsyntax.Clip(strings.ToValidUTF8(strings.Join(strings.Fields(s), " "), "\uFFFD"), max)
+	return textclip.Fit(strings.ToValidUTF8(strings.Join(strings.Fields(s), " "), "\uFFFD"), max)
 }
 
 func joinSpans(a, b Span) Span {
