@@ -16,7 +16,9 @@ type RuleTestResult = engine.TestResult
 
 // RunRuleTests runs the *_test.pl files of the default rules with
 // opts.Rules layered over them (the directory's own tests included), as
-// `rlm test-rules` does. It returns one result per test clause.
+// `rlm test-rules` does. It returns one result per test clause, then one
+// failed result per rule ID problem (an ID used but not registered with
+// rule_id/2, or registered but unused; see planner.CheckRuleIDs).
 func RunRuleTests(ctx context.Context, opts Options) ([]RuleTestResult, error) {
 	pl, err := NewPlanner(opts)
 	if err != nil {
@@ -30,6 +32,16 @@ func RunRuleTests(ctx context.Context, opts Options) ([]RuleTestResult, error) {
 			return out, err
 		}
 		out = append(out, res...)
+	}
+	problems, err := pl.CheckRuleIDs(ctx)
+	if err != nil {
+		return out, err
+	}
+	for _, p := range problems {
+		out = append(out, RuleTestResult{
+			TestCase: engine.TestCase{File: p.File, Line: p.Line, Name: "rule_id_registry"},
+			Failure:  fmt.Sprintf("rule ID %s is %s", p.ID, p.What),
+		})
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -93,4 +94,19 @@ func CheckStepArg(functor, value string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown step argument %s/1 (allowed: %s)", functor, strings.Join(StepArgIndicators(), ", "))
+}
+
+// Vocabulary is the step protocol as the engine checks it in rule files at
+// load time: wherever a rule writes step(Strategy, Args, Role), a bound
+// strategy, role and argument name must be in the lists above (values are
+// checked when the planner decodes the step).
+func Vocabulary() []engine.TermShape {
+	return []engine.TermShape{{
+		Functor: "step", Arity: 3,
+		Args: []engine.ArgShape{
+			{Name: "strategy", Atoms: StrategyNames()},
+			{Name: "arguments", Members: StepArgIndicators()},
+			{Name: "role", Atoms: Roles},
+		},
+	}}
 }

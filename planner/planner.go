@@ -112,7 +112,8 @@ func DefaultStrategies() []retrieval.Strategy {
 
 // EngineOptions are the engine options New uses: the default rules (or
 // opts.Rules) with opts.RulesDir layered over them, the bridge's host
-// predicates, available_strategies/1 answering avail, and opts.Predicates.
+// predicates, available_strategies/1 answering avail, opts.Predicates, and
+// the step vocabulary (bridge.Vocabulary) checked at load time.
 // Rule tests of a host's own rules directory use them with ruletest.Run.
 func EngineOptions(opts Options, avail []retrieval.Strategy) engine.Options {
 	if opts.Rules == nil {
@@ -129,6 +130,7 @@ func EngineOptions(opts Options, avail []retrieval.Strategy) engine.Options {
 		UserDir:    opts.RulesDir,
 		Inferences: opts.Inferences,
 		Predicates: preds,
+		Vocabulary: bridge.Vocabulary(),
 	}
 }
 

@@ -1,12 +1,22 @@
-// Package rules holds rlm's default rule files, embedded.
+// Package rules holds rlm's default rule files, embedded, one folder per
+// concern:
 //
-// Each X.pl has its unit tests in X_test.pl; `go test ./rules/` runs them
-// through engine's rule-test runner, one subtest per test clause.
+//	retrieval/   classify.pl, strategy.pl, evidence.pl, explain.pl,
+//	             toplevel.pl: the retrieval planner's decisions
+//
+// Each X.pl has its unit tests in X_test.pl beside it; `go test ./rules/`
+// runs them through engine's rule-test runner, one subtest per test clause.
+// Every decision rule has an ID registered with rule_id/2 in the file that
+// uses it. Harness authors extend the defaults through the multifile hook
+// predicates each file documents (extra_class_rule/4, extra_strategy/4,
+// extra_fallback/5, extra_verdict/5) in files of their own, loaded as a
+// layer over these (engine.Options.Layers, `--rules DIR`).
 package rules
 
 import "embed"
 
-// FS holds the default rule files (*.pl, including *_test.pl).
+// FS holds the default rule files (*.pl, including *_test.pl), in their
+// concern folders.
 //
-//go:embed *.pl
+//go:embed retrieval
 var FS embed.FS

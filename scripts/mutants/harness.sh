@@ -5,8 +5,11 @@ mutant "unknown role refused" planner/decode.go 's|if !ok \|\| !slices.Contains(
 mutant "unknown strategy refused" planner/decode.go 's|if !ok \|\| !slices.Contains(bridge.StrategyNames(), strategy) {|if !ok {|' ./planner -run TestStepsOutsideTheVocabulary
 mutant "step argument values checked" bridge/steps.go 's|if a.Values != nil \&\& !slices.Contains(a.Values, value) {|if false {|' ./planner -run TestStepsOutsideTheVocabulary
 mutant "explain uses the planner's capabilities" planner/planner.go 's|plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)|plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), DefaultStrategies())|' ./planner -run TestExplainPlansWhatSearchRuns
-mutant "renamed target retargets the graph step" rules/evidence.pl 's|    target(F, T), N \\== T, !\.|    target(F, T), N == T, !.|' ./planner -run TestGapAndResolution
+mutant "renamed target retargets the graph step" rules/retrieval/evidence.pl 's|    target(F, T), N \\== T, !\.|    target(F, T), N == T, !.|' ./planner -run TestGapAndResolution
 mutant "refresh rebuilds on a new snapshot" project/project.go 's|same := p.backend != nil \&\& p.id.Generation == id.Generation \&\& p.id.Fingerprint == id.Fingerprint|same := p.backend != nil|' ./project -run TestRefreshMovesToTheNewSnapshot
 mutant "capabilities predicted with an embedder" project/searchindex.go 's|c.Strategies = append(c.Strategies, retrieval.Vector, retrieval.Hybrid)|c.Strategies = append(c.Strategies, retrieval.Vector)|' ./project -run TestCapabilitiesWithoutATree
 mutant "in-memory temp dir removed" project/project.go 's|os.RemoveAll(p.tmp)|_ = p.tmp|' ./project -run TestInMemoryWritesNothing
 mutant "textclip never splits UTF-8" internal/textclip/textclip.go 's|cut = i$|cut = n|' ./internal/textclip
+mutant "every rule ID is registered" rules/retrieval/classify.pl '/^rule_id(cls_empty,/d' ./rules -run TestEveryRuleIDIsRegisteredAndUsed
+mutant "every registered ID is used" rules/retrieval/evidence.pl 's|^rule_id(ev_gap_unfilled, |rule_id(ev_gap_unused, "x").\nrule_id(ev_gap_unfilled, |' ./rules -run TestEveryRuleIDIsRegisteredAndUsed
+mutant "rule files are checked against the step vocabulary" planner/planner.go 's|Vocabulary: bridge.Vocabulary(),||' ./planner -run TestRuleFileMistakesAreReportedAtTheirOwnLine
