@@ -13,3 +13,4 @@ mutant "textclip never splits UTF-8" internal/textclip/textclip.go 's|cut = i$|c
 mutant "every rule ID is registered" rules/retrieval/classify.pl '/^rule_id(cls_empty,/d' ./rules -run TestEveryRuleIDIsRegisteredAndUsed
 mutant "every registered ID is used" rules/retrieval/evidence.pl 's|^rule_id(ev_gap_unfilled, |rule_id(ev_gap_unused, "x").\nrule_id(ev_gap_unfilled, |' ./rules -run TestEveryRuleIDIsRegisteredAndUsed
 mutant "rule files are checked against the step vocabulary" planner/planner.go 's|Vocabulary: bridge.Vocabulary(),||' ./planner -run TestRuleFileMistakesAreReportedAtTheirOwnLine
+mutant "packages import only downward" architecture_test.go 's|^\t"planner": *{"bridge", |\t"planner": {|' . -run TestPackagesImportOnlyDownward
