@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/rlm-dev/rlm/internal/testfixture"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,22 +37,6 @@ func rows(srcs []Source) []sourceRow {
 		out = append(out, sourceRow{s.Name, s.Layer, s.Path})
 	}
 	return out
-}
-
-// writeTree writes files (slash path -> text) under a new directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for n, s := range files {
-		p := filepath.Join(dir, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 var defaults = map[string]string{
@@ -127,7 +113,7 @@ func TestFlatOverrideOfTwoFilesWithTheSameBaseNameIsAmbiguous(t *testing.T) {
 }
 
 func TestShorthandOptionsAreTwoLayers(t *testing.T) {
-	dir := writeTree(t, map[string]string{"classify.pl": "cls(user).\n"})
+	dir := testfixture.WriteTree(t, map[string]string{"classify.pl": "cls(user).\n"})
 	e, err := New(Options{Rules: mapFS(defaults), RulesLabel: "rules", UserDir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -142,8 +128,8 @@ func TestShorthandOptionsAreTwoLayers(t *testing.T) {
 }
 
 func TestRulesDirectoryMustHoldRuleFiles(t *testing.T) {
-	empty := writeTree(t, map[string]string{"notes.txt": "x\n", "testdata/t.pl": "t.\n"})
-	file := filepath.Join(writeTree(t, map[string]string{"a.pl": "a.\n"}), "a.pl")
+	empty := testfixture.WriteTree(t, map[string]string{"notes.txt": "x\n", "testdata/t.pl": "t.\n"})
+	file := filepath.Join(testfixture.WriteTree(t, map[string]string{"a.pl": "a.\n"}), "a.pl")
 	cases := []struct {
 		name, dir, problem string
 		notExist           bool
@@ -170,15 +156,15 @@ func TestRulesDirectoryMustHoldRuleFiles(t *testing.T) {
 			}
 		})
 	}
-	if _, err := DirLayer(writeTree(t, map[string]string{"deep/er/x.pl": "x.\n"})); err != nil {
+	if _, err := DirLayer(testfixture.WriteTree(t, map[string]string{"deep/er/x.pl": "x.\n"})); err != nil {
 		t.Errorf("a .pl file at some depth: %v", err)
 	}
 }
 
 func TestRuleDirectoryReadsOnlyBoundedRegularFiles(t *testing.T) {
-	outside := writeTree(t, map[string]string{"linked/evil.pl": "evil.\n"})
+	outside := testfixture.WriteTree(t, map[string]string{"linked/evil.pl": "evil.\n"})
 	t.Run("symlinked directory is not followed", func(t *testing.T) {
-		dir := writeTree(t, map[string]string{"a.pl": "a.\n"})
+		dir := testfixture.WriteTree(t, map[string]string{"a.pl": "a.\n"})
 		for _, name := range []string{"linked", "linked.pl"} {
 			if err := os.Symlink(filepath.Join(outside, "linked"), filepath.Join(dir, name)); err != nil {
 				t.Skip(err)
@@ -193,7 +179,7 @@ func TestRuleDirectoryReadsOnlyBoundedRegularFiles(t *testing.T) {
 		}
 	})
 	t.Run("oversized file", func(t *testing.T) {
-		dir := writeTree(t, map[string]string{"a.pl": "a.\n", "big.pl": "% " + strings.Repeat("x", MaxRuleFileBytes) + "\n"})
+		dir := testfixture.WriteTree(t, map[string]string{"a.pl": "a.\n", "big.pl": "% " + strings.Repeat("x", MaxRuleFileBytes) + "\n"})
 		_, err := New(Options{UserDir: dir})
 		var le *LoadError
 		if !errors.As(err, &le) || le.File != filepath.Join(dir, "big.pl") || !strings.Contains(err.Error(), "over the") {
@@ -201,7 +187,7 @@ func TestRuleDirectoryReadsOnlyBoundedRegularFiles(t *testing.T) {
 		}
 	})
 	t.Run("fifo", func(t *testing.T) {
-		dir := writeTree(t, map[string]string{"a.pl": "a.\n"})
+		dir := testfixture.WriteTree(t, map[string]string{"a.pl": "a.\n"})
 		if err := syscall.Mkfifo(filepath.Join(dir, "pipe.pl"), 0o644); err != nil {
 			t.Skip(err)
 		}

@@ -26,6 +26,11 @@ survived=0 killed=0
 mutant() {
 	local name=$1 file=$2 expr=$3 pkg=$4; shift 4
 	if [[ $list == 1 ]]; then printf '%s\t%s\t%s\n' "$name" "$file" "$pkg $*"; return; fi
+	if [[ ! -f $file ]]; then
+		echo "BROKEN MUTANT (no such file): $name ($file)"
+		survived=$((survived + 1))
+		return
+	fi
 	local backup; backup=$(mktemp)
 	cp "$file" "$backup"
 	sed -i -e "$expr" "$file"

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlm-dev/rlm/internal/testfixture"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -62,7 +64,7 @@ func checkListAgreesWithIncludes(t *testing.T, l Lister, root string) []string {
 
 func TestListerSkipsExactlyWhatThePolicyNames(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testfixture.WriteFiles(t, root, map[string]string{
 		"a.go": "", "notes.md": "", ".h.go": "", ".hid/d.go": "",
 		".git/x.go": "", ".hg/x.go": "", ".svn/x.go": "", ".bzr/x.go": "", ".jj/x.go": "", ".rlm/x.go": "",
 		"node_modules/n.js": "", "__pycache__/c.py": "", "testdata/t.go": "", "x/testdata/y.go": "",
@@ -102,7 +104,7 @@ func TestListerSkipsExactlyWhatThePolicyNames(t *testing.T) {
 
 func TestIncludesJudgesPathsThatDoNotExistAndRejectsUncleanOnes(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{".gitignore": "out/\n", "crate/Cargo.toml": "", "real/x.go": "", "file.go": "", "dir.go/a.go": ""})
+	testfixture.WriteFiles(t, root, map[string]string{".gitignore": "out/\n", "crate/Cargo.toml": "", "real/x.go": "", "file.go": "", "dir.go/a.go": ""})
 	if err := os.Symlink(filepath.Join(root, "real"), filepath.Join(root, "linked")); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestIncludesJudgesPathsThatDoNotExistAndRejectsUncleanOnes(t *testing.T) {
 
 func TestIgnoreFilesThatAreLinksOrTooLargeAreTreatedAsAbsent(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testfixture.WriteFiles(t, root, map[string]string{
 		"rules":            "*.go\n",
 		"big/.gitignore":   "*.go\n" + strings.Repeat("#\n", MaxIgnoreFileBytes/2),
 		"big/a.go":         "",

@@ -2,34 +2,18 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// writeTree writes files (slash paths → contents) under a new directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, text := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+	"github.com/rlm-dev/rlm/internal/testfixture"
+)
 
 // TestEveryModeIndexesTheSameFiles: the persistent knowledge base and
 // --in-memory walk the tree with one skip policy: build output, virtual
 // environments, caches and .gitignore'd files are left out in both, and
 // --include-ignored brings back only what .gitignore excluded.
 func TestEveryModeIndexesTheSameFiles(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testfixture.WriteTree(t, map[string]string{
 		"Cargo.toml":                    "[package]\n",
 		"target/debug/gen.rs":           "fn built() {}\n",
 		"venv/pyvenv.cfg":               "home = /usr\n",

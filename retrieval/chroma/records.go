@@ -89,14 +89,7 @@ func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document
 	byID := make(map[string]retrieval.Document, len(ids))
 	for start := 0; start < len(ids); start += b.batch {
 		chunk := ids[start:min(start+b.batch, len(ids))]
-		var resp getResponse
-		err := b.withCollection(ctx, func(base string) error {
-			return b.c.do(ctx, "get", http.MethodPost, base+"/get", map[string]any{"ids": chunk, "include": includeDocs}, &resp)
-		})
-		if err != nil {
-			return nil, err
-		}
-		docs, err := resp.docs("get")
+		docs, err := b.get(ctx, map[string]any{"ids": chunk, "include": includeDocs})
 		if err != nil {
 			return nil, err
 		}
@@ -111,4 +104,17 @@ func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document
 		}
 	}
 	return out, nil
+}
+
+// get runs the collection's get endpoint with body and decodes the
+// documents it returns.
+func (b *Backend) get(ctx context.Context, body map[string]any) ([]retrieval.Document, error) {
+	var resp getResponse
+	err := b.withCollection(ctx, func(base string) error {
+		return b.c.do(ctx, "get", http.MethodPost, base+"/get", body, &resp)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp.docs("get")
 }

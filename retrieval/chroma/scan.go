@@ -3,7 +3,6 @@ package chroma
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -88,14 +87,7 @@ func (b *Backend) scan(ctx context.Context, cf compiledFilter, limit int, skip m
 		if cf.where != nil {
 			body["where"] = cf.where
 		}
-		var resp getResponse
-		err := b.withCollection(ctx, func(base string) error {
-			return b.c.do(ctx, "get", http.MethodPost, base+"/get", body, &resp)
-		})
-		if err != nil {
-			return nil, err
-		}
-		docs, err := resp.docs("get")
+		docs, err := b.get(ctx, body)
 		if err != nil {
 			return nil, err
 		}
