@@ -335,3 +335,39 @@ func TestCallersMatchTypeCheckedOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifiedRelationRetargetsToTheLastSegment: on net/http, "what does
+// http.Get call?" finds no symbol "http.Get"; the rules resolve it to "Get",
+// say so, and the graph step then follows Get's edges — the note appears
+// only because the retarget really ran.
+func TestQualifiedRelationRetargetsToTheLastSegment(t *testing.T) {
+	p := netHTTP(t)
+	a, err := p.Search(context.Background(), "what does http.Get call?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph := ""
+	for _, s := range a.Plan {
+		if s.Strategy == "graph" {
+			graph = s.Name
+		}
+	}
+	if graph != "Get" {
+		t.Fatalf("the graph step searched %q, want \"Get\" (plan %+v)", graph, a.Plan)
+	}
+	if a.Resolved == nil || a.Resolved.From != "http.Get" || a.Resolved.To != "Get" {
+		t.Fatalf("resolved %+v, want http.Get -> Get", a.Resolved)
+	}
+	if len(a.Hits) == 0 {
+		t.Fatal("no callees of Get")
+	}
+	// A qualified name whose last segment does not exist either is a gap,
+	// with no claim of a resolution.
+	a, err = p.Search(context.Background(), "what does http.Zqxwvkj call?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Resolved != nil || a.Gap == "" {
+		t.Fatalf("resolved %+v gap %q: want no resolution and a gap", a.Resolved, a.Gap)
+	}
+}

@@ -145,3 +145,35 @@ func TestCLIImportsOnlyTheFacade(t *testing.T) {
 		}
 	}
 }
+
+// TestExtensionDirectoryAddsAClassWithRulesFlag: the 17-line extension in
+// examples/interfaces/rules passes its own tests with `rlm test-rules` and
+// adds a query class to search and explain with --rules.
+func TestExtensionDirectoryAddsAClassWithRulesFlag(t *testing.T) {
+	const ext = "../../examples/interfaces/rules"
+	out, errs, code := runCLI(t, "", "test-rules", "-v", ext)
+	if code != 0 || !strings.Contains(out, "test interface_question_gets_its_own_class: ok") {
+		t.Fatalf("test-rules %s: exit %d\n%s%s", ext, code, out, errs)
+	}
+	q := "which interfaces write output?"
+	out, errs, code = runCLI(t, "", "explain", "--rules", ext, q)
+	if code != 0 || !strings.Contains(out, "class: interface_listing") || !strings.Contains(out, "kind=interface") {
+		t.Fatalf("explain --rules: exit %d\n%s%s", code, out, errs)
+	}
+	out, errs, code = runCLI(t, "", "search", "--root", sample, "--json", "--rules", ext, q)
+	if code != 0 {
+		t.Fatalf("search --rules: exit %d: %s", code, errs)
+	}
+	var a jsonAnswer
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Class != "interface_listing" || len(a.Hits) == 0 {
+		t.Fatalf("class %s, hits %+v", a.Class, a.Hits)
+	}
+	for _, h := range a.Hits {
+		if h.Kind != "interface" {
+			t.Errorf("hit %s is a %s", h.Symbol, h.Kind)
+		}
+	}
+}
