@@ -10,6 +10,11 @@
 // rule files in package rules, the interpreter in package engine). Query
 // text is only ever data to the rules; every decision in an Answer names
 // the rule that made it. NewPlanner plans without a tree.
+//
+// Options.Embedder nil means BM25 without vectors (the CLI defaults to
+// LocalEmbedder). The answer types are defined in package planner (go doc
+// github.com/rlm-dev/rlm/planner.Answer); a bad rule file is an
+// *engine.LoadError (LoadError here).
 package rlm
 
 import (
@@ -56,6 +61,7 @@ type (
 	Status        = project.Status
 	Binding       = engine.Binding   // one variable of a REPL query and its value
 	HostPredicate = engine.Predicate // a Go predicate registered for the rules
+	LoadError     = engine.LoadError // a rule file refused at load: file, line, column, reason
 )
 
 // Errors callers can match with errors.Is.

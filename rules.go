@@ -71,11 +71,11 @@ func DumpRules(dir string) error {
 		}
 		f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
-			return fmt.Errorf("rlm: dump rules: %w", err)
+			return fmt.Errorf("dump rules: %w", err)
 		}
 		if _, err := f.Write(b); err != nil {
 			f.Close()
-			return fmt.Errorf("rlm: dump rules: %w", err)
+			return fmt.Errorf("dump rules: %w", err)
 		}
 		return f.Close()
 	})

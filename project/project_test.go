@@ -107,3 +107,36 @@ func TestInMemoryWritesNothingUnderTheRoot(t *testing.T) {
 		t.Fatalf("temporary knowledge base %s still there after Close (%v)", db, err)
 	}
 }
+
+// TestSwitchingEmbedderKeepsTheOtherSearchIndex: the search index of a
+// snapshot built with one embedder survives building it with another, so
+// switching back reuses it; a new snapshot removes both.
+func TestSwitchingEmbedderKeepsTheOtherSearchIndex(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, "../testdata/gosample", root)
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	ctx := context.Background()
+	open := func(opts project.Options) project.Stats {
+		opts.DBPath = db
+		p, err := project.Open(ctx, root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		return p.Stats()
+	}
+	emb := localEmbedder(t)
+	open(project.Options{})
+	open(project.Options{Embedder: emb})
+	if !open(project.Options{}).Reused || !open(project.Options{Embedder: emb}).Reused {
+		t.Fatal("switching embedders rebuilt a search index of the same snapshot")
+	}
+	if err := os.WriteFile(filepath.Join(root, "server.go"), []byte("package sample\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open(project.Options{})
+	idx, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "search-g*"))
+	if len(idx) != 1 {
+		t.Fatalf("after a new snapshot, search indexes %v; want only the new one", idx)
+	}
+}

@@ -64,7 +64,7 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 		os.Remove(tmp)
 		return nil, false, fmt.Errorf("project: build search index: %w", err)
 	}
-	removeOldSearchIndexes(dir, filepath.Base(searchPath))
+	removeOldSearchIndexes(dir, id)
 	b, err = p.openBackend(ctx, searchPath, current)
 	return b, false, err
 }
@@ -139,19 +139,43 @@ func searchIndexName(id store.Identity, e retrieval.Embedder) string {
 	return fmt.Sprintf("search-g%d-%016x-%s.sqlite", id.Generation, id.Fingerprint, emb)
 }
 
-// removeOldSearchIndexes deletes search indexes of other snapshots (an open
-// one stays readable until closed, on Unix).
-func removeOldSearchIndexes(dir, keep string) {
+// removeOldSearchIndexes deletes the search indexes of other snapshots
+// (an open one stays readable until closed, on Unix). Those of snapshot id
+// with another embedder stay: switching embedders back and forth does not
+// rebuild.
+func removeOldSearchIndexes(dir string, id store.Identity) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
+	keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, "search-g") && !strings.HasPrefix(n, strings.TrimSuffix(keep, ".sqlite")) && !strings.Contains(n, ".tmp") {
+		if strings.HasPrefix(n, "search-g") && !strings.HasPrefix(n, keep) && !strings.Contains(n, ".tmp") {
 			os.Remove(filepath.Join(dir, n))
 		}
 	}
+}
+
+// existingDBPath is where DefaultDBPath would put root's knowledge base,
+// without creating anything: <root>/.rlm/kb.sqlite if that file exists,
+// else the user-cache path.
+func existingDBPath(absRoot string) string {
+	local := filepath.Join(absRoot, ".rlm", "kb.sqlite")
+	if _, err := os.Stat(local); err == nil {
+		return local
+	}
+	return cacheDBPath(absRoot)
+}
+
+// cacheDBPath is the knowledge base of absRoot under the user cache.
+func cacheDBPath(absRoot string) string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	h := sourcefacts.HashBytes([]byte(absRoot))
+	return filepath.Join(cache, "rlm", fmt.Sprintf("%s-%016x", unsafeName.ReplaceAllString(filepath.Base(absRoot), "_"), h.XXH64), "kb.sqlite")
 }
 
 // DefaultDBPath is <root>/.rlm/kb.sqlite when that directory can be
@@ -166,10 +190,5 @@ func DefaultDBPath(absRoot string) string {
 			return filepath.Join(dir, "kb.sqlite")
 		}
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	h := sourcefacts.HashBytes([]byte(absRoot))
-	return filepath.Join(cache, "rlm", fmt.Sprintf("%s-%016x", unsafeName.ReplaceAllString(filepath.Base(absRoot), "_"), h.XXH64), "kb.sqlite")
+	return cacheDBPath(absRoot)
 }

@@ -2,11 +2,16 @@ package project
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
+
+// ErrNoKnowledgeBase: the tree has no knowledge base yet.
+var ErrNoKnowledgeBase = errors.New("project: no knowledge base")
 
 // Status is the knowledge base's state after validation: its file, the
 // snapshot's identity, sizes and counts, and every file that is not
@@ -18,16 +23,26 @@ type Status struct {
 	NotCurrent []store.FileState
 }
 
-// ReadStatus validates root's knowledge base against the files' bytes
-// (every file is hashed; no watcher) and reports its state, without
-// building a search index. opts.DBPath, opts.Files and opts.Progress
-// apply.
+// ReadStatus validates root's existing knowledge base against the files'
+// bytes (every file is hashed; no watcher; a changed file is re-extracted
+// and published like any command does) and reports its state, without
+// building a search index. It creates no knowledge base: without one it
+// returns an error wrapping ErrNoKnowledgeBase. opts.DBPath, opts.Files
+// and opts.Progress apply.
 func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("project: status %s: %w", root, err)
 	}
-	st, done, err := OpenStore(ctx, abs, opts.DBPath, opts.Files)
+	db, looked := opts.DBPath, opts.DBPath
+	if db == "" {
+		db = existingDBPath(abs)
+		looked = filepath.Join(abs, ".rlm", "kb.sqlite") + " and " + cacheDBPath(abs)
+	}
+	if _, err := os.Stat(db); err != nil {
+		return nil, fmt.Errorf("%w for %s (looked for %s); index it first", ErrNoKnowledgeBase, root, looked)
+	}
+	st, done, err := OpenStore(ctx, abs, db, opts.Files)
 	if err != nil {
 		return nil, err
 	}

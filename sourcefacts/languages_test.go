@@ -371,13 +371,13 @@ func TestExtractPrologStatus(t *testing.T) {
 		},
 		{
 			name: "syntax error mid-file", path: "prolog/broken.pl", src: read("prolog/broken.pl"),
-			status: StatusPartial, errPrefix: "syntax error in clause at line 3 col 0: unexpected token",
+			status: StatusPartial, errPrefix: "syntax error at line 3 col 7: unexpected \":-\"",
 			defs: []defRow{{KindPredicate, "", "", "ok/1", [2]int{1, 2}, 1}},
 			refs: []langRefRow{{RefCall, "", "fine/0", 2, "ok/1"}},
 		},
 		{
 			name: "syntax error first", path: "first.pl", src: []byte("bad(.\nok(1).\n"),
-			status: StatusError, errPrefix: "syntax error in clause at line 1 col 0",
+			status: StatusError, errPrefix: "syntax error at line 1 col 4: unbalanced \"(\"",
 		},
 		{
 			name: "Perl script", path: "mk.pl", src: []byte("#!/usr/bin/perl\nuse strict;\nprint \"hi\\n\";\n"),

@@ -83,10 +83,10 @@ func (x *extraction) firstError(root *ts.Node) string {
 		switch {
 		case n.IsMissing():
 			p := n.StartPosition()
-			return fmt.Sprintf("syntax error: missing %s at line %d col %d", n.Kind(), p.Row+1, p.Column)
+			return fmt.Sprintf("syntax error: missing %s at line %d col %d", n.Kind(), p.Row+1, p.Column+1)
 		case n.IsError():
 			p := n.StartPosition()
-			return fmt.Sprintf("syntax error at line %d col %d", p.Row+1, p.Column)
+			return fmt.Sprintf("syntax error at line %d col %d", p.Row+1, p.Column+1)
 		case n.HasError() && c.GotoFirstChild():
 			continue
 		}

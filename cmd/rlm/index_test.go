@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,5 +47,26 @@ func TestEveryModeIndexesTheSameFiles(t *testing.T) {
 	out, _, _ := runCLI(t, "", "search", "--root", root, "--embedder", "none", "built")
 	if strings.Contains(out, "gen.rs") || strings.Contains(out, "site-packages") || strings.Contains(out, "out.rs") {
 		t.Fatalf("search found a skipped file:\n%s", out)
+	}
+}
+
+// TestStatusCreatesNoKnowledgeBase: status reports on an existing
+// knowledge base; on a tree that has none it says so and writes nothing.
+func TestStatusCreatesNoKnowledgeBase(t *testing.T) {
+	root := testfixture.WriteTree(t, map[string]string{"a.go": "package a\n\nfunc A() {}\n"})
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	_, errs, code := runCLI(t, "", "status", "--root", root, "--db", db)
+	if code != 1 || !strings.Contains(errs, "no knowledge base") {
+		t.Fatalf("status without a knowledge base: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("status created %s (%v)", db, err)
+	}
+	if _, errs, code := runCLI(t, "", "index", "--root", root, "--db", db, "--embedder", "none"); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	out, errs, code := runCLI(t, "", "status", "--root", root, "--db", db)
+	if code != 0 || !strings.Contains(out, "every file is current") {
+		t.Fatalf("status after index: exit %d: %s%s", code, out, errs)
 	}
 }

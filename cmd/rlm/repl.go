@@ -26,7 +26,7 @@ Commands:
   :search QUERY    run the whole search (needs --root)
   :explain QUERY   the plan as a tree
   :help            this text
-  :quit            leave (or Ctrl-D)
+  :quit            leave (or halt., or Ctrl-D)
 Up to 20 solutions are shown per query.
 `
 

@@ -146,7 +146,7 @@ func TestCLIImportsOnlyTheFacade(t *testing.T) {
 	}
 }
 
-// TestExtensionDirectoryAddsAClassWithRulesFlag: the 17-line extension in
+// TestExtensionDirectoryAddsAClassWithRulesFlag: the 25-line extension in
 // examples/interfaces/rules passes its own tests with `rlm test-rules` and
 // adds a query class to search and explain with --rules.
 func TestExtensionDirectoryAddsAClassWithRulesFlag(t *testing.T) {

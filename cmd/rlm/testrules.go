@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rlm-dev/rlm"
 )
@@ -28,8 +29,11 @@ func cmdTestRules(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	passed, failed := 0, 0
+	passed, failed, mine := 0, 0, 0
 	for _, r := range results {
+		if opts.Rules != "" && strings.HasPrefix(r.File, opts.Rules) {
+			mine++
+		}
 		if r.Passed {
 			passed++
 			if *verbose {
@@ -41,6 +45,9 @@ func cmdTestRules(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stdout, "FAIL "+r.String())
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if opts.Rules != "" && mine == 0 {
+		fmt.Fprintf(stdout, "note: %s has no tests of its own (X_test.pl beside X.pl); these are the default rules' tests\n", opts.Rules)
+	}
 	if failed > 0 {
 		return fmt.Errorf("%d rule test(s) failed", failed)
 	}

@@ -114,7 +114,7 @@ verdict(_, _, result(_, C, _), continue, because(ev_default_continue, [count(C)]
 next(Class, F, [R|Older], Pending, Next, outcome(Events, [VerdictWhy|Whys])) :-
     verdict(Class, F, R, Verdict, VerdictWhy),
     act(Verdict, Class, F, [R|Older], Pending, Next, Whys, ActEvents),
-    findall(E, answered_for(Verdict, F, R, VerdictWhy, E), Found),
+    findall(E, answered_for(Verdict, F, [R|Older], VerdictWhy, E), Found),
     append(Found, ActEvents, Events).
 
 %! act(+Verdict, +Class, +Features, +History, +Pending, -Next, -Whys, -Events) is det.
@@ -130,16 +130,21 @@ act(gap(G), _, _, _, Pending, Pending, [because(ev_gap_unfilled, [gap(G)])], [ga
 act(resolved(N), Class, F, _, _, Next, [Why], []) :-
     retarget(Class, F, N, Next, Why).
 
-%! answered_for(+Verdict, +Features, +Result, +Because, -Event) is semidet.
-%  The answer is about another name than the query's target: a check step
-%  resolved the target to N (the search is retargeted to N), or an exact
-%  evidence step found definitions under another name (a last segment, or
-%  another case).
+%! answered_for(+Verdict, +Features, +History, +Because, -Event) is nondet.
+%  What the latest result (the head of History) means for the answer as a
+%  whole: a check step resolved the target to N (the search is retargeted
+%  to N), or an exact evidence step found definitions under another name (a
+%  last segment, or another case) — resolved/3; or the evidence is BM25
+%  neighbours of a name no symbol has (the fuzzy fallback) — the gap stays
+%  open, gap/1, even though hits are returned.
 answered_for(resolved(N), F, _, because(Rule, _), resolved(T, N, Rule)) :-
     target(F, T), N \== T.
-answered_for(enough, F, result(step(exact, A, evidence), _, Tops), because(Rule, _), resolved(T, N, Rule)) :-
+answered_for(enough, F, [result(step(exact, A, evidence), _, Tops)|_], because(Rule, _), resolved(T, N, Rule)) :-
     found_name(A, Tops, N),
     target(F, T), N \== T.
+answered_for(enough, _, [result(step(lexical, [text(T)], evidence), _, _)|Older], _, gap(symbol_not_found(T))) :-
+    member(result(step(exact, A, _), 0, _), Older),
+    memberchk(name(T), A), !.
 
 %! found_name(+Args, +Tops, -Name) is semidet.
 found_name(A, [N|_], N) :-

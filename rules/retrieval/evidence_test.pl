@@ -113,3 +113,19 @@ test(exact_evidence_for_the_target_is_no_resolution) :-
     next(identifier, F, [result(step(exact, [name("Server")], evidence), 2, ["Server"])],
          [], _, outcome(Events, _)),
     Events == [].
+
+test(fuzzy_evidence_for_a_missing_name_keeps_the_gap_open) :-
+    features_from_list([tokens(4), cue(definition), idents([id("VendoredFunc", pascal)]),
+                        text("where is VendoredFunc defined?")], F),
+    H = [result(step(lexical, [text("VendoredFunc")], evidence), 8, ["Render"]),
+         result(step(exact, [name("VendoredFunc"), case(insensitive)], evidence), 0, []),
+         result(step(exact, [name("VendoredFunc")], evidence), 0, [])],
+    next(identifier, F, H, [], Next, outcome(Events, _)),
+    Next == [],
+    Events == [gap(symbol_not_found("VendoredFunc"))].
+
+test(bm25_evidence_for_a_description_is_no_gap) :-
+    features_from_list([tokens(4), content(4), text("parse multipart form boundaries")], F),
+    next(conceptual, F, [result(step(lexical, [text("parse multipart form boundaries")], evidence), 5, ["ParseMultipartForm"])],
+         [], _, outcome(Events, _)),
+    Events == [].

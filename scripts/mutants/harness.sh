@@ -14,3 +14,5 @@ mutant "every rule ID is registered" rules/retrieval/classify.pl '/^rule_id(cls_
 mutant "every registered ID is used" rules/retrieval/evidence.pl 's|^rule_id(ev_gap_unfilled, |rule_id(ev_gap_unused, "x").\nrule_id(ev_gap_unfilled, |' ./rules -run TestEveryRuleIDIsRegisteredAndUsed
 mutant "rule files are checked against the step vocabulary" planner/planner.go 's|Vocabulary: bridge.Vocabulary(),||' ./planner -run TestRuleFileMistakesAreReportedAtTheirOwnLine
 mutant "packages import only downward" architecture_test.go 's|^\t"planner": *{"bridge", |\t"planner": {|' . -run TestPackagesImportOnlyDownward
+mutant "unlisted files leave the project" sourcefacts/store/validate.go 's|rr := s.readListed(w.path)|rr := readSource(s.abs(w.path), s.maxBytes)|' ./sourcefacts/store -run TestFilesNoLongerListed
+mutant "same-snapshot search indexes of other embedders stay" project/searchindex.go 's|keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)|keep := "none"|' ./project -run TestSwitchingEmbedder

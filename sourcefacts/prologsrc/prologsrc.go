@@ -97,12 +97,12 @@ type Import struct {
 
 // SyntaxError is where reading stopped.
 type SyntaxError struct {
-	Line, Col int    // start of the clause that could not be read
-	Msg       string // the reader's message, or which limit was hit
+	Line, Col int    // 1-based line and column (in bytes) of the offending token
+	Msg       string // what is wrong, in plain words (plsyntax.SyntaxError.Msg)
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("syntax error in clause at line %d col %d: %s", e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("syntax error at line %d col %d: %s", e.Line, e.Col, e.Msg)
 }
 
 // Result is what Parse read.
@@ -177,8 +177,8 @@ func (r *reader) clause(c *plsyntax.Clause) bool {
 		r.term(t, c)
 	}
 	if se, ok := err.(*plsyntax.SyntaxError); ok {
-		line, col := r.lines.Pos(c.Start)
-		r.res.Err = &SyntaxError{Line: line, Col: col, Msg: textclip.Clean(se.Reader, 256)}
+		line, col := r.lines.Pos(se.Offset)
+		r.res.Err = &SyntaxError{Line: line, Col: col + 1, Msg: textclip.Clean(se.Msg, 256)}
 		return false
 	}
 	return true

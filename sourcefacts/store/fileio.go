@@ -33,6 +33,17 @@ type readResult struct {
 // readSource reads the file at abs: at most max bytes are kept, a larger
 // file is hashed by streaming. It never blocks on FIFOs or devices: those
 // count as missing.
+// readListed reads the project file rel as readSource does, but a path the
+// lister no longer includes (an ignore rule or an option changed since it
+// was indexed) reads as missing: it leaves the project even though its
+// bytes are still on disk.
+func (s *Store) readListed(rel string) *readResult {
+	if !s.lister.Includes(s.root, rel) {
+		return &readResult{checked: time.Now().UnixNano(), missing: true}
+	}
+	return readSource(s.abs(rel), s.maxBytes)
+}
+
 func readSource(abs string, max int64) *readResult {
 	r := &readResult{checked: time.Now().UnixNano()}
 	f, err := openNonBlocking(abs)

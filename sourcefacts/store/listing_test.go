@@ -206,3 +206,42 @@ func TestHarnessWriteToAnIgnoredFileIndexesNothing(t *testing.T) {
 	}
 	check("flushed", paths(files))
 }
+
+// TestFilesNoLongerListedLeaveTheProject: a file indexed under a wider
+// listing (ignored files included) leaves the next snapshot taken with the
+// default listing, although its bytes are still on disk, and comes back
+// when the listing widens again: the listing, not a past run, decides.
+func TestFilesNoLongerListedLeaveTheProject(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "a.go", []byte("package a\nfunc A() {}\n"))
+	writeFile(t, root, "secret/h.go", []byte("package s\nfunc Hidden() {}\n"))
+	writeFile(t, root, ".gitignore", []byte("secret/\n"))
+	ex, err := sourcefacts.NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ex.Close)
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	files := func(l sourcefacts.Lister) []string {
+		s := openStore(t, root, &Options{DBPath: db, Extractor: ex, Lister: l})
+		defer s.Close()
+		fs, err := snapshot(t, s, All(), SnapshotOptions{}).Files(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Path)
+		}
+		return out
+	}
+	wide := sourcefacts.Lister{IncludeIgnored: true}
+	for i, tc := range []struct {
+		l    sourcefacts.Lister
+		want []string
+	}{{wide, []string{"a.go", "secret/h.go"}}, {sourcefacts.Lister{}, []string{"a.go"}}, {wide, []string{"a.go", "secret/h.go"}}} {
+		if d := cmp.Diff(tc.want, files(tc.l)); d != "" {
+			t.Fatalf("run %d (IncludeIgnored=%v) (-want +got):\n%s", i+1, tc.l.IncludeIgnored, d)
+		}
+	}
+}

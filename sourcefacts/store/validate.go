@@ -313,7 +313,7 @@ func (s *Store) publish(ctx context.Context, D map[string]*obs, cands map[string
 			return false, &StaleError{Path: p, Expected: D[p].hash, Attempts: loop + 1}
 		}
 		for _, p := range a.need {
-			a.reread[p] = readSource(s.abs(p), s.maxBytes)
+			a.reread[p] = s.readListed(p)
 		}
 		for p, rr := range a.reread {
 			o := obsOf(rr)
@@ -375,7 +375,7 @@ func (s *Store) tryPublish(ctx context.Context, D map[string]*obs, cands map[str
 		if s.beforePublish != nil {
 			s.beforePublish(w.path)
 		}
-		rr := readSource(s.abs(w.path), s.maxBytes)
+		rr := s.readListed(w.path)
 		now := obsOf(rr)
 		want := &obs{gone: true}
 		if !w.gone {
