@@ -28,6 +28,7 @@ var layers = map[string][]string{
 	"rules":                   {},
 	"bridge":                  {"engine", "retrieval", "internal/*"},
 	"planner":                 {"bridge", "engine", "retrieval", "rules", "internal/*"},
+	"tools":                   {"internal/*"},
 	"project":                 {"retrieval", "retrieval/embedded", "retrieval/chroma", "providers", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"":                        {"planner", "project", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"cmd/rlm":                 {"", "internal/*"},
