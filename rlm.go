@@ -19,6 +19,8 @@ package rlm
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/rlm-dev/rlm/engine"
@@ -92,14 +94,21 @@ type Project struct {
 // (building them the first time). Errors: *engine.LoadError for bad rule
 // files, and project.Open's.
 func Open(ctx context.Context, root string, opts Options) (*Project, error) {
+	// Rules first: a bad rule file is reported before any indexing.
+	caps := project.Capabilities(projectOptions(opts))
+	pl, err := planner.New(plannerOptions(opts, caps))
+	if err != nil {
+		return nil, err
+	}
 	proj, err := project.Open(ctx, root, projectOptions(opts))
 	if err != nil {
 		return nil, err
 	}
-	pl, err := planner.New(plannerOptions(opts, proj.Capabilities()))
-	if err != nil {
-		proj.Close()
-		return nil, err
+	if got := proj.Capabilities(); !slices.Equal(got.Strategies, caps.Strategies) {
+		if pl, err = planner.New(plannerOptions(opts, got)); err != nil {
+			proj.Close()
+			return nil, err
+		}
 	}
 	return &Project{opts: opts, proj: proj, planner: pl}, nil
 }
@@ -113,6 +122,13 @@ func NewPlanner(opts Options) (*Planner, error) {
 // Search checks the snapshot (unless NoRefresh), then plans query, runs the
 // plan and returns up to limit hits (0: DefaultLimit; at most MaxLimit).
 func (p *Project) Search(ctx context.Context, query string, limit int) (*Answer, error) {
+	// Bad input is refused before the tree is checked.
+	if len(query) > MaxQueryBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(query), MaxQueryBytes)
+	}
+	if _, err := retrieval.NormalizeLimit(limit); err != nil {
+		return nil, err
+	}
 	if err := p.refresh(ctx); err != nil {
 		return nil, err
 	}

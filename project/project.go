@@ -100,10 +100,15 @@ type Project struct {
 	done func() // releases the extractor
 	tmp  string // InMemory: the temporary directory
 
-	mu      sync.RWMutex
+	// refreshMu serialises Refresh and Close: Close waits for a Refresh
+	// under way, and a Refresh after Close returns store.ErrClosed.
+	refreshMu sync.Mutex
+	closed    bool
+
+	mu      sync.RWMutex // guards the fields below; View holds it shared
 	id      store.Identity
 	current map[string]string // path -> content hash string, of the snapshot
-	backend retrieval.Backend
+	index   *searchIndex
 	stats   Stats
 
 	staleHits atomic.Int64
@@ -197,11 +202,14 @@ func (p *Project) Stats() Stats {
 // because their content hash was not the current one.
 func (p *Project) StaleHits() int64 { return p.staleHits.Load() }
 
-// Capabilities are the search index's.
+// Capabilities are the search index's (the zero value after Close).
 func (p *Project) Capabilities() retrieval.Capabilities {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return p.backend.Capabilities()
+	if p.index == nil {
+		return retrieval.Capabilities{}
+	}
+	return p.index.backend.Capabilities()
 }
 
 // View calls fn with the search index of the current snapshot and that
@@ -209,16 +217,22 @@ func (p *Project) Capabilities() retrieval.Capabilities {
 func (p *Project) View(fn func(b retrieval.Backend, id store.Identity) error) error {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	if p.backend == nil {
+	if p.index == nil {
 		return store.ErrClosed
 	}
-	return fn(p.backend, p.id)
+	return fn(p.index.backend, p.id)
 }
 
 // Refresh validates the knowledge base against the files' bytes and, if
 // the snapshot changed, moves to the new snapshot's search index (built if
-// needed). It reports whether the snapshot changed.
+// needed). It reports whether the snapshot changed. After Close it returns
+// store.ErrClosed.
 func (p *Project) Refresh(ctx context.Context) (bool, error) {
+	p.refreshMu.Lock()
+	defer p.refreshMu.Unlock()
+	if p.closed {
+		return false, fmt.Errorf("project: refresh %s: %w", p.root, store.ErrClosed)
+	}
 	start := time.Now()
 	so := store.SnapshotOptions{RequireCurrent: p.opts.RequireCurrent, TrustStat: p.opts.TrustStat && !p.opts.RequireCurrent}
 	if p.opts.Progress != nil {
@@ -231,7 +245,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	defer sn.Close()
 	id := sn.Identity()
 	p.mu.RLock()
-	same := p.backend != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
+	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
 	p.mu.RUnlock()
 	if same {
 		return false, nil
@@ -258,7 +272,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 		stats.Symbols, stats.Refs = ss.Symbols, ss.References
 	}
 	t := time.Now()
-	b, reused, err := p.openSearchIndex(ctx, sn, id, files, current)
+	ix, reused, err := p.openSearchIndex(ctx, sn, id, files, current)
 	if err != nil {
 		return false, err
 	}
@@ -267,25 +281,24 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 		p.opts.Progress(Progress{Phase: PhaseDone, Done: len(files), Total: len(files)})
 	}
 	p.mu.Lock()
-	old := p.backend
-	p.backend, p.id, p.current, p.stats = b, id, current, stats
+	old := p.index
+	p.index, p.id, p.current, p.stats = ix, id, current, stats
 	p.mu.Unlock()
-	if old != nil {
-		old.Close()
-	}
+	old.close()
+	removeOldSearchIndexes(filepath.Dir(p.st.DBPath()), id)
 	return true, nil
 }
 
 // Close releases the search index and the knowledge base, and removes an
 // InMemory project's temporary directory.
 func (p *Project) Close() error {
+	p.refreshMu.Lock()
+	defer p.refreshMu.Unlock()
+	p.closed = true
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var err error
-	if p.backend != nil {
-		err = p.backend.Close()
-		p.backend = nil
-	}
+	err := p.index.close()
+	p.index = nil
 	if p.st != nil {
 		err = errors.Join(err, p.st.Close())
 		p.st = nil

@@ -2,7 +2,9 @@ package project
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,16 +20,33 @@ import (
 // buildBatch is how many documents one Upsert writes.
 const buildBatch = 2000
 
+// searchIndex is an open search index and the shared lock that keeps
+// other projects from removing its file while it is read.
+type searchIndex struct {
+	backend retrieval.Backend
+	lock    *fileLock
+}
+
+func (ix *searchIndex) close() error {
+	if ix == nil {
+		return nil
+	}
+	err := ix.backend.Close()
+	ix.lock.unlock()
+	return err
+}
+
 // openSearchIndex opens the search index of snapshot id, building it from
-// the snapshot's facts the first time: into a temporary file renamed into
-// place, so that a search index file, once present, is complete. Search
-// indexes of other snapshots are then removed.
-func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (retrieval.Backend, bool, error) {
+// the snapshot's facts the first time: into a temporary file of its own
+// (os.CreateTemp: concurrent builders never share one) renamed into place,
+// so that a search index file, once present, is complete.
+func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, bool, error) {
 	dir := filepath.Dir(p.st.DBPath())
-	searchPath := filepath.Join(dir, searchIndexName(id, p.opts.Embedder))
-	if _, err := os.Stat(searchPath); err == nil {
-		b, err := p.openBackend(ctx, searchPath, current)
-		return b, true, err
+	searchPath := filepath.Join(dir, searchIndexName(id, p.opts.Embedder, p.opts.Chroma != nil))
+	if ix, err := p.openIndexFile(ctx, searchPath, current); err == nil {
+		return ix, true, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, false, err
 	}
 	if p.opts.Progress != nil {
 		p.opts.Progress(Progress{Phase: PhaseBuild, Total: len(files)})
@@ -40,14 +59,20 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 		}
 		facts = append(facts, r.Facts)
 	}
-	tmp := searchPath + fmt.Sprintf(".tmp%d", os.Getpid())
+	tf, err := os.CreateTemp(dir, strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
+	if err != nil {
+		return nil, false, fmt.Errorf("project: build search index: %w", err)
+	}
+	tmp := tf.Name()
+	tf.Close()
 	b, err := p.openBackend(ctx, tmp, current)
 	if err != nil {
+		os.Remove(tmp)
 		return nil, false, err
 	}
-	fail := func(err error) (retrieval.Backend, bool, error) {
+	fail := func(err error) (*searchIndex, bool, error) {
 		b.Close()
-		os.Remove(tmp)
+		removeIndexFiles(tmp)
 		return nil, false, fmt.Errorf("project: build search index: %w", err)
 	}
 	docs := Documents(facts)
@@ -57,16 +82,34 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 		}
 	}
 	if err := b.Close(); err != nil {
-		os.Remove(tmp)
+		removeIndexFiles(tmp)
 		return nil, false, fmt.Errorf("project: build search index: %w", err)
 	}
 	if err := os.Rename(tmp, searchPath); err != nil {
-		os.Remove(tmp)
+		removeIndexFiles(tmp)
 		return nil, false, fmt.Errorf("project: build search index: %w", err)
 	}
-	removeOldSearchIndexes(dir, id)
-	b, err = p.openBackend(ctx, searchPath, current)
-	return b, false, err
+	removeIndexFiles(tmp) // the -wal/-shm of the closed build, if any
+	ix, err := p.openIndexFile(ctx, searchPath, current)
+	return ix, false, err
+}
+
+// openIndexFile opens an existing search index file under a shared lock;
+// fs.ErrNotExist if there is none.
+func (p *Project) openIndexFile(ctx context.Context, path string, current map[string]string) (*searchIndex, error) {
+	lock, err := lockShared(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("project: open search index: %w", err)
+	}
+	b, err := p.openBackend(ctx, path, current)
+	if err != nil {
+		lock.unlock()
+		return nil, err
+	}
+	return &searchIndex{backend: b, lock: lock}, nil
 }
 
 // openBackend opens the embedded backend at path, with vectors in it or,
@@ -129,20 +172,24 @@ func Capabilities(opts Options) retrieval.Capabilities {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// searchIndexName names the search index of one snapshot and embedder:
-// search-g<generation>-<fingerprint>-<embedder>.sqlite.
-func searchIndexName(id store.Identity, e retrieval.Embedder) string {
+// searchIndexName names the search index of one snapshot, embedder and
+// vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma].sqlite
+// (with Chroma the file holds no vectors, so it is not the embedded one).
+func searchIndexName(id store.Identity, e retrieval.Embedder, chroma bool) string {
 	emb := "none"
 	if e != nil {
 		emb = fmt.Sprintf("%s-%d", unsafeName.ReplaceAllString(e.Model(), "_"), e.Dimensions())
 	}
+	if chroma {
+		emb += "-chroma"
+	}
 	return fmt.Sprintf("search-g%d-%016x-%s.sqlite", id.Generation, id.Fingerprint, emb)
 }
 
-// removeOldSearchIndexes deletes the search indexes of other snapshots
-// (an open one stays readable until closed, on Unix). Those of snapshot id
-// with another embedder stay: switching embedders back and forth does not
-// rebuild.
+// removeOldSearchIndexes deletes the search indexes of other snapshots that
+// no one has open (another Project or process holds a shared lock on the
+// one it reads; see fileLock). Those of snapshot id with another embedder
+// stay: switching embedders back and forth does not rebuild.
 func removeOldSearchIndexes(dir string, id store.Identity) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -151,9 +198,21 @@ func removeOldSearchIndexes(dir string, id store.Identity) {
 	keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, "search-g") && !strings.HasPrefix(n, keep) && !strings.Contains(n, ".tmp") {
-			os.Remove(filepath.Join(dir, n))
+		if !strings.HasPrefix(n, "search-g") || strings.HasPrefix(n, keep) || !strings.HasSuffix(n, ".sqlite") {
+			continue
 		}
+		path := filepath.Join(dir, n)
+		if l, ok := tryLockExclusive(path); ok {
+			removeIndexFiles(path)
+			l.unlock()
+		}
+	}
+}
+
+// removeIndexFiles removes a SQLite file and its -wal and -shm files.
+func removeIndexFiles(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix)
 	}
 }
 

@@ -6,7 +6,7 @@ mutant "unknown strategy refused" planner/decode.go 's|if !ok \|\| !slices.Conta
 mutant "step argument values checked" bridge/steps.go 's|if a.Values != nil \&\& !slices.Contains(a.Values, value) {|if false {|' ./planner -run TestStepsOutsideTheVocabulary
 mutant "explain uses the planner's capabilities" planner/planner.go 's|plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)|plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), DefaultStrategies())|' ./planner -run TestExplainPlansWhatSearchRuns
 mutant "renamed target retargets the graph step" rules/retrieval/evidence.pl 's|    target(F, T), N \\== T, !\.|    target(F, T), N == T, !.|' ./planner -run TestGapAndResolution
-mutant "refresh rebuilds on a new snapshot" project/project.go 's|same := p.backend != nil \&\& p.id.Generation == id.Generation \&\& p.id.Fingerprint == id.Fingerprint|same := p.backend != nil|' ./project -run TestRefreshMovesToTheNewSnapshot
+mutant "refresh rebuilds on a new snapshot" project/project.go 's|same := p.index != nil \&\& p.id.Generation == id.Generation \&\& p.id.Fingerprint == id.Fingerprint|same := p.index != nil|' ./project -run TestRefreshMovesToTheNewSnapshot
 mutant "capabilities predicted with an embedder" project/searchindex.go 's|c.Strategies = append(c.Strategies, retrieval.Vector, retrieval.Hybrid)|c.Strategies = append(c.Strategies, retrieval.Vector)|' ./project -run TestCapabilitiesWithoutATree
 mutant "in-memory temp dir removed" project/project.go 's|os.RemoveAll(p.tmp)|_ = p.tmp|' ./project -run TestInMemoryWritesNothing
 mutant "textclip never splits UTF-8" internal/textclip/textclip.go 's|cut = i$|cut = n|' ./internal/textclip
@@ -16,3 +16,9 @@ mutant "rule files are checked against the step vocabulary" planner/planner.go '
 mutant "packages import only downward" architecture_test.go 's|^\t"planner": *{"bridge", |\t"planner": {|' . -run TestPackagesImportOnlyDownward
 mutant "unlisted files leave the project" sourcefacts/store/validate.go 's|rr := s.readListed(w.path)|rr := readSource(s.abs(w.path), s.maxBytes)|' ./sourcefacts/store -run TestFilesNoLongerListed
 mutant "same-snapshot search indexes of other embedders stay" project/searchindex.go 's|keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)|keep := "none"|' ./project -run TestSwitchingEmbedder
+mutant "concurrent builds use their own temporary file" project/searchindex.go 's|tf, err := os.CreateTemp(dir, strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp\*")|tf, err := os.Create(searchPath + ".tmp")|' ./project -run TestConcurrentOpensOfOneRootAllSucceed
+mutant "an index in use is not removed" project/searchindex.go 's|if l, ok := tryLockExclusive(path); ok {|if l, ok := (\&fileLock{}), true; ok {|' ./project -run TestAnotherProjectsRefreshKeepsAnOpenSearchIndex
+mutant "refresh after close is ErrClosed" project/project.go 's|	if p.closed {|	if false {|' ./project -run TestSearchAndRefreshAfterCloseAreErrors
+mutant "bad queries are refused before the tree is checked" rlm.go 's|	if len(query) > MaxQueryBytes {|	if false {|' . -run TestBadQueriesAreRefusedBeforeTheTreeIsChecked
+mutant "rules load before indexing" rlm.go 's|	pl, err := planner.New(plannerOptions(opts, caps))|	pl, err := (*planner.Planner)(nil), error(nil)|' . -run TestBadRulesAreReportedBeforeAnyIndexing
+mutant "search index names tell backends apart" project/searchindex.go 's|		emb += "-chroma"|		emb += ""|' ./project -run TestSearchIndexNames

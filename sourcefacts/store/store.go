@@ -229,7 +229,23 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 	}
 	// Each open Snapshot holds one connection for its lifetime.
 	s.db.SetMaxIdleConns(4)
-	if err := migrate(ctx, s.db, s.dbPath, version); err != nil {
+	// Opening a new database (switching it to WAL, creating the schema)
+	// needs an exclusive lock that SQLite's busy handler does not always
+	// wait for when several processes open the same new file at once:
+	// retry a locked open until the busy timeout has passed.
+	deadline := time.Now().Add(busy)
+	err = migrate(ctx, s.db, s.dbPath, version)
+	for delay := 20 * time.Millisecond; err != nil && isLocked(err) && time.Now().Before(deadline); delay = min(2*delay, 500*time.Millisecond) {
+		select {
+		case <-ctx.Done():
+		case <-time.After(delay):
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		err = migrate(ctx, s.db, s.dbPath, version)
+	}
+	if err != nil {
 		s.db.Close()
 		var se *SchemaError
 		if errors.As(err, &se) {
@@ -249,6 +265,12 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 		}
 	}
 	return s, nil
+}
+
+// isLocked reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED.
+func isLocked(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "SQLITE_LOCKED") || strings.Contains(msg, "database is locked")
 }
 
 // dsn builds a file: URI for modernc.org/sqlite: WAL, synchronous FULL
