@@ -68,6 +68,9 @@ func (e *Engine) checkCalls(f *parsedFile, local map[string]bool) error {
 		var bad *LoadError
 		walk(c.body, 0, loc, func(g plsyntax.Goal) {
 			pi := g.Indicator()
+			if e.called != nil {
+				e.called[pi] = true
+			}
 			if bad != nil || g.Module == "" && (e.defined[pi] || local[pi]) {
 				return
 			}
@@ -142,4 +145,28 @@ func (e *Engine) nearMiss(name string, arity int, local map[string]bool) string 
 		names = append(names, c.pi)
 	}
 	return " (did you mean " + strings.Join(names, " or ") + "?)"
+}
+
+// nearHook suggests the hook predicates (declared multifile by some file)
+// closest to name/arity: " (did you mean extra_class_rule/4?)" or "".
+func (e *Engine) nearHook(name string, arity int, hooks map[string][]mfDeclRef) string {
+	best, bestD := "", 3
+	for pi, ds := range hooks {
+		if len(ds) == 0 {
+			continue
+		}
+		i := strings.LastIndexByte(pi, '/')
+		if pi[:i] == name {
+			if a, _ := strconv.Atoi(pi[i+1:]); a == arity {
+				continue
+			}
+		}
+		if d := levenshtein.ComputeDistance(pi[:i], name); d < bestD || d == bestD && pi < best {
+			best, bestD = pi, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + best + "?)"
 }

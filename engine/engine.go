@@ -84,6 +84,11 @@ var contextBackground = context.Background()
 // zero.
 const DefaultInferences = 250_000
 
+// DefaultTimeout bounds a query (and a rule test) whose caller's context
+// has no deadline, when Options.Timeout is zero: every query has a
+// deadline, whatever the entry point.
+const DefaultTimeout = 30 * time.Second
+
 // Errors callers can match with errors.Is.
 var (
 	ErrInferenceBudget = errors.New("engine: inference budget exhausted")
@@ -132,6 +137,9 @@ type Options struct {
 	// *RulesDirError (errors.Is(err, ErrNoRuleFiles)).
 	UserDir    string
 	Inferences int64 // per-query budget; 0 means DefaultInferences
+	// Timeout is the deadline of a query or rule test whose context has
+	// none; 0 means DefaultTimeout.
+	Timeout    time.Duration
 	Predicates []Predicate
 	PoolSize   int // interpreters kept for reuse; 0 means 4
 	// Vocabulary constrains data terms written in rule files (closed
@@ -149,6 +157,7 @@ type Engine struct {
 	reserved map[string]string
 	defs     map[string]string // predicate indicator -> defining file
 	defined  map[string]bool   // every indicator a body may call
+	called   map[string]bool   // during validate: every indicator a rule body calls
 	pool     chan *pl.VM
 }
 
@@ -177,6 +186,9 @@ func (e *QueryError) Unwrap() error { return e.Err }
 func New(opts Options) (*Engine, error) {
 	if opts.Inferences <= 0 {
 		opts.Inferences = DefaultInferences
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
 	}
 	if opts.PoolSize <= 0 {
 		opts.PoolSize = 4
@@ -265,6 +277,14 @@ func (e *Engine) put(vm *pl.VM) {
 	}
 }
 
+// withDeadline gives ctx the engine's Timeout if it has no deadline.
+func (e *Engine) withDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, e.opts.Timeout)
+}
+
 // abandonGrace is how long a query may run past its context's end (the
 // trampoline notices within one step) before the caller is answered
 // anyway: a builtin can spin inside one step (e.g. term_variables/2 on a
@@ -327,6 +347,8 @@ func (e *Engine) All(ctx context.Context, max int, name string, args ...Term) ([
 
 // AllStats is All that also reports the inferences and time used.
 func (e *Engine) AllStats(ctx context.Context, max int, name string, args ...Term) ([]Solution, Stats, error) {
+	ctx, cancel := e.withDeadline(ctx)
+	defer cancel()
 	start := time.Now()
 	vm, err := e.get()
 	if err != nil {

@@ -165,8 +165,14 @@ func TestRuleTestRunnerReportsFailingGoal(t *testing.T) {
 
 func TestMultifileMustBeDeclaredByEveryFile(t *testing.T) {
 	one := fstest.MapFS{"a.pl": {Data: []byte("p(1).\n")}, "b.pl": {Data: []byte(":- multifile(p/1).\np(2).\n")}}
-	if _, err := New(Options{Rules: one}); err == nil || !strings.Contains(err.Error(), "every file declares :- multifile(p/1)") {
+	if _, err := New(Options{Rules: one}); err == nil || !strings.Contains(err.Error(), "rules/a.pl defines it without declaring it multifile") {
 		t.Fatalf("one-sided multifile: got %v", err)
+	}
+	// A multifile declaration alone (no clauses) would replace a
+	// predicate another file defines: refused at its line.
+	declOnly := fstest.MapFS{"a.pl": {Data: []byte("p(1).\n")}, "b.pl": {Data: []byte("ok.\n:- multifile(p/1).\n")}}
+	if _, err := New(Options{Rules: declOnly}); err == nil || !strings.Contains(err.Error(), "rules/b.pl:2:1") {
+		t.Fatalf("multifile declaration alone: got %v", err)
 	}
 	both := newTestEngine(t, map[string]string{"a.pl": ":- multifile(p/1).\np(1).\n", "b.pl": ":- multifile(p/1).\np(2).\n"}, Options{})
 	sols, err := both.All(context.Background(), 0, "p", NewVar())

@@ -168,7 +168,7 @@ func (e *Engine) collectSources() error {
 			if err != nil {
 				return &LoadError{File: path.Join(l.Label, p), Reason: "cannot read", Err: err}
 			}
-			layer = append(layer, Source{Name: p, Layer: li, Origin: l.Label, Path: path.Join(l.Label, p), Text: string(b)})
+			layer = append(layer, Source{Name: p, Layer: li, Origin: l.Label, Path: path.Join(l.Label, p), Text: strings.TrimPrefix(string(b), "\uFEFF")})
 			return nil
 		})
 		if err != nil {

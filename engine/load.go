@@ -131,6 +131,8 @@ func (f *parsedFile) clauseOf(t pl.Term, c *plsyntax.Clause) (clauseInfo, error)
 			ci.declKind = name
 			ci.declares = piList(d.(pl.Compound).Arg(0))
 			return ci, nil
+		case fn == "?-" && a == 1:
+			return ci, f.errorAt(c.Start, "?- ...", "a query in a rule file is never run; rule files hold clauses and the directives dynamic/1, discontiguous/1, multifile/1")
 		case fn == ":-" && a == 2:
 			ci.head, ci.body = cp.Arg(0), cp.Arg(1)
 		case fn == "-->" && a == 2:

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -54,6 +56,13 @@ func (e *Engine) reservedIndicators() (map[string]string, error) {
 	return r, nil
 }
 
+// mfDeclRef is one multifile declaration of a rule file.
+type mfDeclRef struct {
+	f      *parsedFile
+	offset int
+	text   string
+}
+
 // validate parses every rule and test file, checks the load policy, and
 // runs the load-time checks on the rule files (see the package doc).
 func (e *Engine) validate() error {
@@ -68,6 +77,9 @@ func (e *Engine) validate() error {
 	// A predicate may be split over files only if every file that defines
 	// it says so; ichiban/prolog otherwise replaces the earlier clauses.
 	multifile := map[string]map[string]bool{}
+	// mfFiles[indicator]: the rule files that declare it multifile, in
+	// load order, for the misspelt-hook check below.
+	mfFiles := map[string][]mfDeclRef{}
 	var rules []*parsedFile
 	for _, src := range append(append([]Source(nil), e.sources...), e.tests...) {
 		f, err := parseSource(src)
@@ -94,8 +106,15 @@ func (e *Engine) validate() error {
 						return f.errorAt(c.offset, directiveText(c),
 							fmt.Sprintf("declares %s, which %s defines (the declaration would replace its clauses)", pi, other))
 					}
+					if other, ok := e.defs[pi]; ok && c.declKind == "multifile" && !isTest && !multifile[other][pi] {
+						return f.errorAt(c.offset, directiveText(c),
+							fmt.Sprintf("declares %s multifile, but %s defines it without declaring it multifile (the declaration would replace its clauses; only hook predicates a file declares multifile can be extended)", pi, other))
+					}
 					if c.declKind == "multifile" {
 						mf[pi] = true
+						if !isTest {
+							mfFiles[pi] = append(mfFiles[pi], mfDeclRef{f, c.offset, directiveText(c)})
+						}
 					}
 					if !isTest && c.declKind != "discontiguous" {
 						declared[pi] = true
@@ -125,6 +144,7 @@ func (e *Engine) validate() error {
 	for pi := range declared {
 		e.defined[pi] = true
 	}
+	e.called = map[string]bool{}
 	for _, f := range rules {
 		if err := e.checkCalls(f, nil); err != nil {
 			return err
@@ -133,5 +153,18 @@ func (e *Engine) validate() error {
 			return err
 		}
 	}
+	// A multifile declaration shares a predicate with other files. One
+	// that a single file of an upper layer makes, for a predicate no rule
+	// calls, shares with no one: it is almost always a misspelt hook
+	// (extra_clas_rule/4), whose clauses would load and never run.
+	for pi, ds := range mfFiles {
+		if len(ds) == 1 && ds[0].f.src.Layer > 0 && !e.called[pi] {
+			i := strings.LastIndexByte(pi, '/')
+			a, _ := strconv.Atoi(pi[i+1:])
+			return ds[0].f.errorAt(ds[0].offset, ds[0].text, fmt.Sprintf(
+				"declares %s multifile, but no other rule file declares it and no rule calls it: a misspelt hook?%s", pi, e.nearHook(pi[:i], a, mfFiles)))
+		}
+	}
+	e.called = nil
 	return nil
 }

@@ -94,24 +94,44 @@ func (e *Engine) RunTests(ctx context.Context, src Source) ([]TestResult, error)
 		line, _ := f.lines.Pos(c.offset)
 		tc := TestCase{File: src.Path, Line: line, body: c.body}
 		tc.Name = FormatTerm(vm, c.head.(pl.Compound).Arg(0), nil)
-		results = append(results, e.runOne(ctx, vm, tc, c.head))
+		r, abandoned := e.runOne(ctx, vm, tc, c.head)
+		results = append(results, r)
+		if abandoned {
+			// The interpreter is still busy inside a builtin: the next
+			// tests get a fresh one.
+			if vm, err = e.newVM([]Source{src}); err != nil {
+				return results, err
+			}
+		}
 	}
 	return results, nil
 }
 
-func (e *Engine) runOne(ctx context.Context, vm *pl.VM, tc TestCase, head pl.Term) TestResult {
+// runOne runs one test under the engine's deadline (a test's context
+// without one gets Options.Timeout) and budget. abandoned reports that the
+// test ran past its deadline inside one builtin step and its interpreter
+// may still be busy.
+func (e *Engine) runOne(ctx context.Context, vm *pl.VM, tc TestCase, head pl.Term) (r TestResult, abandoned bool) {
+	ctx, cancel := e.withDeadline(ctx)
+	defer cancel()
 	start := time.Now()
 	bctx := withBudget(ctx, e.opts.Inferences)
 	// Run the clause as written (the head, not the parsed body, so that
 	// multiple clauses for one name behave as Prolog says).
-	ok, err := pl.Call(vm, head, func(*pl.Env) *pl.Promise { return pl.Bool(true) }, nil).Force(bctx)
-	r := TestResult{TestCase: tc, Inferences: bctx.used(), Elapsed: time.Since(start)}
+	ok, err, abandoned := force(ctx, func() (bool, error) {
+		return pl.Call(vm, head, func(*pl.Env) *pl.Promise { return pl.Bool(true) }, nil).Force(bctx)
+	})
+	r = TestResult{TestCase: tc, Inferences: bctx.used(), Elapsed: time.Since(start)}
+	if abandoned || ctx.Err() != nil {
+		r.Failure = fmt.Sprintf("ran past its deadline (%v): %v", time.Since(start).Round(time.Millisecond), ctx.Err())
+		return r, abandoned
+	}
 	if err == nil && ok {
 		r.Passed = true
-		return r
+		return r, false
 	}
 	r.Goal, r.Failure = e.diagnose(ctx, vm, tc.body, err)
-	return r
+	return r, false
 }
 
 // diagnose finds the first conjunct of body that fails or raises.

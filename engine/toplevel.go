@@ -27,6 +27,8 @@ const MaxQueryTextBytes = 64 << 10
 // yield is called per solution with the bindings of the query's named
 // variables; returning false stops. It returns the number of solutions.
 func (e *Engine) QueryText(ctx context.Context, text string, yield func([]Binding) bool) (int, error) {
+	ctx, cancel := e.withDeadline(ctx)
+	defer cancel()
 	if len(text) > MaxQueryTextBytes {
 		return 0, fmt.Errorf("engine: query over %d bytes", MaxQueryTextBytes)
 	}

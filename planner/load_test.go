@@ -41,6 +41,18 @@ func TestRuleFileMistakesAreReportedAtTheirOwnLine(t *testing.T) {
 		src: ":- multifile(extra_strategy/4).\n\nextra_strategy(broad, F, step(lexical, [txt(T)], evidence), because(st_x, [])) :-\n" +
 			"    feature(text(T), F).\n",
 		line: 3, words: []string{"txt/1"},
+	}, {
+		name: "misspelt hook",
+		src:  "\n:- multifile(extra_clas_rule/4).\nextra_clas_rule(cls_x, _, broad, []).\n",
+		line: 2, words: []string{"extra_clas_rule/4", "did you mean extra_class_rule/4?"},
+	}, {
+		name: "a query in a rule file",
+		src:  "ok.\n?- halt.\n",
+		line: 2, words: []string{"never run"},
+	}, {
+		name: "byte order mark before a mistake",
+		src:  "\uFEFFok.\nbroken(a b).\n",
+		line: 2, words: []string{"syntax error"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
