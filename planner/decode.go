@@ -42,12 +42,23 @@ func decodePlan(query string, v any) (*Plan, error) {
 	if p.Because, err = decodeBecauses(pred, c.Args[2]); err != nil {
 		return nil, err
 	}
-	var rules []string
-	for _, b := range p.Because {
-		rules = append(rules, b.Rule)
+	// Because holds the class rule, then the rule of each step in order:
+	// an invalid step is reported with the rule that planned it.
+	l, ok := c.Args[1].([]any)
+	if !ok {
+		return nil, badTerm(pred, nil, c.Args[1], "steps must be a list")
 	}
-	if p.Steps, err = decodeSteps(pred, rules, c.Args[1]); err != nil {
-		return nil, err
+	p.Steps = make([]Step, 0, len(l))
+	for i, e := range l {
+		var rules []string
+		if i+1 < len(p.Because) {
+			rules = []string{p.Because[i+1].Rule}
+		}
+		st, err := decodeStep(pred, rules, e)
+		if err != nil {
+			return nil, err
+		}
+		p.Steps = append(p.Steps, st)
 	}
 	return p, nil
 }
@@ -240,8 +251,11 @@ func decodeOutcome(v any) (outcome, error) {
 			from, ok1 := engine.Text(r.Args[0])
 			to, ok2 := engine.Text(r.Args[1])
 			rule, ok3 := atomOf(r.Args[2])
-			if !ok1 || !ok2 || !ok3 {
-				return o, badTerm(pred, nil, ev, "want resolved(From, To, RuleID) with text names")
+			switch {
+			case !ok1 || !ok2:
+				return o, badTerm(pred, nil, ev, "resolved(From, To, RuleID): From and To must be names (text)")
+			case !ok3:
+				return o, badTerm(pred, nil, ev, "resolved(From, To, RuleID): RuleID must be an atom")
 			}
 			o.resolved = &Resolution{From: from, To: to, Rule: rule}
 			continue

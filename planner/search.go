@@ -76,9 +76,13 @@ func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string,
 		if out.resolved != nil {
 			ans.Resolved = out.resolved
 		}
+		// The new agenda's steps come from the fallback or retarget rule
+		// (the whys after the verdict), else from the verdict's.
 		var rules []string
-		for _, w := range out.whys {
-			rules = append(rules, w.Rule)
+		for i, w := range out.whys {
+			if i > 0 || len(out.whys) == 1 {
+				rules = append(rules, w.Rule)
+			}
 		}
 		if agenda, err = decodeSteps("next/6", rules, sol[4]); err != nil {
 			return nil, err
