@@ -28,6 +28,7 @@
 #   bash scripts/mutants.sh -l                    # list them
 #   bash scripts/mutants.sh --table docs/MUTANTS.md   # also write the table
 #   MUTANT_LOGS=/tmp/m bash scripts/mutants.sh honest  # keep each go test log
+#   MUTANT_ONLY='budget' bash scripts/mutants.sh honest # names matching a regex
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -43,6 +44,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 files=(scripts/mutants/*.sh)
+only=${MUTANT_ONLY:-}
 if [[ $# -gt 0 ]]; then files=(); for n in "$@"; do files+=("scripts/mutants/$n.sh"); done; fi
 timeout_go=${MUTANT_TIMEOUT:-180s}
 timeout_secs=${timeout_go%s}
@@ -66,6 +68,7 @@ record() { # outcome name seconds
 }
 mutant() {
 	local name=$1 file=$2 expr=$3 pkg=$4; shift 4
+	if [[ -n $only && ! $name =~ $only ]]; then return; fi
 	if [[ $list == 1 ]]; then printf '%s\t%s\t%s\n' "$name" "$file" "$pkg $*"; return; fi
 	n=$((n + 1))
 	if [[ ! -f $copy/$file ]]; then

@@ -11,3 +11,13 @@ mutant "1 in 13 call sites dropped" sourcefacts/tsrefs.go 's#isDef || seen\[k\] 
 K='./sourcefacts/store -run TestSIGKILLWhilePublishingLosesNoPublishedGeneration'
 mutant "kill -9 victim exiting at start" sourcefacts/store/process_test.go 's|^\tdeadline := time.Now().Add(dur)$|\tif dur == 0 { os.Exit(0) }; deadline := time.Now().Add(dur)|' $K
 mutant "kill -9 victim exiting on its own after one publication" sourcefacts/store/process_test.go 's|^\t\t\tfmt.Printf("%s %d\\n", progressWord, g)$|\t\t\tfmt.Printf("%s %d\\n", progressWord, g); if dur == 0 { os.Exit(0) }|' $K
+
+# The inference budget (engine/budget.go, engine/engine_test.go). A broken
+# budget must fail within budgetGuard, not hang.
+B='./engine -run TestInferenceBudgetStopsEveryQueryAtItsLimit'
+mutant "budget counting 1 in 100 inferences (and reporting that count)" engine/budget.go 's|if c.n.Add(1) > c.limit {|if c.n.Add(1)/100 > c.limit {|; s|return c.n.Load() }|return c.n.Load() / 100 }|' $B/plain
+mutant "budget 100 times too loose" engine/budget.go 's|if c.n.Add(1) > c.limit {|if c.n.Add(1) > c.limit*100 {|' $B/plain
+mutant "budget removed" engine/budget.go 's|if c.n.Add(1) > c.limit {|if c.n.Add(1) > c.limit \&\& false {|' $B/plain
+mutant "no default budget" engine/engine.go 's|opts.Inferences = DefaultInferences|opts.Inferences = 1 << 62|' $B/default
+mutant "budget shared across queries" engine/budget.go 's|return \&budgetCtx{Context: parent, limit: limit, done: make(chan struct{})}|shared.Context, shared.limit = parent, limit; return shared|; $a var shared = \&budgetCtx{done: make(chan struct{})}' $B/plain
+mutant "polls while unwinding counted as inferences" engine/budget.go '/^func (c \*budgetCtx) Done/,/^}/s|if c.over.Load() {|if false \&\& c.over.Load() {|' $B/findall
