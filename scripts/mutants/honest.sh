@@ -21,3 +21,8 @@ mutant "budget removed" engine/budget.go 's|if c.n.Add(1) > c.limit {|if c.n.Add
 mutant "no default budget" engine/engine.go 's|opts.Inferences = DefaultInferences|opts.Inferences = 1 << 62|' $B/default
 mutant "budget shared across queries" engine/budget.go 's|return \&budgetCtx{Context: parent, limit: limit, done: make(chan struct{})}|shared.Context, shared.limit = parent, limit; return shared|; $a var shared = \&budgetCtx{done: make(chan struct{})}' $B/plain
 mutant "polls while unwinding counted as inferences" engine/budget.go '/^func (c \*budgetCtx) Done/,/^}/s|if c.over.Load() {|if false \&\& c.over.Load() {|' $B/findall
+
+# The sandbox allowlist (engine/builtins.go, engine/sandbox_test.go).
+mutant "retract/1 registered in the allowlist" engine/builtins.go 's|^\t{"throw", 1, b1(pl.Throw)},$|&\n\t{"retract", 1, b1(pl.Retract)},|' ./engine -run 'TestSandboxRegistersExactlyTheGoldenBuiltins|TestEveryBuiltinDocumentedAsAbsentIsAbsent'
+mutant "retract/1 registered beside the allowlist" engine/engine.go 's|^\tvm.FS = emptyFS{}$|&\n\tvm.Register1(pl.NewAtom("retract"), pl.Retract)|' ./engine -run TestEveryBuiltinDocumentedAsAbsentIsAbsent
+mutant "set_prolog_flag/2 registered beside the allowlist" engine/engine.go 's|^\tvm.FS = emptyFS{}$|&\n\tvm.Register2(pl.NewAtom("set_prolog_flag"), pl.SetPrologFlag)|' ./engine -run TestEveryBuiltinDocumentedAsAbsentIsAbsent
