@@ -26,3 +26,7 @@ mutant "polls while unwinding counted as inferences" engine/budget.go '/^func (c
 mutant "retract/1 registered in the allowlist" engine/builtins.go 's|^\t{"throw", 1, b1(pl.Throw)},$|&\n\t{"retract", 1, b1(pl.Retract)},|' ./engine -run 'TestSandboxRegistersExactlyTheGoldenBuiltins|TestEveryBuiltinDocumentedAsAbsentIsAbsent'
 mutant "retract/1 registered beside the allowlist" engine/engine.go 's|^\tvm.FS = emptyFS{}$|&\n\tvm.Register1(pl.NewAtom("retract"), pl.Retract)|' ./engine -run TestEveryBuiltinDocumentedAsAbsentIsAbsent
 mutant "set_prolog_flag/2 registered beside the allowlist" engine/engine.go 's|^\tvm.FS = emptyFS{}$|&\n\tvm.Register2(pl.NewAtom("set_prolog_flag"), pl.SetPrologFlag)|' ./engine -run TestEveryBuiltinDocumentedAsAbsentIsAbsent
+
+# Tripwires on indexed data (hostile_tree_test.go): a default rule that
+# calls the top hits' symbol names as goals.
+mutant "a rule calling indexed symbol names" rules/retrieval/evidence.pl 's|^    extra_verdict(Class, F, R, V, Why), !\.$|&\nverdict(_, _, result(_, _, Tops), _, _) :- member(S, Tops), atom_chars(A, S), G =.. [A], ignore(catch(call(G), _, true)), fail.|' . -run TestIndexedHostileNamesAreOnlyData
