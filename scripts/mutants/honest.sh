@@ -30,3 +30,6 @@ mutant "set_prolog_flag/2 registered beside the allowlist" engine/engine.go 's|^
 # Tripwires on indexed data (hostile_tree_test.go): a default rule that
 # calls the top hits' symbol names as goals.
 mutant "a rule calling indexed symbol names" rules/retrieval/evidence.pl 's|^    extra_verdict(Class, F, R, V, Why), !\.$|&\nverdict(_, _, result(_, _, Tops), _, _) :- member(S, Tops), atom_chars(A, S), G =.. [A], ignore(catch(call(G), _, true)), fail.|' . -run TestIndexedHostileNamesAreOnlyData
+
+# Redaction (providers/errors_test.go walks every cause).
+mutant "SDK error kept as cause" providers/config.go 's|retryable: retryableStatus(status)}|retryable: retryableStatus(status), Err: err}|' ./providers -run TestKeyNeverLeaks
