@@ -16,8 +16,19 @@ echo "== go mod download"
 go mod download
 
 echo "== starting Chroma on 127.0.0.1:$RLM_CHROMA_PORT"
-eval "$(scripts/chroma-server.sh start)"
 trap 'scripts/chroma-server.sh stop || true' EXIT
+# Fail fast: without a healthy server the Chroma lanes would skip and the
+# run could go green without them. (`eval "$(cmd)"` would hide cmd's exit
+# status, hence the assignment first.)
+if ! chroma_env="$(scripts/chroma-server.sh start)"; then
+	echo "test.sh: the Chroma server did not become healthy; stopping before any test" >&2
+	exit 1
+fi
+eval "$chroma_env"
+if [[ -z "${RLM_CHROMA_URL:-}" ]] || ! scripts/chroma-server.sh status >/dev/null 2>&1; then
+	echo "test.sh: no healthy Chroma server at '${RLM_CHROMA_URL:-}'; stopping before any test" >&2
+	exit 1
+fi
 
 echo "== go vet ./..."
 go vet ./...
