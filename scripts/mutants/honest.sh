@@ -36,6 +36,6 @@ mutant "SDK error kept as cause" providers/config.go 's|retryable: retryableStat
 
 # CI without Chroma (scripts/test.sh) and the content-hash check on vector
 # hits from a Chroma collection (project/vectors_test.go: a fake backend).
-mutant "test.sh goes on without a healthy Chroma" scripts/test.sh 's|^if ! chroma_env=.*|eval "$(scripts/chroma-server.sh start)"; if false; then|; s|^if \[\[ -z "${RLM_CHROMA_URL:-}" \]\] .*|if false; then|' . -run TestTestScriptStopsWhenChromaIsNotHealthy
+mutant "test.sh goes on without a healthy Chroma" scripts/test.sh 's|^if ! chroma_env=.*|chroma_env=""; eval "$(scripts/chroma-server.sh start)"; if false; then|; s|^if \[\[ -z "${RLM_CHROMA_URL:-}" \]\] .*|if false; then|' . -run TestTestScriptStopsWhenChromaIsNotHealthy
 mutant "hash check on Chroma hits removed" project/searchindex.go 's|return keepCurrent(current, hits, \&p.staleHits)|return hits|' ./project -run TestVectorHitsCountOnlyWithTheCurrentContentHash
 mutant "hash check on Chroma hits by path only" project/searchindex.go 's|if cur, ok := current\[h.Document.Path\]; ok \&\& cur == h.Document.ContentHash {|if _, ok := current[h.Document.Path]; ok {|' ./project -run TestVectorHitsCountOnlyWithTheCurrentContentHash
