@@ -39,3 +39,19 @@ mutant "SDK error kept as cause" providers/config.go 's|retryable: retryableStat
 mutant "test.sh goes on without a healthy Chroma" scripts/test.sh 's|^if ! chroma_env=.*|chroma_env=""; eval "$(scripts/chroma-server.sh start)"; if false; then|; s|^if \[\[ -z "${RLM_CHROMA_URL:-}" \]\] .*|if false; then|' . -run TestTestScriptStopsWhenChromaIsNotHealthy
 mutant "hash check on Chroma hits removed" project/searchindex.go 's|return keepCurrent(current, hits, \&p.staleHits)|return hits|' ./project -run TestVectorHitsCountOnlyWithTheCurrentContentHash
 mutant "hash check on Chroma hits by path only" project/searchindex.go 's|if cur, ok := current\[h.Document.Path\]; ok \&\& cur == h.Document.ContentHash {|if _, ok := current[h.Document.Path]; ok {|' ./project -run TestVectorHitsCountOnlyWithTheCurrentContentHash
+
+# Rule tests (engine/ruletest.go, rules/retrieval/*_test.pl,
+# rules/features_test.go).
+R='./rules -run TestRules'
+mutant "duplicate rule test names accepted" engine/ruletest.go 's|if l, dup := first\[tc.Name\]; dup {|if l, dup := first[tc.Name]; dup \&\& false {|' ./engine -run TestRuleTestsNeedUniqueGroundNames
+mutant "rule test names with variables accepted" engine/ruletest.go 's|if !ground(arg) {|if false \&\& !ground(arg) {|' ./engine -run TestRuleTestsNeedUniqueGroundNames
+mutant "cost order swapped (BM25 after embeddings)" rules/retrieval/strategy.pl 's|^cost(lexical, 5)\.|cost(lexical, 9).|' $R
+mutant "cost order swapped (graph before exact)" rules/retrieval/strategy.pl 's|^cost(exact, 1)\.|cost(exact, 4).|' $R
+mutant "steps not sorted by cost" rules/retrieval/strategy.pl 's|^    keysort(Pairs, Sorted),|    Sorted = Pairs,|' $R
+mutant "class-rule precedence swapped (path after words)" rules/retrieval/classify.pl '/^class_rule(cls_path,/{N;h;d}; /^class_rule(cls_descriptive,/{N;G}' $R
+mutant "class-rule precedence swapped (relation after bare identifier)" rules/retrieval/classify.pl '/^class_rule(cls_relation,/{N;N;h;d}; /^class_rule(cls_bare_identifier,/{N;N;N;G}' $R
+mutant "class-rule precedence swapped (identifiers after single word)" rules/retrieval/classify.pl '/^class_rule(cls_identifiers_only,/{N;N;h;d}; /^class_rule(cls_single_word,/{N;G}' $R
+mutant "class rules tried last first" rules/retrieval/classify.pl 's|^    class_rule(Rule, F, Class, Premises), !\.|    findall(r(Ru, Cl, Pr), class_rule(Ru, F, Cl, Pr), L), last(L, r(Rule, Class, Premises)).|' $R
+mutant "an acronym is a strong identifier shape" rules/retrieval/classify.pl 's|^strong_shape(call)\.|strong_shape(call).\nstrong_shape(acronym).|' $R
+mutant "Go's features differ from the rule tests' (tokens)" bridge/features.go 's|engine.Int(int64(f.Tokens)),|engine.Int(int64(f.Tokens + 1)),|' ./rules -run TestHandWrittenFeaturesAreWhatGoComputes
+mutant "Go's features differ from the rule tests' (words)" bridge/features.go 's|engine.Strings(f.ContentWords),|engine.Strings(f.Quoted),|' ./rules -run TestHandWrittenFeaturesAreWhatGoComputes
