@@ -294,7 +294,10 @@ func buildOracle(root, rootPath string) (*oracle, error) {
 		if err != nil {
 			return err
 		}
-		r, _ := filepath.Rel(root, p)
+		r, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
 		bp.ImportPath = path.Join(rootPath, filepath.ToSlash(r))
 		pkgs = append(pkgs, bp)
 		return nil

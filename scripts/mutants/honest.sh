@@ -55,3 +55,7 @@ mutant "class rules tried last first" rules/retrieval/classify.pl 's|^    class_
 mutant "an acronym is a strong identifier shape" rules/retrieval/classify.pl 's|^strong_shape(call)\.|strong_shape(call).\nstrong_shape(acronym).|' $R
 mutant "Go's features differ from the rule tests' (tokens)" bridge/features.go 's|engine.Int(int64(f.Tokens)),|engine.Int(int64(f.Tokens + 1)),|' ./rules -run TestHandWrittenFeaturesAreWhatGoComputes
 mutant "Go's features differ from the rule tests' (words)" bridge/features.go 's|engine.Strings(f.ContentWords),|engine.Strings(f.Quoted),|' ./rules -run TestHandWrittenFeaturesAreWhatGoComputes
+
+# Timing promises (sourcefacts/languages_test.go): a parse budget ten
+# times too loose breaks the bound on inputs that exhaust it.
+mutant "parse budget ten times too loose" sourcefacts/extract.go '/^func (e \*Extractor) parseBudget/,/^}/s|^\t\treturn d$|\t\treturn 10 * d|' ./sourcefacts -run 'TestExtractHostile/go/50k_deep'

@@ -59,8 +59,14 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "indexer:", err)
 		os.Exit(3)
 	}
-	dur, _ := time.ParseDuration(os.Getenv(helperEnv + "_FOR"))
-	seed, _ := strconv.ParseUint(os.Getenv(helperEnv+"_SEED"), 10, 64)
+	dur, err := time.ParseDuration(os.Getenv(helperEnv + "_FOR"))
+	if err != nil {
+		fail(err)
+	}
+	seed, err := strconv.ParseUint(os.Getenv(helperEnv+"_SEED"), 10, 64)
+	if err != nil {
+		fail(err)
+	}
 	rng := rand.New(rand.NewPCG(seed, 7))
 	ctx := context.Background()
 	s, err := Open(ctx, root, nil)
@@ -151,7 +157,11 @@ func checkCoherent(t *testing.T, snap *Snapshot) {
 		v := -1
 		for _, y := range res.Facts.Symbols {
 			if rest, ok := strings.CutPrefix(y.Name, "F_"+name+"_"); ok {
-				v, _ = strconv.Atoi(rest)
+				n, err := strconv.Atoi(rest)
+				if err != nil {
+					t.Fatalf("%s: version symbol F_%s_%s: %v", f.Path, name, rest, err)
+				}
+				v = n
 			}
 		}
 		if v < 0 {
