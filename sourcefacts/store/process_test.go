@@ -192,16 +192,23 @@ func checkCoherent(t *testing.T, snap *Snapshot) {
 	}
 }
 
+// mixedTree writes version 0 of every mixedNames file into a new tree and
+// opens its store.
+func mixedTree(t *testing.T) (string, *Store) {
+	t.Helper()
+	root := t.TempDir()
+	for _, name := range mixedNames {
+		writeFile(t, root, name+".go", versionedSource(name, 0))
+	}
+	return root, openStore(t, root, nil)
+}
+
 func TestTwoProcessesNeverObserveMixedGeneration(t *testing.T) {
 	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
 		t.Skip("needs processes")
 	}
 	ctx := testCtx(t)
-	root := t.TempDir()
-	for _, name := range mixedNames {
-		writeFile(t, root, name+".go", versionedSource(name, 0))
-	}
-	s := openStore(t, root, nil)
+	root, s := mixedTree(t)
 	snapshot(t, s, All(), SnapshotOptions{})
 
 	// Phase 1: an indexer process edits and publishes for about 2 s (and
@@ -272,11 +279,7 @@ func TestSIGKILLWhilePublishingLosesNoPublishedGeneration(t *testing.T) {
 		t.Skip("needs processes and SIGKILL")
 	}
 	ctx := testCtx(t)
-	root := t.TempDir()
-	for _, name := range mixedNames {
-		writeFile(t, root, name+".go", versionedSource(name, 0))
-	}
-	s := openStore(t, root, nil)
+	root, s := mixedTree(t)
 	prev := snapshot(t, s, All(), SnapshotOptions{}).Identity().Generation
 
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
