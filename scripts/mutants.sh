@@ -110,6 +110,10 @@ done
 [[ $list == 1 ]] && exit 0
 echo "$killed killed, $survived not killed"
 if [[ -n $table ]]; then
+	# What was tested: HEAD, and whether the tree differed from it (the
+	# table file itself aside).
+	commit="$(git rev-parse --short HEAD)"
+	git diff --quiet HEAD -- . ":(exclude)$table" 2>/dev/null || commit+=" (with uncommitted changes)"
 	{
 		echo "# Mutants: last run"
 		echo
@@ -118,7 +122,7 @@ if [[ -n $table ]]; then
 		echo "repository and runs the tests named in \`scripts/mutants/*.sh\`."
 		echo
 		echo "- when: $(date -u +%Y-%m-%dT%H:%MZ)"
-		echo "- commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+		echo "- commit: $commit"
 		echo "- $(go version)"
 		echo "- result: $killed killed, $survived not killed, ${SECONDS}s in all"
 		[[ -z ${RLM_CHROMA_URL:-} ]] && echo "- RLM_CHROMA_URL unset: the mutants that need a Chroma server were not run"
