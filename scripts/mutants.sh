@@ -61,6 +61,11 @@ if [[ $list == 0 ]]; then
 		tar --null -T - -cf - | tar -xf - -C "$copy" || { echo "copying the repository failed" >&2; exit 2; }
 fi
 
+# What is tested: HEAD, and whether the tree differs from it (a --table
+# file aside), as copied.
+commit="$(git rev-parse --short HEAD)"
+git diff --quiet HEAD -- . ${table:+":(exclude)$table"} 2>/dev/null || commit+=" (with uncommitted changes)"
+
 survived=0 killed=0 n=0
 rows=()
 record() { # outcome name seconds
@@ -110,10 +115,6 @@ done
 [[ $list == 1 ]] && exit 0
 echo "$killed killed, $survived not killed"
 if [[ -n $table ]]; then
-	# What was tested: HEAD, and whether the tree differed from it (the
-	# table file itself aside).
-	commit="$(git rev-parse --short HEAD)"
-	git diff --quiet HEAD -- . ":(exclude)$table" 2>/dev/null || commit+=" (with uncommitted changes)"
 	{
 		echo "# Mutants: last run"
 		echo
