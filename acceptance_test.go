@@ -3,15 +3,13 @@ package rlm_test
 import (
 	"context"
 	"fmt"
-	"go/ast"
 	"go/build"
-	"go/importer"
-	"go/parser"
 	"go/token"
-	"go/types"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -74,137 +72,6 @@ func netHTTP(t testing.TB) *rlm.Project {
 	return httpP
 }
 
-// declaration is one top-level declaration of package net/http (non-test
-// files of the package directory itself).
-type declaration struct {
-	name string // Name, or Recv.Name for methods
-	bare string // Name
-	file string // base name
-	line int
-	kind string // func, method, type
-}
-
-// oracle type-checks net/http with go/types and records its declarations
-// and, for each called function or method object name, the functions and
-// methods whose bodies contain such a call.
-type oracle struct {
-	decls   []declaration
-	callers map[string]map[string]bool // callee name -> set of "file:line" of enclosing FuncDecl
-	files   map[string]bool            // base names of the files the build context selects
-}
-
-var (
-	oracleOnce sync.Once
-	theOracle  *oracle
-	oracleErr  error
-)
-
-func loadOracle(t *testing.T) *oracle {
-	t.Helper()
-	oracleOnce.Do(func() { theOracle, oracleErr = buildOracle(netHTTPRoot()) })
-	if oracleErr != nil {
-		t.Fatalf("go/types oracle: %v", oracleErr)
-	}
-	return theOracle
-}
-
-func buildOracle(dir string) (*oracle, error) {
-	ctxt := build.Default
-	ctxt.CgoEnabled = false
-	pkg, err := ctxt.ImportDir(dir, 0)
-	if err != nil {
-		return nil, err
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, name := range pkg.GoFiles {
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-	}
-	build.Default.CgoEnabled = false
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
-	if _, err := conf.Check("net/http", fset, files, info); err != nil {
-		return nil, err
-	}
-	o := &oracle{callers: map[string]map[string]bool{}, files: map[string]bool{}}
-	for _, name := range pkg.GoFiles {
-		o.files[name] = true
-	}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				pos := fset.Position(d.Pos())
-				decl := declaration{name: d.Name.Name, bare: d.Name.Name, file: filepath.Base(pos.Filename), line: pos.Line, kind: "func"}
-				if d.Recv != nil && len(d.Recv.List) == 1 {
-					decl.name = recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-					decl.kind = "method"
-				}
-				o.decls = append(o.decls, decl)
-				if d.Body == nil {
-					continue
-				}
-				key := fmt.Sprintf("%s:%d", decl.file, decl.line)
-				ast.Inspect(d.Body, func(n ast.Node) bool {
-					call, ok := n.(*ast.CallExpr)
-					if !ok {
-						return true
-					}
-					var id *ast.Ident
-					switch fn := ast.Unparen(call.Fun).(type) {
-					case *ast.Ident:
-						id = fn
-					case *ast.SelectorExpr:
-						id = fn.Sel
-					case *ast.IndexExpr: // generic instantiation f[T](...)
-						if x, ok := fn.X.(*ast.Ident); ok {
-							id = x
-						}
-					}
-					if id == nil {
-						return true
-					}
-					if fobj, ok := info.Uses[id].(*types.Func); ok {
-						if o.callers[fobj.Name()] == nil {
-							o.callers[fobj.Name()] = map[string]bool{}
-						}
-						o.callers[fobj.Name()][key] = true
-					}
-					return true
-				})
-			case *ast.GenDecl:
-				if d.Tok != token.TYPE {
-					continue
-				}
-				for _, s := range d.Specs {
-					ts := s.(*ast.TypeSpec)
-					pos := fset.Position(ts.Pos())
-					o.decls = append(o.decls, declaration{name: ts.Name.Name, bare: ts.Name.Name, file: filepath.Base(pos.Filename), line: pos.Line, kind: "type"})
-				}
-			}
-		}
-	}
-	return o, nil
-}
-
-func recvName(e ast.Expr) string {
-	switch t := e.(type) {
-	case *ast.StarExpr:
-		return recvName(t.X)
-	case *ast.IndexExpr:
-		return recvName(t.X)
-	case *ast.IndexListExpr:
-		return recvName(t.X)
-	case *ast.Ident:
-		return t.Name
-	}
-	return "?"
-}
-
 // uniqueExported returns the exported declarations whose bare name is
 // declared once in the whole indexed tree (all of net/http and its
 // subpackages, tests included), sorted by name.
@@ -251,30 +118,34 @@ func TestUniqueNameQueriesPutDeclarationFirst(t *testing.T) {
 	t.Logf("checked %d declarations (%v), 2 queries each", len(decls), kinds)
 }
 
-// TestCallersMatchTypeCheckedOracle: "what calls X?" returns the functions
-// and methods whose bodies call X, checked against go/types over at least
-// 30 X, with micro-averaged precision and recall both >= 0.9.
+// TestCallersMatchTypeCheckedOracle: "what calls X?" returns the functions,
+// methods and package-level variables whose code calls the function or
+// method X declared in net/http, checked against go/types (oracle_test.go)
+// for every function and method of net/http whose name is unique in the
+// indexed tree. The oracle keys a call by the declaration its callee
+// resolves to, and every hit is scored: one in a file go/types did not
+// check for this GOOS/GOARCH (roundtrip_js.go, triv.go, ...) counts as a
+// false positive. The product matches calls by name, so a call of another
+// type's or package's method of the same name (sync.Mutex's Lock for
+// net/http's fakeLocker.Lock, say) is a false positive: precision is pinned
+// to the figure README.md states, recall to just under what is measured.
 func TestCallersMatchTypeCheckedOracle(t *testing.T) {
 	p := netHTTP(t)
 	o := loadOracle(t)
 	var targets []declaration
-	for _, d := range uniqueExported(o) {
-		if d.kind != "type" && len(o.callers[d.bare]) > 0 {
-			targets = append(targets, d)
-		}
-	}
-	// Unexported functions too: "what calls readRequest?" is a real question.
-	count := httpNames
+	withCallers := 0
 	for _, d := range o.decls {
-		if d.kind != "type" && !token.IsExported(d.bare) && count[d.bare] == 1 && len(o.callers[d.bare]) > 0 {
+		if d.kind != "type" && httpNames[d.bare] == 1 {
 			targets = append(targets, d)
+			if len(o.callers[d.key]) > 0 {
+				withCallers++
+			}
 		}
 	}
-	if len(targets) < 30 {
-		t.Fatalf("only %d targets with callers; need at least 30", len(targets))
+	if withCallers < 30 {
+		t.Fatalf("only %d of %d targets have callers; need at least 30", withCallers, len(targets))
 	}
-	var tp, fp, fn int
-	var macroP, macroR float64
+	var tp, fp, fn, unseen int
 	for _, d := range targets {
 		a, err := p.Search(context.Background(), "what calls "+d.bare+"?", 1000)
 		if err != nil {
@@ -285,54 +156,38 @@ func TestCallersMatchTypeCheckedOracle(t *testing.T) {
 		}
 		got := map[string]bool{}
 		for _, h := range a.Hits {
-			// Compare like with like: functions and methods in the files
-			// the oracle type-checks (the package's own non-test files for
-			// this GOOS/GOARCH; the index also holds files for js/wasm and
-			// `//go:build ignore` programs, which go/types never sees).
-			if !o.files[h.Path] || (h.Kind != "function" && h.Kind != "method") {
-				continue
-			}
 			got[fmt.Sprintf("%s:%d", h.Path, h.StartLine)] = true
 		}
-		want := o.callers[d.bare]
-		var ltp int
+		want := o.callers[d.key]
 		for k := range got {
-			if want[k] {
-				ltp++
-			} else {
+			switch {
+			case want[k]:
+				tp++
+			case !o.seen[strings.SplitN(k, ":", 2)[0]]:
 				fp++
-				t.Logf("what calls %s?: extra %s", d.bare, k)
+				unseen++
+				t.Logf("what calls %s?: extra %s (a file go/types did not check)", d.name, k)
+			default:
+				fp++
+				t.Logf("what calls %s?: extra %s", d.name, k)
 			}
 		}
 		for k := range want {
 			if !got[k] {
 				fn++
-				t.Logf("what calls %s?: missed %s", d.bare, k)
+				t.Logf("what calls %s?: missed %s", d.name, k)
 			}
 		}
-		tp += ltp
-		p, r := 1.0, 1.0
-		if len(got) > 0 {
-			p = float64(ltp) / float64(len(got))
-		}
-		if len(want) > 0 {
-			r = float64(ltp) / float64(len(want))
-		}
-		macroP += p
-		macroR += r
 	}
 	precision := float64(tp) / float64(tp+fp)
 	recall := float64(tp) / float64(tp+fn)
-	n := float64(len(targets))
-	t.Logf("%d targets: micro precision %.3f recall %.3f; macro precision %.3f recall %.3f (tp=%d fp=%d fn=%d)",
-		len(targets), precision, recall, macroP/n, macroR/n, tp, fp, fn)
-	if precision < 0.9 || recall < 0.9 {
-		t.Errorf("precision %.3f, recall %.3f: both must be >= 0.9", precision, recall)
+	t.Logf("%d targets (%d with callers): precision %.4f recall %.4f (tp=%d fp=%d of which %d in unchecked files, fn=%d)",
+		len(targets), withCallers, precision, recall, tp, fp, unseen, fn)
+	if math.Abs(precision-callersPrecision) > callersTolerance {
+		t.Errorf("precision %.4f, want %.2f ± %.2f (the figure README.md states)", precision, callersPrecision, callersTolerance)
 	}
-	if os.Getenv("RLM_ORACLE_VERBOSE") != "" {
-		for _, d := range targets {
-			t.Logf("target %s (%s:%d) callers %d", d.name, d.file, d.line, len(o.callers[d.bare]))
-		}
+	if recall < minCallersRecall {
+		t.Errorf("recall %.4f, want >= %.3f", recall, minCallersRecall)
 	}
 }
 
@@ -371,3 +226,15 @@ func TestQualifiedRelationRetargetsToTheLastSegment(t *testing.T) {
 		t.Fatalf("resolved %+v gap %q: want no resolution and a gap", a.Resolved, a.Gap)
 	}
 }
+
+// What TestCallersMatchTypeCheckedOracle measured on net/http (go1.26,
+// linux/amd64) when these were set: 657 targets, precision 0.7493 (tp 1754,
+// fp 587, 13 of them in files go/types does not check here), recall 1.0
+// (fn 0). README.md quotes callersPrecision, so the measurement must stay
+// within callersTolerance of it either way: better matching is news for
+// the README, not only worse. Recall sits just under 1.
+const (
+	callersPrecision = 0.75
+	callersTolerance = 0.01
+	minCallersRecall = 0.995
+)

@@ -11,7 +11,9 @@ import (
 // nested Force (findall/3, \+/1, catch/3, ...) polls the same context, so the
 // number of Done calls is a faithful count of resolution steps. When the
 // count passes the limit the context reports itself done with
-// ErrInferenceBudget.
+// ErrInferenceBudget, and stops counting: the polls of the nested Forces
+// unwinding after that are not steps, so a query over budget reports
+// limit+1 inferences.
 type budgetCtx struct {
 	context.Context
 	limit int64
@@ -26,6 +28,9 @@ func withBudget(parent context.Context, limit int64) *budgetCtx {
 }
 
 func (c *budgetCtx) Done() <-chan struct{} {
+	if c.over.Load() {
+		return c.done
+	}
 	if c.n.Add(1) > c.limit {
 		c.once.Do(func() {
 			c.over.Store(true)

@@ -52,7 +52,9 @@ func (r TestResult) String() string {
 // RunTests runs the tests of one test source against this engine's rules.
 // It returns a *LoadError if the test file itself cannot be loaded: the
 // load policy and the undefined-predicate check of rule files apply, with
-// the test file's own predicates counting as defined.
+// the test file's own predicates counting as defined; and two test clauses
+// with the same name, or a name with a variable, are refused at the
+// offending clause's line.
 func (e *Engine) RunTests(ctx context.Context, src Source) ([]TestResult, error) {
 	f, err := parseSource(src)
 	if err != nil {
@@ -86,15 +88,32 @@ func (e *Engine) RunTests(ctx context.Context, src Source) ([]TestResult, error)
 	if err != nil {
 		return nil, err
 	}
-	var results []TestResult
+	// A test runs by calling its head, test(Name): two clauses with one
+	// name would run as one (the second only if the first failed), and a
+	// name with a variable would answer for every name.
+	var cases []TestCase
+	var heads []pl.Term
+	first := map[string]int{} // name -> line of its clause
 	for _, c := range f.clauses {
 		if c.indicator != "test/1" {
 			continue
 		}
 		line, _ := f.lines.Pos(c.offset)
-		tc := TestCase{File: src.Path, Line: line, body: c.body}
-		tc.Name = FormatTerm(vm, c.head.(pl.Compound).Arg(0), nil)
-		r, abandoned := e.runOne(ctx, vm, tc, c.head)
+		arg := c.head.(pl.Compound).Arg(0)
+		tc := TestCase{File: src.Path, Line: line, body: c.body, Name: FormatTerm(vm, arg, nil)}
+		if !ground(arg) {
+			return nil, f.errorAt(c.offset, "test/1", fmt.Sprintf("test name %s has a variable; name each test with a ground term", tc.Name))
+		}
+		if l, dup := first[tc.Name]; dup {
+			return nil, f.errorAt(c.offset, "test/1", fmt.Sprintf("duplicate test name %s (first at line %d); each test needs its own name", tc.Name, l))
+		}
+		first[tc.Name] = line
+		cases = append(cases, tc)
+		heads = append(heads, c.head)
+	}
+	results := make([]TestResult, 0, len(cases))
+	for i, tc := range cases {
+		r, abandoned := e.runOne(ctx, vm, tc, heads[i])
 		results = append(results, r)
 		if abandoned {
 			// The interpreter is still busy inside a builtin: the next
@@ -105,6 +124,21 @@ func (e *Engine) RunTests(ctx context.Context, src Source) ([]TestResult, error)
 		}
 	}
 	return results, nil
+}
+
+// ground reports whether t has no variables.
+func ground(t pl.Term) bool {
+	switch t := t.(type) {
+	case pl.Variable:
+		return false
+	case pl.Compound:
+		for i := range t.Arity() {
+			if !ground(t.Arg(i)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // runOne runs one test under the engine's deadline (a test's context

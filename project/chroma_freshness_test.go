@@ -68,7 +68,10 @@ func copyTree(t *testing.T, src, dst string) {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(src, p)
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
 		if info.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}

@@ -138,9 +138,17 @@ func (p *Project) openBackend(ctx context.Context, path string, current map[stri
 		primary.Close()
 		return nil, fmt.Errorf("project: open chroma: %w", err)
 	}
+	return p.vectorRouter(primary, vec, current), nil
+}
+
+// vectorRouter serves vector search from vec (a Chroma collection) and
+// everything else from primary; a hit from vec counts only if its content
+// hash is current's for its path (keepCurrent), others are counted in
+// StaleHits.
+func (p *Project) vectorRouter(primary, vec retrieval.Backend, current map[string]string) *retrieval.Router {
 	return &retrieval.Router{Primary: primary, Vectors: vec, Check: func(_ context.Context, hits []retrieval.Hit) []retrieval.Hit {
 		return keepCurrent(current, hits, &p.staleHits)
-	}}, nil
+	}}
 }
 
 // keepCurrent drops hits whose document's content hash is not the current

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -325,7 +326,11 @@ func TestNoAmbientOpenAIEnv(t *testing.T) {
 }
 
 // TestKeyNeverLeaks makes the server echo the key in error bodies (as real
-// providers do) and checks every error string and every log record.
+// providers do) and checks every log record and every link of every error's
+// cause chain: its Error(), %v, %+v and %#v, and every string, byte slice
+// and header reachable from it (secretInChain), so an SDK error kept as a
+// cause (its request carries the Authorization header, its body the echo)
+// is caught even though *Error's own text leaves causes out.
 func TestKeyNeverLeaks(t *testing.T) {
 	t.Setenv(testKeyEnv, testKey)
 	echo := fmt.Sprintf(`{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error","code":"%s"}}`, testKey, testKey)
@@ -372,11 +377,16 @@ func TestKeyNeverLeaks(t *testing.T) {
 			t.Fatalf("call %d: no error", i)
 		}
 		var pe *Error
-		errors.As(err, &pe)
-		for _, s := range []string{err.Error(), fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", pe), pe.Message, pe.Code} {
+		if !errors.As(err, &pe) {
+			t.Fatalf("call %d: %v (%T), want *Error", i, err, err)
+		}
+		for _, s := range []string{pe.Message, pe.Code} {
 			if strings.Contains(s, testKey) {
 				t.Errorf("call %d leaks the key: %s", i, s)
 			}
+		}
+		for _, where := range secretInChain(err, testKey) {
+			t.Errorf("call %d leaks the key in its cause chain: %s", i, where)
 		}
 		redactedSeen = redactedSeen || strings.Contains(err.Error(), "[REDACTED]")
 	}
@@ -396,5 +406,108 @@ func TestIsKind(t *testing.T) {
 	err := fmt.Errorf("wrapped: %w", &Error{Kind: KindHTTP, Status: 418})
 	if !IsKind(err, KindHTTP) || IsKind(err, KindTimeout) || IsKind(errors.New("x"), KindHTTP) {
 		t.Error("IsKind")
+	}
+}
+
+// secretInChain walks err's cause chain (Unwrap, and Unwrap() []error for
+// joined errors) and reports, for every link, where secret appears: in
+// its Error(), %v, %+v or %#v text, or in any string or byte slice
+// reachable from the link's value through pointers, interfaces, structs
+// (unexported fields too), maps, slices and arrays — an *http.Request's
+// Authorization header, an SDK error's raw body.
+func secretInChain(err error, secret string) []string {
+	var found []string
+	seenErr := map[error]bool{}
+	var walkErr func(e error, path string)
+	walkErr = func(e error, path string) {
+		if e == nil || isComparableAndSeen(seenErr, e) {
+			return
+		}
+		where := fmt.Sprintf("%s (%T)", path, e)
+		for _, s := range []string{e.Error(), fmt.Sprintf("%v", e), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e)} {
+			if strings.Contains(s, secret) {
+				found = append(found, where+" text: "+s)
+				break
+			}
+		}
+		w := &valueWalker{secret: secret, seen: map[uintptr]bool{}}
+		w.walk(reflect.ValueOf(e), where, 0)
+		found = append(found, w.found...)
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			walkErr(u.Unwrap(), path+".Unwrap()")
+		case interface{ Unwrap() []error }:
+			for i, c := range u.Unwrap() {
+				walkErr(c, fmt.Sprintf("%s.Unwrap()[%d]", path, i))
+			}
+		}
+	}
+	walkErr(err, "err")
+	return found
+}
+
+func isComparableAndSeen(seen map[error]bool, e error) bool {
+	if !reflect.TypeOf(e).Comparable() {
+		return false
+	}
+	if seen[e] {
+		return true
+	}
+	seen[e] = true
+	return false
+}
+
+// valueWalker finds secret in the strings and byte slices reachable from a
+// value, at most maxWalkDepth levels down, each pointer once.
+type valueWalker struct {
+	secret string
+	seen   map[uintptr]bool
+	found  []string
+}
+
+const maxWalkDepth = 12
+
+func (w *valueWalker) walk(v reflect.Value, path string, depth int) {
+	if !v.IsValid() || depth > maxWalkDepth {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if strings.Contains(v.String(), w.secret) {
+			w.found = append(w.found, path)
+		}
+	case reflect.Pointer:
+		if v.IsNil() || w.seen[v.Pointer()] {
+			return
+		}
+		w.seen[v.Pointer()] = true
+		w.walk(v.Elem(), path, depth+1)
+	case reflect.Interface:
+		w.walk(v.Elem(), path, depth+1)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			w.walk(v.Field(i), path+"."+v.Type().Field(i).Name, depth+1)
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			b := make([]byte, v.Len())
+			for i := range b {
+				b[i] = byte(v.Index(i).Uint())
+			}
+			if strings.Contains(string(b), w.secret) {
+				w.found = append(w.found, path)
+			}
+			return
+		}
+		for i := range v.Len() {
+			w.walk(v.Index(i), fmt.Sprintf("%s[%d]", path, i), depth+1)
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			k := fmt.Sprint(it.Key())
+			w.walk(it.Key(), path+"{key}", depth+1)
+			w.walk(it.Value(), path+"["+k+"]", depth+1)
+		}
 	}
 }

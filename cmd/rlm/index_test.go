@@ -44,7 +44,10 @@ func TestEveryModeIndexesTheSameFiles(t *testing.T) {
 	if n := files("--in-memory", "--include-ignored"); n != 2 {
 		t.Fatalf("--include-ignored: %v files, want 2 (src/lib.rs, generated/out.rs)", n)
 	}
-	out, _, _ := runCLI(t, "", "search", "--root", root, "--embedder", "none", "built")
+	out, errOut, code := runCLI(t, "", "search", "--root", root, "--embedder", "none", "built")
+	if code != 0 {
+		t.Fatalf("search exited %d: %s", code, errOut)
+	}
 	if strings.Contains(out, "gen.rs") || strings.Contains(out, "site-packages") || strings.Contains(out, "out.rs") {
 		t.Fatalf("search found a skipped file:\n%s", out)
 	}

@@ -78,7 +78,10 @@ func TestRulesIDsListsTheRegistry(t *testing.T) {
 		}
 		known[r.ID] = true
 	}
-	ans, _, _ := runCLI(t, "", "search", "--root", sample, "--json", "what calls servehttp")
+	ans, errOut, code := runCLI(t, "", "search", "--root", sample, "--json", "what calls servehttp")
+	if code != 0 {
+		t.Fatalf("search exited %d: %s", code, errOut)
+	}
 	var a jsonAnswer
 	if err := json.Unmarshal([]byte(ans), &a); err != nil {
 		t.Fatal(err)
@@ -128,7 +131,10 @@ func TestExplainPlansWhatSearchRuns(t *testing.T) {
 // package (and internal helpers), never through the packages behind it.
 func TestCLIImportsOnlyTheFacade(t *testing.T) {
 	fset := token.NewFileSet()
-	paths, _ := filepath.Glob("*.go")
+	paths, err := filepath.Glob("*.go")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no Go files of the CLI found: %v", err)
+	}
 	for _, p := range paths {
 		if strings.HasSuffix(p, "_test.go") {
 			continue
@@ -138,7 +144,10 @@ func TestCLIImportsOnlyTheFacade(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, im := range f.Imports {
-			path, _ := strconv.Unquote(im.Path.Value)
+			path, err := strconv.Unquote(im.Path.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if strings.HasPrefix(path, "github.com/rlm-dev/rlm/") && !strings.HasPrefix(path, "github.com/rlm-dev/rlm/internal/") {
 				t.Errorf("%s imports %s; the CLI may import only github.com/rlm-dev/rlm", p, path)
 			}

@@ -84,10 +84,13 @@ func TestReadClauseExplainsErrorsAtTheOffendingToken(t *testing.T) {
 }
 
 func TestSyntaxErrorKeepsTheReadersOwnMessage(t *testing.T) {
-	vm, _ := NewParserVM()
+	vm, err := NewParserVM()
+	if err != nil {
+		t.Fatal(err)
+	}
 	src := "a :- b c."
 	c, _ := NewScanner(src).Next()
-	_, err := ReadClause(vm, src, &c)
+	_, err = ReadClause(vm, src, &c)
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.Reader != "unexpected token: letter digit(c)" || se.Err == nil ||
 		se.Error() != `syntax error: operator expected after "b"` {

@@ -3,6 +3,7 @@
 // embedder (WordEmbedder), random vectors and documents that every filter
 // field splits (RandomVectors, VectorDocs), a reference filter (Passes),
 // cosine similarity in float64 (Cosine), the rule for tests that need a real
-// Chroma server (ChromaURL), and a recording HTTP fake (HTTPFake). Only
+// Chroma server (ChromaURL), a recording HTTP fake (HTTPFake), and Must
+// for calls whose error a check must not drop. Only
 // _test.go files import it.
 package testfixture

@@ -105,13 +105,13 @@ func TestLiveCountsRecordsAndScoresByCosine(t *testing.T) {
 	if err := b.Upsert(ctx, []retrieval.Document{changed}); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := b.Count(ctx); n != len(docs) {
+	if n := testfixture.Must(b.Count(ctx))(t); n != len(docs) {
 		t.Fatalf("re-upsert changed count to %d", n)
 	}
 	if err := b.Delete(ctx, []string{docs[0].ID, docs[1].ID, "never-existed"}); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := b.Count(ctx); n != len(docs)-2 {
+	if n := testfixture.Must(b.Count(ctx))(t); n != len(docs)-2 {
 		t.Fatalf("count after delete %d", n)
 	}
 }
@@ -259,7 +259,7 @@ func TestLiveEmbedderChangeNeverMixes(t *testing.T) {
 	if err := a.Upsert(ctx, sampleDocs()); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := b.Count(ctx); n != 0 {
+	if n := testfixture.Must(b.Count(ctx))(t); n != 0 {
 		t.Fatalf("other model sees %d records", n)
 	}
 	// A second backend with the same embedder shares the collection.
@@ -268,7 +268,7 @@ func TestLiveEmbedderChangeNeverMixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer same.Close()
-	if n, _ := same.Count(ctx); n != len(sampleDocs()) {
+	if n := testfixture.Must(same.Count(ctx))(t); n != len(sampleDocs()) {
 		t.Fatalf("same embedder sees %d", n)
 	}
 	// Another distance space gets its own collection too.
@@ -280,7 +280,7 @@ func TestLiveEmbedderChangeNeverMixes(t *testing.T) {
 	if l2.CollectionName() == a.CollectionName() {
 		t.Fatal("l2 shares the cosine collection")
 	}
-	if n, _ := l2.Count(ctx); n != 0 {
+	if n := testfixture.Must(l2.Count(ctx))(t); n != 0 {
 		t.Fatalf("l2 collection sees %d", n)
 	}
 }
@@ -369,7 +369,7 @@ func TestLiveOversizeBatch(t *testing.T) {
 	if err := b.Delete(ctx, all[:n-1]); err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := b.Count(ctx); c != 1 {
+	if c := testfixture.Must(b.Count(ctx))(t); c != 1 {
 		t.Fatalf("count after bulk delete %d", c)
 	}
 }

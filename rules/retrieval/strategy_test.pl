@@ -17,9 +17,9 @@ test(plan_names_class_rule_first) :-
     memberchk(because(st_graph_relation, _), Whys).
 
 test(conceptual_with_focus_runs_exact_before_bm25) :-
-    features_from_list([tokens(4), content(3), idents([id("Request", pascal)]), paths([]),
+    features_from_list([tokens(5), content(2), idents([id("Request", pascal)]), paths([]),
                    quoted([]), relation(none), relation_object(none), cue(none),
-                   text("how does Request parse forms")], F1),
+                   text("how does Request parse forms"), words(["parse", "forms"])], F1),
     plan_features(F1,
                   plan(conceptual, [step(S1, _, _), step(S2, _, _)], _)),
     S1 == exact,
@@ -82,3 +82,21 @@ test(broad_adds_vector_after_bm25) :-
     features_from_list([tokens(1), idents([id("cookie", plain)]), text("cookie")], F),
     plan_features(F, [exact, lexical, vector], plan(broad, Steps, _)),
     Steps = [step(exact, _, _), step(lexical, _, _), step(vector, _, _)].
+
+% Cost order: the table, and a plan sorted by it whatever order the rules
+% propose candidates in.
+
+test(cost_order_is_lookups_walks_bm25_embeddings) :-
+    findall(C-S, cost(S, C), Pairs),
+    keysort(Pairs, Sorted),
+    pairs_values(Sorted, Order),
+    Order == [exact, structural, graph, lexical, vector, hybrid].
+
+test(steps_are_planned_by_cost_not_by_proposal) :-
+    features_from_list([tokens(5), content(2), idents([id("Request", pascal)]),
+                        text("how does Request parse forms"), words(["parse", "forms"])], F),
+    Avail = [exact, structural, graph, lexical, vector, hybrid],
+    findall(S, candidate(conceptual, F, Avail, step(S, _, _), _), Proposed),
+    Proposed == [hybrid, exact],
+    plan_features(F, Avail, plan(conceptual, Steps, _)),
+    Steps = [step(exact, _, _), step(hybrid, _, _)].

@@ -14,7 +14,7 @@ mutant "EmbedOne refuses a wrong vector count" providers/embed.go 's|if len(vecs
 mutant "chroma upsert nulls stale metadata keys" retrieval/chroma/upsert.go 's|meta\[k\] = nil|_ = k|' ./retrieval/chroma -run TestReplacingARecordDropsMetadataKeysOfTheOldVersion
 
 # The conformance suite notices each broken guarantee (embedded backend).
-mutant "suite: Limit 0 means DefaultLimit" retrieval/retrieval.go 's|req.Limit = DefaultLimit$|req.Limit = DefaultLimit + 1|' $S/memory_without_embedder/ResultsAreBoundedByLimit
+mutant "suite: Limit 0 means DefaultLimit" retrieval/retrieval.go 's|return DefaultLimit, nil$|return DefaultLimit + 1, nil|' $S/memory_without_embedder/ResultsAreBoundedByLimit
 mutant "suite: ranks are 1..n" retrieval/embedded/search.go 's|hits\[i\].Rank = i + 1|hits[i].Rank = i + 2|' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
 mutant "suite: bm25 scores are positive, best first" retrieval/embedded/search.go 's|-bm25(fts, |bm25(fts, |' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
 mutant "suite: Fetch skips missing ids" retrieval/embedded/embedded.go 's|if d, ok := byID\[id\]; ok {|if d := byID[id]; true {|' $S/memory_without_embedder/FetchReturnsStoredDocumentsAndSkipsMissingIDs

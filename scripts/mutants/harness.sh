@@ -3,7 +3,7 @@ mutant "gap decoded from outcome events" planner/decode.go 's|o.gaps = append(o.
 mutant "resolution decoded from outcome events" planner/decode.go 's|o.resolved = \&Resolution{From: from, To: to, Rule: rule}|_, _, _ = from, to, rule|' ./planner -run TestGapAndResolution
 mutant "unknown role refused" planner/decode.go 's|if !ok \|\| !slices.Contains(bridge.Roles, role) {|if !ok {|' ./planner -run TestStepsOutsideTheVocabulary
 mutant "unknown strategy refused" planner/decode.go 's|if !ok \|\| !slices.Contains(bridge.StrategyNames(), strategy) {|if !ok {|' ./planner -run TestStepsOutsideTheVocabulary
-mutant "step argument values checked" bridge/steps.go 's|if a.Values != nil \&\& !slices.Contains(a.Values, value) {|if false {|' ./planner -run TestStepsOutsideTheVocabulary
+mutant "step argument values checked" bridge/steps.go 's|if a.Values != nil \&\& !slices.Contains(a.Values, value) {|if false \&\& !slices.Contains(a.Values, value) {|' ./planner -run TestStepsOutsideTheVocabulary
 mutant "explain uses the planner's capabilities" planner/planner.go 's|plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)|plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), DefaultStrategies())|' ./planner -run TestExplainPlansWhatSearchRuns
 mutant "renamed target retargets the graph step" rules/retrieval/evidence.pl 's|    target(F, T), N \\== T, !\.|    target(F, T), N == T, !.|' ./planner -run TestGapAndResolution
 mutant "refresh rebuilds on a new snapshot" project/project.go 's|same := p.index != nil \&\& p.id.Generation == id.Generation \&\& p.id.Fingerprint == id.Fingerprint|same := p.index != nil|' ./project -run TestRefreshMovesToTheNewSnapshot

@@ -25,7 +25,7 @@ mutant "Includes reads the ancestors' ignore files" $L 's|rules = l.withDirRules
 mutant "Includes refuses paths under a link to a directory" $L 's|err == nil \&\& !fi.IsDir() {|err == nil \&\& false \&\& !fi.IsDir() {|' $P -run TestIncludesJudgesPathsThatDoNotExistAndRejectsUncleanOnes
 mutant "Includes refuses an existing non-regular path" $L '/^func (l Lister) Includes/,/^}/s|^\treturn false$|\treturn true|' $P -run TestIncludesAgreesWithListForEveryPathOfRandomTrees
 mutant "Includes refuses unclean paths" $L 's|if p == "." \|\| !fs.ValidPath(p) {|if p == "" {|' $P -run TestIncludesJudgesPathsThatDoNotExistAndRejectsUncleanOnes
-mutant "a symlinked ignore file is absent" $L '/^func readPatterns/,/^}/s|err != nil \|\| !fi.Mode().IsRegular() {|err != nil {|' $P -run TestIgnoreFilesThatAreLinksOrTooLargeAreTreatedAsAbsent
+mutant "a symlinked ignore file is absent" $L '/^func readPatterns/,/^}/s|err != nil \|\| !fi.Mode().IsRegular() {|err != nil \|\| fi == nil {|' $P -run TestIgnoreFilesThatAreLinksOrTooLargeAreTreatedAsAbsent
 mutant "an oversized ignore file is absent" $L 's|len(b) > MaxIgnoreFileBytes {|len(b) > 2*MaxIgnoreFileBytes {|' $P -run TestIgnoreFilesThatAreLinksOrTooLargeAreTreatedAsAbsent
 mutant "hinted paths go through Includes" sourcefacts/store/validate.go 's|if s.lister.Includes(s.root, p) {|if true {|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
 mutant "Flush indexes only included paths" sourcefacts/store/journal.go 's|if !s.lister.Includes(s.root, p) {|if false {|' $S -run TestHarnessWriteToAnIgnoredFileIndexesNothing

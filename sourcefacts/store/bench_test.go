@@ -26,6 +26,7 @@ var (
 	benchOnce sync.Once
 	benchDir  string
 	benchEx   *sourcefacts.Extractor
+	benchErr  error // from NewGoExtractor
 )
 
 func benchTree(b *testing.B) string {
@@ -38,9 +39,12 @@ func benchTree(b *testing.B) string {
 			}
 			benchDir = filepath.Join(goroot, "src", "net", "http")
 		}
-		benchEx, _ = sourcefacts.NewGoExtractor()
+		benchEx, benchErr = sourcefacts.NewGoExtractor()
 	})
-	if _, err := os.Stat(benchDir); err != nil || benchEx == nil {
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	if _, err := os.Stat(benchDir); err != nil {
 		b.Skip("no benchmark tree:", err)
 	}
 	return benchDir

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
@@ -45,10 +46,10 @@ func TestConcurrentChangeBetweenExtractionAndPublishIsRejectedAndRetried(t *test
 		if f.Hash != sourcefacts.HashBytes(src("V2")) {
 			t.Fatalf("a.go published as %s, want the bytes on disk", f.Hash)
 		}
-		if hits, _ := snap.Symbols(ctx, "V1"); len(hits) != 0 {
+		if hits := testfixture.Must(snap.Symbols(ctx, "V1"))(t); len(hits) != 0 {
 			t.Fatalf("stale candidate published: %+v", hits)
 		}
-		if hits, _ := snap.Symbols(ctx, "V2"); len(hits) != 1 || hits[0].Provenance.Hash != f.Hash {
+		if hits := testfixture.Must(snap.Symbols(ctx, "V2"))(t); len(hits) != 1 || hits[0].Provenance.Hash != f.Hash {
 			t.Fatalf("V2 hits %+v", hits)
 		}
 		if n := cx.count("a.go"); n != 2 {
@@ -201,7 +202,7 @@ func TestStalePartialErrorCannotSatisfyCurrentEvidenceQuery(t *testing.T) {
 	if err != nil || len(nc) != 5 {
 		t.Fatalf("NotCurrent: %v, %v", rows(nc), err)
 	}
-	if hits, _ := plain.Symbols(ctx, "Dirty"); len(hits) != 1 || hits[0].Status != StatusStale {
+	if hits := testfixture.Must(plain.Symbols(ctx, "Dirty"))(t); len(hits) != 1 || hits[0].Status != StatusStale {
 		t.Fatalf("old facts of a dirty file not flagged stale: %+v", hits)
 	}
 	// Repairing everything grants current evidence again.
@@ -212,7 +213,7 @@ func TestStalePartialErrorCannotSatisfyCurrentEvidenceQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := snapshot(t, s, All(), SnapshotOptions{RequireCurrent: true})
-	if hits, _ := snap.Symbols(ctx, "Changed"); len(hits) != 1 || hits[0].Status != sourcefacts.StatusCurrent {
+	if hits := testfixture.Must(snap.Symbols(ctx, "Changed"))(t); len(hits) != 1 || hits[0].Status != sourcefacts.StatusCurrent {
 		t.Fatalf("flushed write: %+v", hits)
 	}
 }
@@ -234,13 +235,13 @@ func TestHintedSnapshotNarrowsValidationOnlyWhenAsked(t *testing.T) {
 	writeFile(t, root, "sort/search.go", append(readFile(t, root, "sort/search.go"), "\nfunc Unhinted() {}\n"...))
 	s.SourceChangeHint(filepath.Join(root, "list", "list.go")) // absolute paths are accepted
 	hinted := snapshot(t, s, All(), SnapshotOptions{Hinted: true})
-	h1, _ := hinted.Symbols(ctx, "Hinted")
-	h2, _ := hinted.Symbols(ctx, "Unhinted")
+	h1 := testfixture.Must(hinted.Symbols(ctx, "Hinted"))(t)
+	h2 := testfixture.Must(hinted.Symbols(ctx, "Unhinted"))(t)
 	if len(h1) != 1 || len(h2) != 0 {
 		t.Fatalf("hinted snapshot: hinted change %d hits, unhinted %d; want 1, 0", len(h1), len(h2))
 	}
 	full := snapshot(t, s, All(), SnapshotOptions{})
-	if h2, _ := full.Symbols(ctx, "Unhinted"); len(h2) != 1 {
+	if h2 := testfixture.Must(full.Symbols(ctx, "Unhinted"))(t); len(h2) != 1 {
 		t.Fatal("a snapshot without Hinted missed an unhinted change")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
@@ -144,7 +145,7 @@ func TestEveryFactIsBoundToExactContentHashAndGeneration(t *testing.T) {
 	// The first snapshot, still open, keeps serving generation 1: the
 	// old bytes' facts, bound to the old hash.
 	check(t, snap1, edited, old, 1)
-	if hits, _ := snap1.Symbols(ctx, "Extra"); len(hits) != 0 {
+	if hits := testfixture.Must(snap1.Symbols(ctx, "Extra"))(t); len(hits) != 0 {
 		t.Fatalf("generation-1 snapshot sees a generation-2 symbol: %+v", hits)
 	}
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
@@ -83,7 +84,7 @@ func TestHarnessWriteDirtiesAtOnceAndThreeWritesCoalesceIntoOnePublication(t *te
 	if res.File.Status != StatusStale || !res.File.Dirty || res.Facts.Status != StatusStale || res.File.Hash != h0 {
 		t.Fatalf("dirty file served as %+v (facts status %s)", res.File, res.Facts.Status)
 	}
-	if hits, _ := plain.Symbols(ctx, "One"); len(hits) != 0 {
+	if hits := testfixture.Must(plain.Symbols(ctx, "One"))(t); len(hits) != 0 {
 		t.Fatalf("intermediate state published: %+v", hits)
 	}
 
@@ -144,20 +145,20 @@ func TestHarnessWriteDirtiesAtOnceAndThreeWritesCoalesceIntoOnePublication(t *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFF, _ := cx.ex.Extract(ctx, rel, final)
+	wantFF := testfixture.Must(cx.ex.Extract(ctx, rel, final))(t)
 	wantFF.Provenance.Project, wantFF.Provenance.Generation = s.Project(), 2
 	if d := cmp.Diff(wantFF, res.Facts); d != "" {
 		t.Fatalf("flushed facts (-want +got):\n%s", d)
 	}
 	for _, name := range []string{"One", "Two"} {
-		if hits, _ := cur.Symbols(ctx, name); len(hits) != 0 {
+		if hits := testfixture.Must(cur.Symbols(ctx, name))(t); len(hits) != 0 {
 			t.Fatalf("intermediate symbol %s served after Flush", name)
 		}
 	}
-	if d, _ := s.Dirty(ctx); len(d) != 0 {
+	if d := testfixture.Must(s.Dirty(ctx))(t); len(d) != 0 {
 		t.Fatalf("still dirty after Flush: %v", d)
 	}
-	if j, _ := s.Journal(ctx); len(j) != 0 {
+	if j := testfixture.Must(s.Journal(ctx))(t); len(j) != 0 {
 		t.Fatalf("journal not empty after Flush: %d entries", len(j))
 	}
 	if again, err := s.Flush(ctx); err != nil || again != id {
@@ -176,11 +177,11 @@ func TestHarnessWriteDirtiesAtOnceAndThreeWritesCoalesceIntoOnePublication(t *te
 			if err != nil {
 				t.Fatal(err)
 			}
-			j, _ := s.Journal(ctx)
+			j := testfixture.Must(s.Journal(ctx))(t)
 			if len(j) > 2 {
 				t.Fatalf("journal holds %d edits, limit 2", len(j))
 			}
-			id, _ := s.currentIdentity(ctx)
+			id := testfixture.Must(s.currentIdentity(ctx))(t)
 			gens = append(gens, id.Generation)
 		}
 		// Writes 0,1 fill the journal; write 2 flushes them first, etc.
@@ -310,7 +311,7 @@ func TestExpectedHashConflictIsStructuredAndFileUntouched(t *testing.T) {
 				if !errors.Is(err, ErrOutsideRoot) {
 					t.Fatal(err)
 				}
-				if b, _ := os.ReadFile(outside); string(b) != "package outside\n" {
+				if b := testfixture.Must(os.ReadFile(outside))(t); string(b) != "package outside\n" {
 					t.Fatalf("file outside the root written: %q", b)
 				}
 			},
@@ -340,7 +341,7 @@ func TestExpectedHashConflictIsStructuredAndFileUntouched(t *testing.T) {
 			if d := cmp.Diff(before, dirState(t, root), cmp.AllowUnexported(state{})); d != "" {
 				t.Fatalf("directory changed (-before +after):\n%s", d)
 			}
-			if d, _ := s.Dirty(ctx); len(d) != 0 {
+			if d := testfixture.Must(s.Dirty(ctx))(t); len(d) != 0 {
 				t.Fatalf("a failed write left %v dirty", d)
 			}
 			if _, err := s.Snapshot(ctx, All(), SnapshotOptions{RequireCurrent: true}); err != nil {
@@ -360,7 +361,7 @@ func TestExpectedHashConflictIsStructuredAndFileUntouched(t *testing.T) {
 		if _, err := s.ApplyPatch(ctx, rel, sourcefacts.HashBytes(readFile(t, root, rel)), insert); err != nil {
 			t.Fatal(err)
 		}
-		if fi, _ := os.Stat(abs); fi.Mode().Perm() != 0o640 {
+		if fi := testfixture.Must(os.Stat(abs))(t); fi.Mode().Perm() != 0o640 {
 			t.Fatalf("mode %v after write, want 0640", fi.Mode())
 		}
 	})
@@ -382,7 +383,7 @@ func TestExternalWriterCommitEditIsCheckedAndJournaled(t *testing.T) {
 	if ce := asErr[*ConflictError](t, err); ce.Expected != before || ce.Actual != after {
 		t.Fatalf("%#v", ce)
 	}
-	if d, _ := s.Dirty(ctx); len(d) != 0 {
+	if d := testfixture.Must(s.Dirty(ctx))(t); len(d) != 0 {
 		t.Fatalf("a refused CommitEdit left %v dirty", d)
 	}
 	if err := s.CommitEdit(ctx, rel, before, after, Patch{Edits: []Edit{{Start: 0, End: 0, Text: []byte("x")}}}); err != nil {
@@ -396,13 +397,13 @@ func TestExternalWriterCommitEditIsCheckedAndJournaled(t *testing.T) {
 	if _, err := s.Snapshot(ctx, All(), SnapshotOptions{RequireCurrent: true}); !errors.Is(err, ErrNotCurrent) {
 		t.Fatalf("RequireCurrent over a committed, unflushed edit: %v", err)
 	}
-	if hits, _ := snapshot(t, s, All(), SnapshotOptions{}).Symbols(ctx, "External"); len(hits) != 0 {
+	if hits := testfixture.Must(snapshot(t, s, All(), SnapshotOptions{}).Symbols(ctx, "External"))(t); len(hits) != 0 {
 		t.Fatal("unflushed external edit published by a snapshot")
 	}
 	if _, err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if hits, _ := snapshot(t, s, All(), SnapshotOptions{RequireCurrent: true}).Symbols(ctx, "External"); len(hits) != 1 || hits[0].Provenance.Hash != after {
+	if hits := testfixture.Must(snapshot(t, s, All(), SnapshotOptions{RequireCurrent: true}).Symbols(ctx, "External"))(t); len(hits) != 1 || hits[0].Provenance.Hash != after {
 		t.Fatalf("after Flush: %+v", hits)
 	}
 }
