@@ -62,10 +62,10 @@ type Because struct {
 
 // Decision is what the compile decided about one unit.
 type Decision struct {
-	ID     string  `json:"id"`
-	Kind   Kind    `json:"kind"`
-	Tokens int     `json:"tokens"` // what the unit costs (rendered block or serialised schema), in the compile's encoding
-	Active bool    `json:"active"` // in the compiled projection
+	ID     string `json:"id"`
+	Kind   Kind   `json:"kind"`
+	Tokens int    `json:"tokens"` // what the unit costs (rendered block or serialised schema), in the compile's encoding
+	Active bool   `json:"active"` // in the compiled projection
 	// Candidate is false only for a Why answer about a unit the compile
 	// did not hand to the rules (no good lexical match and nothing else
 	// calls for it): Because is then the rules' verdict had it been one.

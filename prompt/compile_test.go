@@ -165,11 +165,23 @@ func TestHostOwnedCatalogIsNeverReleasedByCompile(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
 	calls := []func() error{
-		func() error { _, err := c.Compile(context.Background(), cat, Input{Text: gitReview}, Options{}); return err },
-		func() error { _, err := c.Compile(context.Background(), cat, Input{Text: gitReview}, Options{Budget: 5}); return err },
+		func() error {
+			_, err := c.Compile(context.Background(), cat, Input{Text: gitReview}, Options{})
+			return err
+		},
+		func() error {
+			_, err := c.Compile(context.Background(), cat, Input{Text: gitReview}, Options{Budget: 5})
+			return err
+		},
 		func() error { _, err := c.Compile(canceled, cat, Input{Text: gitReview}, Options{}); return err },
-		func() error { _, err := c.Compile(context.Background(), cat, Input{}, Options{Mode: "bogus"}); return err },
-		func() error { _, err := c.Why(context.Background(), cat, Input{Text: gitReview}, Options{}, "project_search"); return err },
+		func() error {
+			_, err := c.Compile(context.Background(), cat, Input{}, Options{Mode: "bogus"})
+			return err
+		},
+		func() error {
+			_, err := c.Why(context.Background(), cat, Input{Text: gitReview}, Options{}, "project_search")
+			return err
+		},
 	}
 	for i, call := range calls {
 		err := call()
@@ -374,14 +386,23 @@ func TestContextUnitsJoinOneCompileOnly(t *testing.T) {
 func TestBadInputIsRefusedWithAStructuredError(t *testing.T) {
 	c, cat := newCompiler(t), loadExample(t)
 	for name, call := range map[string]func() error{
-		"mode":       func() error { _, err := c.Compile(context.Background(), cat, Input{}, Options{Mode: "some"}); return err },
-		"budget":     func() error { _, err := c.Compile(context.Background(), cat, Input{}, Options{Budget: -1}); return err },
-		"candidates": func() error { _, err := c.Compile(context.Background(), cat, Input{}, Options{MaxCandidates: 5000}); return err },
+		"mode": func() error {
+			_, err := c.Compile(context.Background(), cat, Input{}, Options{Mode: "some"})
+			return err
+		},
+		"budget": func() error { _, err := c.Compile(context.Background(), cat, Input{}, Options{Budget: -1}); return err },
+		"candidates": func() error {
+			_, err := c.Compile(context.Background(), cat, Input{}, Options{MaxCandidates: 5000})
+			return err
+		},
 		"text": func() error {
 			_, err := c.Compile(context.Background(), cat, Input{Text: strings.Repeat("a", MaxTextBytes+1)}, Options{})
 			return err
 		},
-		"signal": func() error { _, err := c.Compile(context.Background(), cat, Input{Signals: []string{"a\nb"}}, Options{}); return err },
+		"signal": func() error {
+			_, err := c.Compile(context.Background(), cat, Input{Signals: []string{"a\nb"}}, Options{})
+			return err
+		},
 		"nil catalog": func() error { _, err := c.Compile(context.Background(), nil, Input{}, Options{}); return err },
 	} {
 		if err := call(); !errors.Is(err, ErrBadInput) {
