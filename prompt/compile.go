@@ -220,11 +220,12 @@ func (c *Compiler) run(ctx context.Context, cat *Catalog, in Input, opts Options
 	for i, cd := range cands {
 		terms[i] = unitTerm(cd)
 	}
-	sol, err := c.eng.Once(ctx, "compile_units", inputTerm(in, opts.Mode), engine.List(terms...), engine.NewVar())
+	called, ranked := partition(cands, opts.Mode, probe)
+	sol, err := c.eng.Once(ctx, "compile_units", inputTerm(in, opts.Mode), engine.Compound("units", terms...), called, ranked, engine.NewVar())
 	if err != nil {
 		return nil, nil, fmt.Errorf("prompt: compile: %w", err)
 	}
-	if err := decodeCompiled(sol[2], cands); err != nil {
+	if err := decodeCompiled(sol[4], cands); err != nil {
 		return nil, nil, err
 	}
 	out, err := c.project(cands, enc, opts)
@@ -454,7 +455,37 @@ func gather(ctx context.Context, cat *Catalog, costs []int, extra []*candidate, 
 			}
 		}
 	}
+	closeRequires(cands)
 	return cands, nil
+}
+
+// closeRequires replaces each candidate's Requires with every candidate
+// it requires directly or through others (the rules read it closed, see
+// rules/prompt/units.pl), nearest first.
+func closeRequires(cands []*candidate) {
+	direct := make([][]int, len(cands))
+	for i, cd := range cands {
+		direct[i] = cd.links[0]
+	}
+	for i, cd := range cands {
+		if len(direct[i]) == 0 {
+			continue
+		}
+		seen := map[int]bool{cd.n: true}
+		var all []int
+		queue := slices.Clone(direct[i])
+		for len(queue) > 0 {
+			n := queue[0]
+			queue = queue[1:]
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			all = append(all, n)
+			queue = append(queue, direct[n-1]...)
+		}
+		cd.links[0] = all
+	}
 }
 
 func appendNew(xs []string, x string) []string {
@@ -469,10 +500,10 @@ func containsFold(xs []string, x string) bool {
 }
 
 // unitTerm is the candidate as the rules read it (rules/prompt/units.pl):
-// unit(N, Id, Kind, Activation, Host, rel(Rank, Percent, Needs, Signals),
-// Caps, links(Requires, Suggests, Conflicts, Supersedes), Priority,
-// Mandatory). Text is passed as strings; Kind, Activation and Host are
-// atoms of closed vocabularies checked by normalize.
+// unit(N, Id, Kind, Activation, Host, Rank, Percent, Needs, Signals, Caps,
+// Requires, Suggests, Conflicts, Supersedes, Priority, Mandatory). Text is
+// passed as strings; Kind, Activation and Host are atoms of closed
+// vocabularies checked by normalize.
 func unitTerm(cd *candidate) engine.Term {
 	u := cd.unit
 	ls := make([]engine.Term, 4)
@@ -493,9 +524,9 @@ func unitTerm(cd *candidate) engine.Term {
 		engine.Atom(string(u.Kind)),
 		engine.Atom(string(u.Activation)),
 		engine.Atom(cd.host),
-		engine.Compound("rel", engine.Int(int64(cd.rank)), engine.Int(int64(cd.percent)), engine.Strings(cd.needs), engine.Strings(cd.signals)),
+		engine.Int(int64(cd.rank)), engine.Int(int64(cd.percent)), engine.Strings(cd.needs), engine.Strings(cd.signals),
 		engine.Strings(u.Capabilities),
-		engine.Compound("links", ls...),
+		ls[0], ls[1], ls[2], ls[3],
 		engine.Int(int64(u.Priority)),
 		engine.Atom(mandatory))
 }
@@ -505,13 +536,53 @@ func inputTerm(in Input, mode Mode) engine.Term {
 	return engine.Compound("input", engine.Atom(string(mode)), engine.Strings(in.Capabilities), engine.Strings(in.Signals), engine.Strings(in.Needs))
 }
 
-// decodeCompiled reads compiled(In, Out): every candidate exactly once, as
-// in(N, because(R, Ps)) or out(N, because(R, Ps)).
+// partition splits the candidates into the numbers of those something
+// besides a lexical match calls for (activation always, a host flag, a
+// need, a signal, mode all_tools for a tool, the Why probe) and the
+// others, best lexical rank first and unmatched last: the Called and
+// Ranked arguments of compile_units/5 (rules/prompt/units.pl).
+func partition(cands []*candidate, mode Mode, probe string) (called, ranked engine.Term) {
+	var cs []engine.Term
+	var rs []*candidate
+	for _, cd := range cands {
+		u := cd.unit
+		if u.Activation == ActivationAlways || cd.host != hostNone || len(cd.needs) > 0 || len(cd.signals) > 0 ||
+			(mode == ModeAllTools && u.Kind.IsTool()) || (probe != "" && u.ID == probe) {
+			cs = append(cs, engine.Int(int64(cd.n)))
+		} else {
+			rs = append(rs, cd)
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b *candidate) int {
+		switch {
+		case a.rank == b.rank:
+			return a.n - b.n
+		case a.rank == 0:
+			return 1
+		case b.rank == 0:
+			return -1
+		}
+		return a.rank - b.rank
+	})
+	ts := make([]engine.Term, len(rs))
+	for i, cd := range rs {
+		ts[i] = engine.Int(int64(cd.n))
+	}
+	return engine.List(cs...), engine.List(ts...)
+}
+
+// decodeCompiled reads compiled(In, Out, Default): in(N, because(R, Ps))
+// and out(N, because(R, Ps)), each candidate at most once; every
+// candidate neither names is out with Default.
 func decodeCompiled(v any, cands []*candidate) error {
-	const pred = "compile_units/3"
+	const pred = "compile_units/5"
 	c, ok := v.(engine.CompoundValue)
-	if !ok || c.Functor != "compiled" || len(c.Args) != 2 {
-		return badTerm(pred, v, "want compiled(In, Out)")
+	if !ok || c.Functor != "compiled" || len(c.Args) != 3 {
+		return badTerm(pred, v, "want compiled(In, Out, Default)")
+	}
+	def, err := decodeBecause(pred, c.Args[2])
+	if err != nil {
+		return err
 	}
 	decided := make([]bool, len(cands))
 	for i, functor := range []string{"in", "out"} {
@@ -541,7 +612,7 @@ func decodeCompiled(v any, cands []*candidate) error {
 	}
 	for i, ok := range decided {
 		if !ok {
-			return badTerm(pred, v, "candidate %d (%q) is not decided", i+1, clipID(cands[i].unit.ID))
+			cands[i].active, cands[i].because = false, def
 		}
 	}
 	return nil

@@ -27,11 +27,11 @@ var (
 )
 
 // RuleError reports a term the rules returned that is outside the compile
-// protocol (see rules/prompt/compile.pl): not compiled(In, Out), a
-// candidate number out of range or decided twice or never, a because/2
+// protocol (see rules/prompt/compile.pl): not compiled(In, Out,
+// Default), a candidate number out of range or decided twice, a because/2
 // without an atom rule ID. It matches ErrBadRules.
 type RuleError struct {
-	Predicate string // e.g. "compile_units/3"
+	Predicate string // e.g. "compile_units/5"
 	Term      string // the offending term, clipped
 	Reason    string
 }
@@ -145,8 +145,8 @@ func EngineOptions(opts CompilerOptions) (engine.Options, error) {
 
 // Vocabulary is the closed vocabulary of the prompt rules, checked in
 // every rule file at load time: the kind, activation, host flag and
-// mandatory flag of unit/10 and of the unit_prop/2 properties, and the
-// mode of input/4.
+// mandatory flag of unit/16, of its accessors (u_kind/2, ...) and of the
+// unit_prop/2 properties, and the mode of input/4 and in_mode/2.
 func Vocabulary() []engine.TermShape {
 	kinds := make([]string, len(Kinds))
 	for i, k := range Kinds {
@@ -156,19 +156,28 @@ func Vocabulary() []engine.TermShape {
 	hosts := []string{hostSelected, hostDenied, hostNone}
 	modes := []string{string(ModeCompiled), string(ModeAllTools)}
 	flags := []string{"true", "false"}
-	return []engine.TermShape{
-		{Functor: "unit", Arity: 10, Args: []engine.ArgShape{{}, {}, {Name: "kind", Atoms: kinds}, {Name: "activation", Atoms: acts},
-			{Name: "host", Atoms: hosts}, {}, {}, {}, {}, {Name: "mandatory", Atoms: flags}}},
+	unit := make([]engine.ArgShape, 16)
+	unit[2], unit[3], unit[4], unit[15] = engine.ArgShape{Name: "kind", Atoms: kinds}, engine.ArgShape{Name: "activation", Atoms: acts},
+		engine.ArgShape{Name: "host", Atoms: hosts}, engine.ArgShape{Name: "mandatory", Atoms: flags}
+	shapes := []engine.TermShape{
+		{Functor: "unit", Arity: 16, Args: unit},
 		{Functor: "input", Arity: 4, Args: []engine.ArgShape{{Name: "mode", Atoms: modes}}},
-		{Functor: "kind", Arity: 1, Args: []engine.ArgShape{{Name: "kind", Atoms: kinds}}},
-		{Functor: "activation", Arity: 1, Args: []engine.ArgShape{{Name: "activation", Atoms: acts}}},
-		{Functor: "host", Arity: 1, Args: []engine.ArgShape{{Name: "host", Atoms: hosts}}},
-		{Functor: "mode", Arity: 1, Args: []engine.ArgShape{{Name: "mode", Atoms: modes}}},
-		{Functor: "mandatory", Arity: 1, Args: []engine.ArgShape{{Name: "mandatory", Atoms: flags}}},
 	}
+	for _, f := range []struct {
+		name  string
+		atoms []string
+	}{{"kind", kinds}, {"activation", acts}, {"host", hosts}, {"mode", modes}, {"mandatory", flags}} {
+		shapes = append(shapes, engine.TermShape{Functor: f.name, Arity: 1, Args: []engine.ArgShape{{Name: f.name, Atoms: f.atoms}}})
+		acc := "u_" + f.name
+		if f.name == "mode" {
+			acc = "in_mode"
+		}
+		shapes = append(shapes, engine.TermShape{Functor: acc, Arity: 2, Args: []engine.ArgShape{{}, {Name: f.name, Atoms: f.atoms}}})
+	}
+	return shapes
 }
 
-// Host flags of unit/10.
+// Host flags of unit/16.
 const (
 	hostSelected = "selected"
 	hostDenied   = "denied"

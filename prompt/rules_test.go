@@ -39,16 +39,16 @@ func rulesDir(t *testing.T, files map[string]string) string {
 func TestAnswersOutsideTheProtocolAreRuleErrors(t *testing.T) {
 	cat := loadExample(t)
 	for name, answer := range map[string]string{
-		"not compiled/2":       "C = done",
-		"number out of range":  "all_out(Us, Os), C = compiled([in(9999, because(r, []))], Os)",
-		"decided twice":        "all_out(Us, [O|Os]), C = compiled([], [O, O|Os])",
-		"one left undecided":   "all_out(Us, [_|Os]), C = compiled([], Os)",
-		"rule ID is a string":  `all_out(Us, [out(N, _)|Os]), C = compiled([], [out(N, because("r", []))|Os])`,
-		"premises not a list":  "all_out(Us, [out(N, _)|Os]), C = compiled([], [out(N, because(r, p))|Os])",
-		"in list holds an out": "all_out(Us, [O|Os]), C = compiled([O], Os)",
+		"not compiled/3":        "C = done",
+		"number out of range":   "all_out(Us, Os), C = compiled([in(9999, because(r, []))], Os, because(d, []))",
+		"decided twice":         "all_out(Us, [O|Os]), C = compiled([], [O, O|Os], because(d, []))",
+		"default not a because": "all_out(Us, [_|Os]), C = compiled([], Os, nothing)",
+		"rule ID is a string":   `all_out(Us, [out(N, _)|Os]), C = compiled([], [out(N, because("r", []))|Os], because(d, []))`,
+		"premises not a list":   "all_out(Us, [out(N, _)|Os]), C = compiled([], [out(N, because(r, p))|Os], because(d, []))",
+		"in list holds an out":  "all_out(Us, [O|Os]), C = compiled([O], Os, because(d, []))",
 	} {
 		t.Run(name, func(t *testing.T) {
-			dir := rulesDir(t, map[string]string{"prompt/compile.pl": "compile_units(_, Us, C) :- " + answer + ".\n" +
+			dir := rulesDir(t, map[string]string{"prompt/compile.pl": "compile_units(_, T, _, _, C) :- T =.. [_|Us], " + answer + ".\n" +
 				"all_out([], []).\nall_out([U|Us], [out(N, because(r, []))|Os]) :- unit_prop(n(N), U), all_out(Us, Os).\n"})
 			c, err := NewCompiler(CompilerOptions{RulesDir: dir})
 			if err != nil {
@@ -56,7 +56,7 @@ func TestAnswersOutsideTheProtocolAreRuleErrors(t *testing.T) {
 			}
 			out, err := c.Compile(context.Background(), cat, Input{Text: gitReview}, Options{})
 			var re *RuleError
-			if !errors.As(err, &re) || !errors.Is(err, ErrBadRules) || re.Predicate != "compile_units/3" || out != nil {
+			if !errors.As(err, &re) || !errors.Is(err, ErrBadRules) || re.Predicate != "compile_units/5" || out != nil {
 				t.Fatalf("want a RuleError, got %v (%v)", err, out)
 			}
 		})
@@ -153,7 +153,7 @@ func TestRuleFilesOutsideTheVocabularyAreRefusedAtLoad(t *testing.T) {
 
 // TestRulesRunUnderTheInferenceBudget: a rule that loops is stopped.
 func TestRulesRunUnderTheInferenceBudget(t *testing.T) {
-	dir := rulesDir(t, map[string]string{"prompt/compile.pl": "compile_units(I, U, C) :- compile_units(I, U, C).\n"})
+	dir := rulesDir(t, map[string]string{"prompt/compile.pl": "compile_units(I, T, A, B, C) :- compile_units(I, T, A, B, C).\n"})
 	c, err := NewCompiler(CompilerOptions{RulesDir: dir, Inferences: 10_000})
 	if err != nil {
 		t.Fatal(err)

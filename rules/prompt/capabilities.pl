@@ -14,18 +14,15 @@ rule_id(cap_missing, "the unit needs a capability the host did not grant").
 %! unauthorized(+Input, +Unit, -Because) is semidet.
 %  Succeeds when Unit needs capabilities that Input does not grant;
 %  Because names them.
-unauthorized(In, U, because(cap_missing, [missing(Ms)])) :-
-    unit_prop(capabilities(Cs), U),
-    Cs \== [],
-    input_prop(granted(G), In),
-    missing_capabilities(Cs, G, Ms),
-    Ms \== [].
+unauthorized(In, U, because(cap_missing, [missing([M|Ms])])) :-
+    u_caps(U, [C|Cs]),
+    in_granted(In, G),
+    missing_capabilities([C|Cs], G, [M|Ms]).
 
 %! missing_capabilities(+Needed, +Granted, -Missing) is det.
 missing_capabilities([], _, []).
 missing_capabilities([C|Cs], G, Ms) :-
-    (   memberchk(C, G)
-    ->  Ms = Ms1
-    ;   Ms = [C|Ms1]
-    ),
-    missing_capabilities(Cs, G, Ms1).
+    memberchk(C, G), !,
+    missing_capabilities(Cs, G, Ms).
+missing_capabilities([C|Cs], G, [C|Ms]) :-
+    missing_capabilities(Cs, G, Ms).

@@ -1,14 +1,17 @@
 /*  closure.pl -- what the wanted units bring with them.
 
-    A unit is viable when it is not blocked (refused by select.pl or
-    capabilities.pl, or banned by conflicts.pl) and everything it requires
-    is viable. The active units are the viable wanted units, everything
-    they require (transitively), and every viable unit an active unit
-    suggests (with what that one requires). A wanted unit that is not
-    viable is out, naming the requirement that cannot be met.
+    A unit is blocked when it is refused (select.pl, capabilities.pl) or
+    banned (conflicts.pl). A wanted unit is active when neither it nor
+    anything it requires is blocked (Go hands every candidate's Requires
+    closed over the relation, units.pl), and everything it requires is
+    active with it (cl_required). Every unit an active wanted unit
+    suggests is active too (cl_suggested) when neither it nor what it
+    requires is blocked, with what it requires. A wanted unit with a
+    blocked requirement is out (cl_requires_unavailable), naming it.
 
-    Go hands the rules every unit a candidate requires or suggests, so
-    requirements are always candidate numbers.
+    The units reached this way are decided when first needed
+    (ensure_state/6, select.pl). Active units are marked in a vector of
+    unbound variables, so that a membership test is one arg/3.
 */
 
 :- multifile(rule_id/2).
@@ -17,78 +20,106 @@ rule_id(cl_required, "an active unit requires this unit").
 rule_id(cl_suggested, "an active unit suggests this unit").
 rule_id(cl_requires_unavailable, "the unit requires a unit that cannot be active").
 
-%! close_units(+Table, +Requiring, +Blocked, +Wanted, -Active, -NotViable) is det.
-%  Table      units(U1, ..., Un), see compile.pl
-%  Requiring  [N-Requires] for the units that require something
-%  Blocked    numbers of the units that may not be active
-%  Wanted     [N-Because] the wanted units
-%  Active     [N-Because] the active units: the viable wanted ones with
-%             their reasons, and the units they pulled in
-%  NotViable  [N-Because] the units ruled out by an unmet requirement
-close_units(T, Req, Blocked0, Wanted, Active, NotViable) :-
-    viability(T, Req, Blocked0, [], Blocked, NotViable),
-    exclude_blocked(Wanted, Blocked, Base),
-    grow_active(T, Blocked, Base, Base, Active).
+%! close_units(+In, +T, +SV, +BanV, +Wanted, +Seen0, -Seen, -Active, -NotViable) is det.
+%  In, T, SV   the input, the candidate table, the state vector (compile.pl)
+%  BanV        a vector marking the banned units
+%  Wanted      [N-Because] the wanted units
+%  Seen        Seen0 with every unit decided on the way
+%  Active      [N-Because] the active units
+%  NotViable   [N-Because] the wanted units ruled out by a requirement
+close_units(In, T, SV, BanV, Wanted, Seen0, Seen, Active, NotViable) :-
+    functor(T, _, Len),
+    functor(AV, active, Len),
+    viable_wanted(Wanted, In, T, SV, BanV, AV, Seen0, Seen1, Base, NotViable),
+    pull_all(Base, In, T, SV, BanV, AV, Seen1, Seen, Base, Active).
 
-%! viability(+Table, +Requiring, +Blocked0, +NV0, -Blocked, -NotViable) is det.
-%  Adds to Blocked0, until nothing changes, every unit that requires a
-%  blocked unit.
-viability(T, Req, B0, NV0, B, NV) :-
-    newly_blocked(Req, T, B0, New),
-    (   New == []
-    ->  B = B0, NV = NV0
-    ;   pairs_keys_values(New, Ns, _),
-        append(Ns, B0, B1),
-        append(NV0, New, NV1),
-        viability(T, Req, B1, NV1, B, NV)
-    ).
-
-newly_blocked([], _, _, []).
-newly_blocked([N-Rs|More], T, B0, New) :-
-    (   \+ memberchk(N, B0),
-        member(R, Rs),
-        memberchk(R, B0)
-    ->  unit_id(T, R, Id),
-        New = [N-because(cl_requires_unavailable, [requires(Id)])|New1]
-    ;   New = New1
-    ),
-    newly_blocked(More, T, B0, New1).
-
-exclude_blocked([], _, []).
-exclude_blocked([N-W|Xs], Bl, Out) :-
-    (   memberchk(N, Bl)
-    ->  Out = Out1
-    ;   Out = [N-W|Out1]
-    ),
-    exclude_blocked(Xs, Bl, Out1).
-
-%! grow_active(+Table, +Blocked, +Queue, +Active0, -Active) is det.
-%  Pulls in what the units of Queue require and suggest, breadth first.
-grow_active(_, _, [], A, A).
-grow_active(T, Bl, [N-_|Q], A0, A) :-
+% viable_wanted(+Wanted, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, -Base, -NotViable)
+% Base: the wanted units that are not blocked and require nothing
+% blocked, marked active in AV.
+viable_wanted([], _, _, _, _, _, Seen, Seen, [], []).
+viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, [N-W|Base], NV) :-
     arg(N, T, U),
-    unit_prop(requires(Rs), U),
-    unit_prop(suggests(Ss), U),
-    (   Rs == [], Ss == []
-    ->  A2 = A0, New = []
-    ;   unit_prop(id(Id), U),
-        pull_units(Rs, because(cl_required, [by(Id)]), Bl, A0, A1, [], New1),
-        pull_units(Ss, because(cl_suggested, [by(Id)]), Bl, A1, A2, New1, New)
-    ),
-    append(Q, New, Q1),
-    grow_active(T, Bl, Q1, A2, A).
+    arg(11, U, []),                     % requires nothing
+    arg(N, BanV, X),
+    var(X), !,
+    arg(N, AV, yes),
+    viable_wanted(Ws, In, T, SV, BanV, AV, Seen0, Seen, Base, NV).
+viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, Base, NV) :-
+    arg(N, T, U),
+    u_requires(U, Rs),
+    first_blocked([N|Rs], In, T, SV, BanV, Seen0, Seen1, B),
+    viable_or_not(B, N, W, T, AV, Base, Base1, NV, NV1),
+    viable_wanted(Ws, In, T, SV, BanV, AV, Seen1, Seen, Base1, NV1).
 
-%! pull_units(+Ns, +Because, +Blocked, +Active0, -Active, +New0, -New) is det.
-%  Adds each unit of Ns that is neither active nor blocked to Active (and
-%  to New) with the reason Because.
-pull_units([], _, _, A, A, New, New).
-pull_units([R|Rs], W, Bl, A0, A, New0, New) :-
-    (   (   memberchk(R-_, A0)
-        ;   memberchk(R, Bl)
-        )
-    ->  A1 = A0, New1 = New0
-    ;   E = R-W,
-        A1 = [E|A0],
-        New1 = [E|New0]
-    ),
-    pull_units(Rs, W, Bl, A1, A, New1, New).
+% viable_or_not(+Blocked, +N, +W, +T, +AV, -Base, ?Base1, -NV, ?NV1)
+viable_or_not(none, N, W, _, AV, [N-W|Base], Base, NV, NV) :- !,
+    arg(N, AV, yes).
+viable_or_not(N, N, _, _, _, Base, Base, NV, NV) :- !.
+viable_or_not(M, N, _, T, _, Base, Base, [N-because(cl_requires_unavailable, [requires(Id)])|NV], NV) :-
+    unit_id(T, M, Id).
+
+%! first_blocked(+Ns, +In, +T, +SV, +BanV, +Seen0, -Seen, -B) is det.
+%  B is the first unit of Ns that is refused or banned, deciding each on
+%  the way; none if there is none. Call it with B unbound.
+first_blocked([], _, _, _, _, Seen, Seen, none).
+first_blocked([M|Ms], In, T, SV, BanV, Seen0, Seen, B) :-
+    ensure_state(In, T, SV, M, Seen0, Seen1),
+    arg(M, SV, St),
+    arg(M, BanV, X),
+    blocked_or_next(St, X, M, Ms, In, T, SV, BanV, Seen1, Seen, B).
+
+blocked_or_next(refused(_), _, M, _, _, _, _, _, Seen, Seen, M) :- !.
+blocked_or_next(_, X, M, _, _, _, _, _, Seen, Seen, M) :-
+    nonvar(X), !.
+blocked_or_next(_, _, _, Ms, In, T, SV, BanV, Seen0, Seen, B) :-
+    first_blocked(Ms, In, T, SV, BanV, Seen0, Seen, B).
+
+% pull_all(+Base, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, +Active0, -Active)
+% Adds what each base unit requires, and what it suggests when that can
+% be active.
+pull_all([], _, _, _, _, _, Seen, Seen, A, A).
+pull_all([N-_|Ps], In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
+    arg(N, T, U),
+    arg(11, U, []),                     % requires nothing
+    arg(12, U, []), !,                  % suggests nothing
+    pull_all(Ps, In, T, SV, BanV, AV, Seen0, Seen, A0, A).
+pull_all([N-_|Ps], In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
+    arg(N, T, U),
+    u_requires(U, Rs),
+    u_suggests(U, Ss),
+    u_id(U, Id),
+    pull_required(Rs, because(cl_required, [by(Id)]), AV, A0, A1),
+    pull_suggested(Ss, Id, In, T, SV, BanV, AV, Seen0, Seen1, A1, A2),
+    pull_all(Ps, In, T, SV, BanV, AV, Seen1, Seen, A2, A).
+
+% pull_required(+Ns, +Because, +AV, +A0, -A): each of Ns not active yet
+% becomes active with Because.
+pull_required([], _, _, A, A).
+pull_required([R|Rs], W, AV, A0, A) :-
+    arg(R, AV, X),
+    var(X), !,
+    X = yes,
+    pull_required(Rs, W, AV, [R-W|A0], A).
+pull_required([_|Rs], W, AV, A0, A) :-
+    pull_required(Rs, W, AV, A0, A).
+
+% pull_suggested(+Ss, +ById, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, +A0, -A)
+pull_suggested([], _, _, _, _, _, _, Seen, Seen, A, A).
+pull_suggested([S|Ss], By, In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
+    arg(S, AV, X),
+    var(X),
+    arg(S, T, U),
+    u_requires(U, Rs),
+    first_blocked([S|Rs], In, T, SV, BanV, Seen0, Seen1, B),
+    B == none, !,
+    X = yes,
+    u_id(U, Id),
+    pull_required(Rs, because(cl_required, [by(Id)]), AV, [S-because(cl_suggested, [by(By)])|A0], A1),
+    pull_suggested(Ss, By, In, T, SV, BanV, AV, Seen1, Seen, A1, A).
+pull_suggested([_|Ss], By, In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
+    pull_suggested(Ss, By, In, T, SV, BanV, AV, Seen0, Seen, A0, A).
+
+mark_pairs([], _).
+mark_pairs([N-_|Ps], V) :-
+    arg(N, V, yes),
+    mark_pairs(Ps, V).

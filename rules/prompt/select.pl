@@ -7,6 +7,11 @@
     still pull it in for a unit that requires or suggests it). Capabilities
     are checked between refusal and wanting, in capabilities.pl.
 
+    The Ranked candidates (compile.pl) come best lexical match first, so
+    once one falls outside the lexical cut so do all after it: unless an
+    extension hook is loaded, they are not examined one by one and are out
+    with not_examined_because/1.
+
     Wanted, in this order (the first rule that holds gives the reason):
       extra_select/4 clauses, the host's selection, activation always, mode
       all_tools (every tool), a need the unit's keywords or capabilities
@@ -43,41 +48,106 @@ rule_id(sel_not_relevant, "a relevant unit that nothing selected").
 %  MaxRank and its BM25 score at least MinPercent of the best match's.
 lexical_cut(8, 40).
 
+%! decide_unit(+Input, +Unit, -State) is det.
+%  State is refused(Because) (here or capabilities.pl), wanted(Because)
+%  or idle(Because).
+%
+%  The default prompt rules use no control constructs (->, ;, \+,
+%  findall/3, ...) where large terms are in reach -- ichiban/prolog
+%  compiles such a goal, walking every term in it, each time it runs --
+%  and read fields with the accessors of units.pl. Clauses with cuts
+%  choose instead.
+decide_unit(In, U, St) :-
+    refuse_rule(In, U, B), !,
+    St = refused(B).
+decide_unit(In, U, St) :-
+    unauthorized(In, U, B), !,
+    St = refused(B).
+decide_unit(In, U, St) :-
+    want_rule(In, U, B), !,
+    St = wanted(B).
+decide_unit(_, U, idle(B)) :-
+    idle_because(U, B).
+
+%! ensure_state(+Input, +Table, +SV, +N, +Seen0, -Seen) is det.
+%  Decides unit N (binding its place in the state vector SV, compile.pl)
+%  unless it is decided already; Seen is Seen0 with N if it was not.
+ensure_state(In, T, SV, N, Seen0, Seen) :-
+    arg(N, SV, St),
+    decide_once(St, In, T, N, Seen0, Seen).
+
+decide_once(St, In, T, N, Seen0, [N|Seen0]) :-
+    var(St), !,
+    arg(N, T, U),
+    decide_unit(In, U, St).
+decide_once(_, _, _, _, Seen, Seen).
+
 %! refuse_rule(+Input, +Unit, -Because) is semidet.
-refuse_rule(_, U, because(sel_host_denied, [])) :-
-    unit_prop(host(denied), U), !.
+refuse_rule(_, U, B) :-
+    u_host(U, denied), !,
+    B = because(sel_host_denied, []).
 refuse_rule(In, U, because(R, Ps)) :-
     extra_reject(R, In, U, Ps), !.
 
 %! want_rule(+Input, +Unit, -Because) is semidet.
 want_rule(In, U, because(R, Ps)) :-
     extra_select(R, In, U, Ps), !.
-want_rule(_, U, because(sel_host_selected, [])) :-
-    unit_prop(host(selected), U), !.
-want_rule(_, U, because(sel_always, [])) :-
-    unit_prop(activation(always), U), !.
-want_rule(In, U, because(sel_all_tools, [mode(all_tools)])) :-
-    input_prop(mode(all_tools), In),
-    unit_prop(kind(K), U),
-    tool_kind(K), !.
-want_rule(_, U, because(sel_need, [needs(Ns)])) :-
-    unit_prop(needs(Ns), U),
-    Ns \== [], !.
-want_rule(_, U, because(sel_signal, [signals(Ss)])) :-
-    unit_prop(signals(Ss), U),
-    Ss \== [], !.
-want_rule(_, U, because(sel_relevant, [lexical_rank(R), score_percent(P)])) :-
-    unit_prop(rank(R), U),
+want_rule(_, U, B) :-
+    u_host(U, selected), !,
+    B = because(sel_host_selected, []).
+want_rule(_, U, B) :-
+    u_activation(U, always), !,
+    B = because(sel_always, []).
+want_rule(In, U, B) :-
+    in_mode(In, all_tools),
+    u_kind(U, K),
+    tool_kind(K), !,
+    B = because(sel_all_tools, [mode(all_tools)]).
+want_rule(_, U, B) :-
+    u_needs(U, [N|Ns]), !,
+    B = because(sel_need, [needs([N|Ns])]).
+want_rule(_, U, B) :-
+    u_signals(U, [S|Ss]), !,
+    B = because(sel_signal, [signals([S|Ss])]).
+want_rule(_, U, B) :-
+    u_rank(U, R),
+    u_percent(U, P),
+    in_lexical_cut(R, P), !,
+    relevant_because(R, P, B).
+
+%! relevant_because(+Rank, +Percent, -Because) is det.
+relevant_because(R, P, because(sel_relevant, [lexical_rank(R), score_percent(P)])).
+
+%! decide_ranked(+Input, +Unit, +Rank, +Percent, -State) is det.
+%  The state of a Ranked unit inside the lexical cut (compile.pl), when no
+%  extension hook of this file is loaded: decide_unit/3 cut short. A
+%  Ranked unit has activation relevant, no host flag, need or signal, and
+%  is not a tool in mode all_tools (else Go would have put it in Called),
+%  so only host denial's absence, capabilities and sel_relevant apply.
+decide_ranked(In, U, _, _, St) :-
+    unauthorized(In, U, B), !,
+    St = refused(B).
+decide_ranked(_, _, R, P, wanted(B)) :-
+    relevant_because(R, P, B).
+
+%! in_lexical_cut(+Rank, +Percent) is semidet.
+%  A lexical match of this rank and score is good enough (lexical_cut/2).
+in_lexical_cut(R, P) :-
     R > 0,
     lexical_cut(MaxRank, MinPercent),
     R =< MaxRank,
-    unit_prop(percent(P), U),
-    P >= MinPercent, !.
+    P >= MinPercent.
 
 %! idle_because(+Unit, -Because) is det.
 %  Why a relevant unit that nothing wanted is not selected.
 idle_because(U, because(sel_not_relevant, [no_lexical_match])) :-
-    unit_prop(rank(0), U), !.
+    u_rank(U, 0), !.
 idle_because(U, because(sel_not_relevant, [lexical_rank(R), score_percent(P)])) :-
-    unit_prop(rank(R), U),
-    unit_prop(percent(P), U).
+    u_rank(U, R),
+    u_percent(U, P).
+
+%! not_examined_because(-Because) is det.
+%  The reason of the Ranked candidates past the lexical cut, which the
+%  default rules do not examine one by one (compile.pl).
+not_examined_because(because(sel_not_relevant, [lexical_cut(MaxRank, MinPercent)])) :-
+    lexical_cut(MaxRank, MinPercent).
