@@ -5,22 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rlm-dev/rlm/internal/testfixture"
 )
 
 func writeFile(t *testing.T, name, text string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return filepath.Join(testfixture.WriteTree(t, map[string]string{name: text}), name)
 }
 
 const goodTool = `  - id: git_diff

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,23 +13,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/testfixture"
 	"github.com/rlm-dev/rlm/rules"
 )
 
 // rulesDir writes files (relative path -> text) under a new directory.
 func rulesDir(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testfixture.WriteTree(t, files)
 }
 
 // TestAnswersOutsideTheProtocolAreRuleErrors: a compile.pl that returns
