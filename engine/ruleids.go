@@ -67,14 +67,35 @@ func (e *Engine) RuleIDs(ctx context.Context) ([]RuleID, error) {
 // CheckRuleIDs reads every loaded rule file (not the tests) and reports
 // each rule ID that a because(ID, _) — or the first argument of a clause
 // head whose name/arity is in idHeads (e.g. "class_rule/4", for rules that
-// carry their ID there) — names but no rule_id/2 fact registers, and each
-// registered ID no rule uses. A rule ID is an atom in those positions;
-// variables (IDs chosen at run time) are not checked. Problems are sorted
-// by file and line.
+// carry their ID there) or is declared by a rule_id_head(Name/Arity) fact
+// of the rules (e.g. rule_id_head(extra_select/4), so that a hook's
+// clauses in any file count) — names but no rule_id/2 fact registers, and
+// each registered ID no rule uses. A rule ID is an atom in those
+// positions; variables (IDs chosen at run time) are not checked. Problems
+// are sorted by file and line.
 func (e *Engine) CheckRuleIDs(ctx context.Context, idHeads []string) ([]RuleIDProblem, error) {
 	reg, err := e.RuleIDs(ctx)
 	if err != nil {
 		return nil, err
+	}
+	idHeads = slices.Clone(idHeads)
+	if _, ok := e.DefinedIn("rule_id_head", 1); ok {
+		sols, err := e.All(ctx, 0, "rule_id_head", NewVar())
+		if err != nil {
+			return nil, fmt.Errorf("engine: rule_id_head/1: %w", err)
+		}
+		for _, s := range sols {
+			pi, ok := s[0].(CompoundValue)
+			if !ok || pi.Functor != "/" || len(pi.Args) != 2 {
+				return nil, fmt.Errorf("engine: rule_id_head/1: want rule_id_head(Name/Arity), got %s", FormatValue(s[0]))
+			}
+			name, ok1 := pi.Args[0].(AtomValue)
+			arity, ok2 := pi.Args[1].(int64)
+			if !ok1 || !ok2 {
+				return nil, fmt.Errorf("engine: rule_id_head/1: want rule_id_head(Name/Arity), got %s", FormatValue(s[0]))
+			}
+			idHeads = append(idHeads, fmt.Sprintf("%s/%d", name, arity))
+		}
 	}
 	registered := map[string]bool{}
 	for _, r := range reg {

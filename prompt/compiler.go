@@ -148,8 +148,8 @@ func EngineOptions(opts CompilerOptions) (engine.Options, error) {
 // mandatory flag of unit/16, of its accessors (u_kind/2, ...) and of the
 // unit_prop/2 properties, and the mode of input/4 and in_mode/2.
 func Vocabulary() []engine.TermShape {
-	kinds := make([]string, len(Kinds))
-	for i, k := range Kinds {
+	kinds := make([]string, len(kindOrder))
+	for i, k := range kindOrder {
 		kinds[i] = string(k)
 	}
 	acts := []string{string(ActivationAlways), string(ActivationRelevant)}
@@ -198,12 +198,10 @@ func (c *Compiler) RuleIDs(ctx context.Context) ([]engine.RuleID, error) {
 	return c.eng.RuleIDs(ctx)
 }
 
-// hookIDHeads are the hooks whose first argument is a rule ID.
-var hookIDHeads = []string{"extra_reject/4", "extra_select/4", "extra_conflict/4"}
-
 // CheckRuleIDs reports every rule ID of the loaded prompt rules (in a
-// because/2, or heading an extension hook's clause) used but not
-// registered, or registered but unused (engine.Engine.CheckRuleIDs).
+// because/2, or heading a clause of a hook the rules declare with
+// rule_id_head/1) used but not registered, or registered but unused
+// (engine.Engine.CheckRuleIDs).
 func (c *Compiler) CheckRuleIDs(ctx context.Context) ([]engine.RuleIDProblem, error) {
-	return c.eng.CheckRuleIDs(ctx, hookIDHeads)
+	return c.eng.CheckRuleIDs(ctx, nil)
 }

@@ -281,10 +281,10 @@ func packOrder(a, b *candidate) int {
 	return a.order - b.order
 }
 
-// renderOrder orders units as Text and Tools show them: by kind (Kinds
+// renderOrder orders units as Text and Tools show them: by kind (kindOrder
 // order), priority (higher first), then catalog order.
 func renderOrder(a, b *candidate) int {
-	ka, kb := slices.Index(Kinds, a.unit.Kind), slices.Index(Kinds, b.unit.Kind)
+	ka, kb := slices.Index(kindOrder, a.unit.Kind), slices.Index(kindOrder, b.unit.Kind)
 	if ka != kb {
 		return ka - kb
 	}

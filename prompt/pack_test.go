@@ -136,7 +136,7 @@ func TestLedgerCountsExactlyWhatIsSent(t *testing.T) {
 	}
 	var units []Unit
 	for i, b := range bodies {
-		units = append(units, Unit{ID: fmt.Sprintf("u%d", i), Kind: Kinds[i%4], Title: fmt.Sprintf("Title %d: ‹%s›", i, strings.Fields(b + " x")[0]), Body: b, Activation: ActivationAlways})
+		units = append(units, Unit{ID: fmt.Sprintf("u%d", i), Kind: kindOrder[i%4], Title: fmt.Sprintf("Title %d: ‹%s›", i, strings.Fields(b + " x")[0]), Body: b, Activation: ActivationAlways})
 	}
 	units = append(units, Unit{ID: "tool_a", Kind: KindTool, Description: "a <b> & \"c\"", Schema: schema("x", "y"), Activation: ActivationAlways},
 		Unit{ID: "tool_b", Kind: KindMCPTool, Title: "B", Schema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","maximum":1e3}}}`), Activation: ActivationAlways})

@@ -87,7 +87,7 @@ type packed struct {
 	cost int
 }
 
-// render builds Text (text units by section in Kinds order, each section
+// render builds Text (text units by section in kindOrder order, each section
 // in the given order) and the tool schemas, and returns them with the
 // tokens of every piece of Text that is not a unit (header and section
 // titles).
@@ -112,7 +112,7 @@ func render(enc Encoding, units []packed) (text string, tools []ToolSchema, fram
 		return "", nil, 0, err
 	}
 	tools = make([]ToolSchema, 0, nTools)
-	for _, k := range Kinds {
+	for _, k := range kindOrder {
 		first := true
 		for _, p := range units {
 			if p.c.unit.Kind != k {

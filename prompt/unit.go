@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,9 +32,13 @@ const (
 	KindContext     Kind = "context"     // facts for this task, e.g. retrieved evidence
 )
 
-// Kinds lists every Kind in render order: the text sections first, then
-// the tool kinds.
-var Kinds = []Kind{KindInstruction, KindSkill, KindResource, KindContext, KindTool, KindMCPTool}
+// kindOrder lists every Kind in render order: the text sections first,
+// then the tool kinds.
+var kindOrder = []Kind{KindInstruction, KindSkill, KindResource, KindContext, KindTool, KindMCPTool}
+
+// Kinds returns every Kind, in render order (the text sections first,
+// then the tool kinds).
+func Kinds() []Kind { return slices.Clone(kindOrder) }
 
 // IsTool reports whether units of kind k are tool schemas.
 func (k Kind) IsTool() bool { return k == KindTool || k == KindMCPTool }
@@ -285,7 +290,7 @@ func links(u *Unit) []link {
 }
 
 func validKind(k Kind) bool {
-	for _, x := range Kinds {
+	for _, x := range kindOrder {
 		if k == x {
 			return true
 		}
@@ -294,8 +299,8 @@ func validKind(k Kind) bool {
 }
 
 func kindNames() string {
-	s := make([]string, len(Kinds))
-	for i, k := range Kinds {
+	s := make([]string, len(kindOrder))
+	for i, k := range kindOrder {
 		s[i] = string(k)
 	}
 	return strings.Join(s, ", ")

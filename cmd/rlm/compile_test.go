@@ -108,3 +108,29 @@ func TestReplCompilesAndExplainsOneUnit(t *testing.T) {
 		t.Errorf("without --catalog: %s", out)
 	}
 }
+
+// TestTestRulesAcceptsAPromptHookExtension: `rlm test-rules DIR` runs the
+// tests of DIR/prompt/ and counts a hook clause's rule ID as used, so a
+// harness author's prompt extension passes the registry check.
+func TestTestRulesAcceptsAPromptHookExtension(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "prompt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"mine.pl": ":- multifile(rule_id/2).\n:- multifile(extra_select/4).\n" +
+			"rule_id(my_pinned, \"the pinned skill is always shown\").\n" +
+			"extra_select(my_pinned, _, U, []) :- unit_prop(id(\"pinned_skill\"), U).\n",
+		"mine_test.pl": "test(the_pinned_skill_is_selected) :-\n    unit_from_list([id(\"pinned_skill\"), kind(skill)], U),\n    input_from_list([], In),\n" +
+			"    want_rule(In, U, because(R, _)),\n    R == my_pinned.\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, "prompt", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errs, code := runCLI(t, "", "test-rules", "-v", dir)
+	if code != 0 || !strings.Contains(out, "test the_pinned_skill_is_selected: ok") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}

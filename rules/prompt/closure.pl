@@ -30,26 +30,29 @@ rule_id(cl_requires_unavailable, "the unit requires a unit that cannot be active
 close_units(In, T, SV, BanV, Wanted, Seen0, Seen, Active, NotViable) :-
     functor(T, _, Len),
     functor(AV, active, Len),
-    viable_wanted(Wanted, In, T, SV, BanV, AV, Seen0, Seen1, Base, NotViable),
-    pull_all(Base, In, T, SV, BanV, AV, Seen1, Seen, Base, Active).
+    viable_wanted(Wanted, In, T, SV, BanV, AV, Seen0, Seen1, Base, Plain, NotViable),
+    pull_all(Base, In, T, SV, BanV, AV, Seen1, Seen, Plain, Active).
 
-% viable_wanted(+Wanted, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, -Base, -NotViable)
-% Base: the wanted units that are not blocked and require nothing
-% blocked, marked active in AV.
-viable_wanted([], _, _, _, _, _, Seen, Seen, [], []).
-viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, [N-W|Base], NV) :-
+% viable_wanted(+Wanted, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, -Base,
+%               -Plain, -NotViable)
+% The wanted units that are not blocked and require nothing blocked,
+% marked active in AV: Plain those that require and suggest nothing
+% (nothing to pull in), Base the others.
+viable_wanted([], _, _, _, _, _, Seen, Seen, [], [], []).
+viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, Base, [N-W|Plain], NV) :-
     arg(N, T, U),
     arg(11, U, []),                     % requires nothing
+    arg(12, U, []),                     % suggests nothing
     arg(N, BanV, X),
     var(X), !,
     arg(N, AV, yes),
-    viable_wanted(Ws, In, T, SV, BanV, AV, Seen0, Seen, Base, NV).
-viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, Base, NV) :-
+    viable_wanted(Ws, In, T, SV, BanV, AV, Seen0, Seen, Base, Plain, NV).
+viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, Base, Plain, NV) :-
     arg(N, T, U),
     u_requires(U, Rs),
     first_blocked([N|Rs], In, T, SV, BanV, Seen0, Seen1, B),
     viable_or_not(B, N, W, T, AV, Base, Base1, NV, NV1),
-    viable_wanted(Ws, In, T, SV, BanV, AV, Seen1, Seen, Base1, NV1).
+    viable_wanted(Ws, In, T, SV, BanV, AV, Seen1, Seen, Base1, Plain, NV1).
 
 % viable_or_not(+Blocked, +N, +W, +T, +AV, -Base, ?Base1, -NV, ?NV1)
 viable_or_not(none, N, W, _, AV, [N-W|Base], Base, NV, NV) :- !,
@@ -75,20 +78,15 @@ blocked_or_next(_, _, _, Ms, In, T, SV, BanV, Seen0, Seen, B) :-
     first_blocked(Ms, In, T, SV, BanV, Seen0, Seen, B).
 
 % pull_all(+Base, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, +Active0, -Active)
-% Adds what each base unit requires, and what it suggests when that can
-% be active.
+% Adds each base unit, what it requires, and what it suggests when that
+% can be active.
 pull_all([], _, _, _, _, _, Seen, Seen, A, A).
-pull_all([N-_|Ps], In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
-    arg(N, T, U),
-    arg(11, U, []),                     % requires nothing
-    arg(12, U, []), !,                  % suggests nothing
-    pull_all(Ps, In, T, SV, BanV, AV, Seen0, Seen, A0, A).
-pull_all([N-_|Ps], In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
+pull_all([N-W|Ps], In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
     arg(N, T, U),
     u_requires(U, Rs),
     u_suggests(U, Ss),
     u_id(U, Id),
-    pull_required(Rs, because(cl_required, [by(Id)]), AV, A0, A1),
+    pull_required(Rs, because(cl_required, [by(Id)]), AV, [N-W|A0], A1),
     pull_suggested(Ss, Id, In, T, SV, BanV, AV, Seen0, Seen1, A1, A2),
     pull_all(Ps, In, T, SV, BanV, AV, Seen1, Seen, A2, A).
 

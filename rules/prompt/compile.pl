@@ -49,8 +49,13 @@ compile_units(In, T, Called, Ranked, compiled(Ins, Outs, Default)) :-
 % decided yet; Seen lists the decided units.
 examine([], _, _, _, Seen, Seen).
 examine([N|Ns], In, T, SV, Seen0, Seen) :-
-    ensure_state(In, T, SV, N, Seen0, Seen1),
-    examine(Ns, In, T, SV, Seen1, Seen).
+    arg(N, SV, St),
+    var(St), !,
+    arg(N, T, U),
+    decide_unit(In, U, St),
+    examine(Ns, In, T, SV, [N|Seen0], Seen).
+examine([_|Ns], In, T, SV, Seen0, Seen) :-
+    examine(Ns, In, T, SV, Seen0, Seen).
 
 % examine_ranked_units(+Ns, +In, +T, +SV, +Seen0, -Seen): every Ranked
 % unit when an extension hook of select.pl is loaded, else those up to

@@ -71,7 +71,9 @@ test(a_conflict_loser_is_out_and_its_dependents_with_it) :-
     memberchk(out(2, because(cl_requires_unavailable, [requires("ripgrep")])), Outs).
 
 
-test(ranked_units_past_the_lexical_cut_get_the_default) :-
+% (With an extension hook of select.pl loaded every Ranked unit is
+% examined, so Outs may then name unit 2.)
+test(ranked_units_past_the_lexical_cut_are_out) :-
     lexical_cut(MaxRank, _),
     Far is MaxRank + 1,
     unit_from_list([n(1), id("near"), kind(tool), rank(1), percent(100)], A),
@@ -86,5 +88,6 @@ test(ranked_units_past_the_lexical_cut_get_the_default) :-
             in(3, because(cl_required, [by("base")])),
             in(4, because(cl_required, [by("base")])),
             in(5, because(sel_always, []))],
-    Outs == [],
+    \+ memberchk(out(1, _), Outs),
+    \+ memberchk(out(5, _), Outs),
     Default = because(sel_not_relevant, [lexical_cut(_, _)]).

@@ -24,6 +24,10 @@
 :- multifile(rule_id/2).
 :- multifile(extra_conflict/4).
 :- dynamic(extra_conflict/4).
+:- multifile(rule_id_head/1).
+
+% extra_conflict/4 clauses carry their rule ID first (see select.pl).
+rule_id_head(extra_conflict/4).
 
 rule_id(cf_superseded, "an active unit supersedes this unit").
 rule_id(cf_conflict, "the unit conflicts with a stronger active unit").

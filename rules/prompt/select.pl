@@ -33,6 +33,7 @@
 :- dynamic(extra_reject/4).
 :- multifile(extra_select/4).
 :- dynamic(extra_select/4).
+:- multifile(rule_id_head/1).
 
 rule_id(sel_host_denied, "the host denied the unit for this call").
 rule_id(sel_host_selected, "the host selected the unit for this call").
@@ -42,6 +43,13 @@ rule_id(sel_need, "the task needs what the unit's keywords or capabilities name"
 rule_id(sel_signal, "a trusted signal of the host triggers the unit").
 rule_id(sel_relevant, "the unit is among the best lexical matches of the task").
 rule_id(sel_not_relevant, "a relevant unit that nothing selected").
+
+%! rule_id_head(?NameArity) is nondet.
+%  The hooks whose clauses carry their rule ID in the first argument, so
+%  that the rule-ID registry check (go test ./rules/, rlm test-rules)
+%  counts a hook clause in any file as a use of its ID.
+rule_id_head(extra_reject/4).
+rule_id_head(extra_select/4).
 
 %! lexical_cut(?MaxRank, ?MinPercent) is det.
 %  A lexical match selects a relevant unit when its rank is at most
