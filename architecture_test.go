@@ -30,7 +30,8 @@ var layers = map[string][]string{
 	"planner":                 {"bridge", "engine", "retrieval", "rules", "internal/*"},
 	"tools":                   {"internal/*"},
 	"project":                 {"retrieval", "retrieval/embedded", "retrieval/chroma", "providers", "sourcefacts", "sourcefacts/store", "internal/*"},
-	"":                        {"planner", "project", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
+	"prompt":                  {"engine", "rules", "retrieval", "retrieval/embedded", "internal/*"},
+	"":                        {"planner", "project", "prompt", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"cmd/rlm":                 {"", "internal/*"},
 }
 

@@ -5,7 +5,8 @@
 //	rlm explain [--json] [--rules DIR] QUERY
 //	rlm index --root DIR
 //	rlm status --root DIR
-//	rlm repl [--root DIR] [--rules DIR]
+//	rlm compile --catalog FILE [--mode compiled|all_tools] [--budget N] [--model M] [--cap C]... [--select ID]... [--deny ID]... [--json] QUERY
+//	rlm repl [--root DIR] [--rules DIR] [--catalog FILE [--cap C]...]
 //	rlm test-rules [DIR]
 //	rlm rules dump DIR | rlm rules ids
 package main
@@ -27,7 +28,9 @@ usage:
   rlm explain [--json] [--rules DIR] [--embedder E] QUERY
   rlm index --root DIR [--json] [--in-memory]
   rlm status --root DIR [--json]
-  rlm repl [--root DIR] [--rules DIR]
+  rlm compile --catalog FILE [--mode compiled|all_tools] [--budget N] [--model M]
+              [--cap C]... [--select ID]... [--deny ID]... [--signal S]... [--need W]... [--json] QUERY
+  rlm repl [--root DIR] [--rules DIR] [--catalog FILE [--cap C]...]
   rlm test-rules [DIR]
   rlm rules dump DIR | rlm rules ids [--rules DIR]
 
@@ -61,6 +64,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdTestRules(ctx, args[1:], stdout, stderr)
 	case "status":
 		err = cmdStatus(ctx, args[1:], stdout, stderr)
+	case "compile":
+		err = cmdCompile(ctx, args[1:], stdout, stderr)
 	case "rules":
 		err = cmdRules(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":

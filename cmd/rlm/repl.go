@@ -25,6 +25,8 @@ const replHelp = `Type a Prolog query against the rules, e.g.
 Commands:
   :search QUERY    run the whole search (needs --root)
   :explain QUERY   the plan as a tree
+  :compile QUERY   the prompt units a model would see, and why (needs --catalog)
+  :why UNIT QUERY  why one unit is in or out of that projection (needs --catalog)
   :help            this text
   :quit            leave (or halt., or Ctrl-D)
 Up to 20 solutions are shown per query.
@@ -36,8 +38,21 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs := newFlags("repl", stderr)
 	root := fs.String("root", "", "source tree for :search")
 	bf := addBackendFlags(fs)
+	catalog := fs.String("catalog", "", "prompt-unit catalog for :compile and :why")
+	var caps stringList
+	fs.Var(&caps, "cap", "a capability granted to :compile and :why (repeat)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var cs *compileSession
+	if *catalog != "" {
+		f := &compileFlags{catalog: *catalog, rules: bf.rules, mode: "compiled", caps: caps}
+		cat, c, err := f.open(ctx)
+		if err != nil {
+			return err
+		}
+		defer cat.Release()
+		cs = &compileSession{flags: f, cat: cat, c: c}
 	}
 	var p *rlm.Project
 	var pl *rlm.Planner
@@ -77,7 +92,7 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		// the session (the process-wide context is cancelled for good by
 		// the first interrupt).
 		qctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		replLine(qctx, pl, p, line, stdout)
+		replLine(qctx, pl, p, cs, line, stdout)
 		stop()
 		if line == ":quit" || line == ":q" || line == "halt." || line == "halt" {
 			return nil
@@ -85,8 +100,15 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 }
 
+// compileSession is the REPL's catalog and compiler (--catalog).
+type compileSession struct {
+	flags *compileFlags
+	cat   *rlm.Catalog
+	c     *rlm.Compiler
+}
+
 // replLine answers one REPL line.
-func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, line string, stdout io.Writer) {
+func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, cs *compileSession, line string, stdout io.Writer) {
 	switch {
 	case line == "":
 	case line == ":quit" || line == ":q" || line == "halt." || line == "halt":
@@ -99,6 +121,8 @@ func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, line string,
 			return
 		}
 		printExplanation(stdout, e)
+	case strings.HasPrefix(line, ":compile ") || strings.HasPrefix(line, ":why "):
+		replCompile(ctx, cs, line, stdout)
 	case strings.HasPrefix(line, ":search "):
 		if p == nil {
 			fmt.Fprintln(stdout, "error: start the repl with --root DIR to search")
@@ -113,6 +137,39 @@ func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, line string,
 	default:
 		replQuery(ctx, pl, line, stdout)
 	}
+}
+
+// replCompile answers ":compile QUERY" and ":why UNIT QUERY".
+func replCompile(ctx context.Context, cs *compileSession, line string, w io.Writer) {
+	if cs == nil {
+		fmt.Fprintln(w, "error: start the repl with --catalog FILE to compile")
+		return
+	}
+	opts, _ := cs.flags.options()
+	if q, ok := strings.CutPrefix(line, ":compile "); ok {
+		rep, err := compileAll(ctx, cs.c, cs.cat, cs.flags.input(q), opts)
+		if err != nil {
+			fmt.Fprintln(w, "error:", err)
+			return
+		}
+		printCompiled(w, rep, false)
+		return
+	}
+	unit, q, _ := strings.Cut(strings.TrimPrefix(line, ":why "), " ")
+	d, err := cs.c.Why(ctx, cs.cat, cs.flags.input(q), opts, unit)
+	if err != nil {
+		fmt.Fprintln(w, "error:", err)
+		return
+	}
+	state := "out"
+	if d.Active {
+		state = "in"
+	}
+	note := ""
+	if !d.Candidate {
+		note = " (not a candidate: the rules' verdict had it been one)"
+	}
+	fmt.Fprintf(w, "%s is %s%s: %s\n", printable(d.ID), state, note, printable(because(*d)))
 }
 
 func replQuery(ctx context.Context, pl *rlm.Planner, q string, w io.Writer) {

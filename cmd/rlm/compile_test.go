@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const exampleCatalog = "../../examples/catalog/catalog.yaml"
+
+// TestCompileShowsWhyEveryUnitIsInOrOut: `rlm compile --json` accounts for
+// every unit of the catalog exactly once, each with a rule, and shows the
+// git-review projection of the regression matrix.
+func TestCompileShowsWhyEveryUnitIsInOrOut(t *testing.T) {
+	out, errs, code := runCLI(t, "", "compile", "--catalog", exampleCatalog, "--cap", "git.read", "--cap", "fs.read", "--json",
+		"review the diff of my staged changes before I commit")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Compiled struct {
+			Active, Rejected []struct {
+				ID      string
+				Because struct{ Rule string }
+			}
+			Tools       []struct{ Name string }
+			Fingerprint string
+			Ledger      struct{ Total int }
+		}
+		NotCandidates []struct {
+			ID        string
+			Candidate bool
+			Because   struct{ Rule string }
+		} `json:"not_candidates"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, d := range append(rep.Compiled.Active, rep.Compiled.Rejected...) {
+		seen[d.ID]++
+		if d.Because.Rule == "" {
+			t.Errorf("%s has no rule", d.ID)
+		}
+	}
+	for _, d := range rep.NotCandidates {
+		seen[d.ID]++
+		if d.Candidate || d.Because.Rule == "" {
+			t.Errorf("not candidate %+v", d)
+		}
+	}
+	if len(seen) != 20 {
+		t.Errorf("%d units accounted for, the catalog has 20: %v", len(seen), seen)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s reported %d times", id, n)
+		}
+	}
+	var tools []string
+	for _, tl := range rep.Compiled.Tools {
+		tools = append(tools, tl.Name)
+	}
+	if !slices.Contains(tools, "git_diff") || slices.Contains(tools, "project_search") || rep.Compiled.Fingerprint == "" || rep.Compiled.Ledger.Total == 0 {
+		t.Errorf("tools %v, fingerprint %q, ledger %+v", tools, rep.Compiled.Fingerprint, rep.Compiled.Ledger)
+	}
+	text, _, code := runCLI(t, "", "compile", "--catalog", exampleCatalog, "--mode", "all_tools", "--cap", "fs.read", "anything at all")
+	if code != 0 || !strings.Contains(text, "--- tools (the tool channel) ---") || !strings.Contains(text, "sel_all_tools") {
+		t.Errorf("all_tools text output (exit %d):\n%s", code, text)
+	}
+}
+
+// TestCompileReportsCatalogErrorsAtTheirLine
+func TestCompileReportsCatalogErrorsAtTheirLine(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("units:\n  - id: x\n    kind: gadget\n    body: b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runCLI(t, "", "compile", "--catalog", bad, "anything")
+	if code != 1 || !strings.Contains(errs, bad+":3: ") || !strings.Contains(errs, `unknown kind "gadget"`) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, errs, code := runCLI(t, "", "compile", "anything"); code != 2 || !strings.Contains(errs, "--catalog") {
+		t.Fatalf("without --catalog: exit %d: %s", code, errs)
+	}
+	if _, errs, code := runCLI(t, "", "compile", "--catalog", exampleCatalog, "--budget", "5", "anything"); code != 1 || !strings.Contains(errs, "answer_style") {
+		t.Fatalf("a budget under the mandatory units: exit %d: %s", code, errs)
+	}
+}
+
+// TestReplCompilesAndExplainsOneUnit: :compile and :why in the REPL.
+func TestReplCompilesAndExplainsOneUnit(t *testing.T) {
+	in := ":compile review the diff of my staged changes\n:why project_search review the diff of my staged changes\n:why git_diff review the diff\n"
+	out, errs, code := runCLI(t, in, "repl", "--catalog", exampleCatalog, "--cap", "git.read")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"active (render order):", "fingerprint: ", "project_search is out (not a candidate: the rules' verdict had it been one): cap_missing", "git_diff is in: sel_relevant"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	out, _, _ = runCLI(t, ":compile anything\n", "repl")
+	if !strings.Contains(out, "--catalog FILE") {
+		t.Errorf("without --catalog: %s", out)
+	}
+}
+
+// TestTestRulesAcceptsAPromptHookExtension: `rlm test-rules DIR` runs the
+// tests of DIR/prompt/ and counts a hook clause's rule ID as used, so a
+// harness author's prompt extension passes the registry check.
+func TestTestRulesAcceptsAPromptHookExtension(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "prompt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"mine.pl": ":- multifile(rule_id/2).\n:- multifile(extra_select/4).\n" +
+			"rule_id(my_pinned, \"the pinned skill is always shown\").\n" +
+			"extra_select(my_pinned, _, U, []) :- unit_prop(id(\"pinned_skill\"), U).\n",
+		"mine_test.pl": "test(the_pinned_skill_is_selected) :-\n    unit_from_list([id(\"pinned_skill\"), kind(skill)], U),\n    input_from_list([], In),\n" +
+			"    want_rule(In, U, because(R, _)),\n    R == my_pinned.\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, "prompt", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errs, code := runCLI(t, "", "test-rules", "-v", dir)
+	if code != 0 || !strings.Contains(out, "test the_pinned_skill_is_selected: ok") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -1,0 +1,90 @@
+package rlm_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rlm-dev/rlm"
+)
+
+// printableWord cuts s to at most n bytes of valid, printable text (a
+// keyword, trigger or capability must be one).
+func printableWord(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	if s == "" {
+		return "x"
+	}
+	return s
+}
+
+// TestHostileUnitAndQueryTextNeverExecutes feeds every hostile query of
+// testdata/hostile-queries.txt (and the generated ones) through the prompt
+// compiler as task text, needs, signals and host selections, and as the
+// title, description, body, keywords, capabilities and triggers of
+// catalog and context units: no tripwire fires, every call ends with a
+// projection or a structured error, and a unit's hostile body reaches the
+// prompt only as text.
+func TestHostileUnitAndQueryTextNeverExecutes(t *testing.T) {
+	tw := &tripwires{}
+	c, err := rlm.NewCompiler(rlm.CompilerOptions{Predicates: tw.predicates()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	compiled := 0
+	for i, q := range hostileQueries(t) {
+		word := printableWord(q, 128)
+		units := []rlm.PromptUnit{
+			{ID: "hostile_skill", Kind: "skill", Title: printableWord(q, 200), Description: q, Body: q + " (end)",
+				Keywords: []string{word}, Capabilities: []string{word}, Triggers: []string{word}, Activation: "always"},
+			{ID: "hostile_tool", Kind: "mcp_tool", Description: q, Keywords: []string{word},
+				Schema: []byte(`{"type":"object","properties":{"q":{"type":"string"}}}`)},
+		}
+		cat, err := rlm.NewCatalog(ctx, units, rlm.CatalogOptions{})
+		if err != nil {
+			if !errors.Is(err, rlm.ErrCatalog) {
+				t.Errorf("query %d: catalog: unstructured error %v", i, err)
+			}
+			continue
+		}
+		in := rlm.CompileInput{Text: q, Needs: []string{word}, Signals: []string{word}, Capabilities: []string{word},
+			HostSelected: []string{q}, HostDenied: []string{q + "!"},
+			Context: []rlm.PromptUnit{{ID: "ctx", Kind: "context", Body: q + " (ctx)", Keywords: []string{word}, Activation: "always"}}}
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		out, err := c.Compile(cctx, cat, in, rlm.CompileOptions{})
+		if err == nil {
+			compiled++
+			if !strings.Contains(out.Text, strings.TrimRightFunc(q+" (end)", unicode.IsSpace)) {
+				t.Errorf("query %d: the hostile body is not in the prompt as text", i)
+			}
+		} else if !errors.Is(err, rlm.ErrCatalog) && !strings.Contains(err.Error(), "bad input") {
+			t.Errorf("query %d: unstructured error %v", i, err)
+		}
+		if _, err := c.Why(cctx, cat, in, rlm.CompileOptions{Mode: rlm.ModeAllTools}, "hostile_tool"); err != nil &&
+			!errors.Is(err, rlm.ErrCatalog) && !strings.Contains(err.Error(), "bad input") {
+			t.Errorf("query %d: why: unstructured error %v", i, err)
+		}
+		cancel()
+		cat.Release()
+	}
+	if len(tw.fired) > 0 {
+		t.Fatalf("goals built from input ran: %v", tw.fired)
+	}
+	if compiled < 20 {
+		t.Fatalf("only %d hostile inputs compiled", compiled)
+	}
+}

@@ -1,0 +1,42 @@
+# Mutants for prompt/, rules/prompt/ and `rlm compile` (see scripts/mutants.sh).
+
+# Selection and visibility (rules/prompt).
+mutant "a capability-denied unit is not visible" rules/prompt/capabilities.pl 's#^    missing_capabilities(\[C|Cs\], G, \[M|Ms\])\.$#    fail.#' ./prompt -run TestCapabilityDeniedToolIsNotVisible
+mutant "host denial refuses a unit" rules/prompt/select.pl 's#u_host(U, denied), !,#u_host(U, selected), !,#' ./rules -run TestPromptRules
+mutant "an always unit is wanted on any task" rules/prompt/select.pl 's#u_activation(U, always), !,#u_activation(U, relevant), !,#' ./prompt -run TestAlwaysToolIsActiveOnAnUnrelatedQuery
+mutant "all_tools wants every tool" rules/prompt/select.pl 's#in_mode(In, all_tools),#in_mode(In, compiled),#' ./prompt -run TestAllToolsModeShowsEveryTool
+mutant "a good lexical match is selected" rules/prompt/select.pl 's#^lexical_cut(8, 40)\.#lexical_cut(0, 40).#' ./prompt -run 'TestPlannerHidesAnIrrelevantTool|TestRelevantToolTurnsVisibleHiddenVisibleAcrossTurns'
+mutant "a non-tool unit matching the task is selected" rules/prompt/select.pl 's#^decide_ranked(_, _, R, P, wanted(B)) :-#decide_ranked(_, U, _, _, idle(because(sel_not_relevant, []))) :- u_kind(U, K), \\+ tool_kind(K), !.\ndecide_ranked(_, _, R, P, wanted(B)) :-#' ./prompt -run TestNonToolUnitMatchingTheQueryIsSelected
+mutant "requires closure pulls dependencies in" rules/prompt/closure.pl 's#pull_required(Rs, because(cl_required, \[by(Id)\]), AV, \[N-W|A0\], A1),#pull_required([], because(cl_required, [by(Id)]), AV, [N-W|A0], A1),#' ./prompt -run TestRequiresClosurePullsDependenciesIn
+mutant "a superseded unit is out" rules/prompt/conflicts.pl 's#superseded_by(Ss, N, Id, T, AV, Sup, Sup1),#superseded_by([], N, Id, T, AV, Sup, Sup1),#' ./prompt -run TestConflictsAndSupersessionResolveDeterministically
+mutant "the conflict winner does not depend on order" rules/prompt/conflicts.pl 's#^    keysort(Ks, Sorted),#    Sorted = Ks,#' ./rules -run TestPromptRules
+mutant "the stronger lexical match wins a conflict" rules/prompt/conflicts.pl 's#^rank_key(R, R)\.#rank_key(_, 0).#' ./prompt -run TestConflictsAndSupersessionResolveDeterministically
+mutant "every prompt rule ID is registered" rules/prompt/closure.pl '/^rule_id(cl_suggested,/d' ./rules -run TestEveryRuleIDIsRegisteredAndUsed
+
+# The protocol: answers decoded by shape.
+mutant "a candidate decided twice is a RuleError" prompt/compile.go 's#if decided\[n-1\] {#if false \&\& decided[n-1] {#' ./prompt -run TestAnswersOutsideTheProtocolAreRuleErrors
+
+# Packing, rendering, ledger, fingerprint.
+mutant "mandatory units are packed first or fail" prompt/pack.go 's#if cd.unit.Mandatory {#if false \&\& cd.unit.Mandatory {#' ./prompt -run TestBudgetPackingNeverSilentlyDropsAMandatoryUnit
+mutant "a packed-out tool is not sent" prompt/pack.go 's#if packedSet\[cd.n\] {#if true {#' ./prompt -run TestOptionalToolSelectedThenPackedOutIsNotInTools
+mutant "a packed-out dependency takes its dependents" prompt/pack.go 's#if packedOut\[d.n\] \&\& blocked == nil {#if false \&\& packedOut[d.n] \&\& blocked == nil {#' ./prompt -run TestPackedOutDependencyRemovesItsDependents
+mutant "tool schemas are exactly the active tools" prompt/render.go 's#tools = append(tools, \*p.c.content.tool)#tools = append(tools, *p.c.content.tool, *p.c.content.tool)#' ./prompt -run TestToolSchemasAreASubsetOfActiveUnits
+mutant "no schema is rendered twice" prompt/render.go 's#^\t\t\tif k.IsTool() {#\t\t\tif k.IsTool() { b.WriteString(p.c.content.text)#' ./prompt -run TestNoSchemaIsRenderedTwice
+mutant "the prompt says active, never registered" prompt/render.go 's# active tools are available# registered tools are available#' ./prompt -run TestPromptSaysActiveNotRegistered
+mutant "the fingerprint covers the projection" prompt/render.go 's#b, err := marshal(doc)#b, err := marshal(doc.Mode)#' ./prompt -run TestFingerprintIsStableForIdenticalInputAndChangesWithQueryOrActivation
+mutant "the fingerprint is stable" prompt/render.go 's#^\treturn hash64(b), nil#\treturn fmt.Sprintf("%p", \&b), nil#' ./prompt -run TestFingerprintIsStableForIdenticalInputAndChangesWithQueryOrActivation
+mutant "the ledger counts the framing" prompt/pack.go 's#framing: framing, textTok: framing}#framing: framing, textTok: 0}#' ./prompt -run TestLedgerCountsExactlyWhatIsSent
+mutant "the encoding follows the model" prompt/tokens.go 's#"gpt-4o", "chatgpt-4o"#"chatgpt-4o"#' ./prompt -run TestEncodingIsChosenByModel
+
+# Catalog lifecycle and files.
+mutant "compile never releases the host's catalog" prompt/compile.go 's#^\tif err := cat.checkUsable(); err != nil {#\tdefer cat.Release()\n\tif err := cat.checkUsable(); err != nil {#' ./prompt -run TestHostOwnedCatalogIsNeverReleasedByCompile
+mutant "a released catalog refuses to compile" prompt/catalog.go 's#return \(nil, \)\{0,1\}ErrReleased#return \1nil#' ./prompt -run TestReleaseIsIdempotentAndFreesTheIndex
+mutant "catalog errors name the field's line" prompt/load.go 's#ce.Problems\[i\].Source = fmt.Sprintf("%s:%d", path, line)#ce.Problems[i].Source = fmt.Sprintf("%s:%d", path, line+1)#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
+mutant "unknown fields are refused" prompt/load.go 's#dec.KnownFields(true)#dec.KnownFields(false)#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
+mutant "a dangling relation is refused" prompt/catalog.go 's#^\t\t\tcase !ok:#\t\t\tcase !ok \&\& false:#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
+mutant "a duplicate id is refused" prompt/catalog.go 's#dup \&\& u.ID != ""#dup \&\& false#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
+mutant "a tool schema must describe an object" prompt/unit.go 's#t != "object" {#t != "object" \&\& false {#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
+
+# The CLI.
+mutant "rlm compile explains every unit" cmd/rlm/compile.go 's#if decided\[u.ID\] {#if true {#' ./cmd/rlm -run TestCompileShowsWhyEveryUnitIsInOrOut
+mutant "a hook clause's rule ID counts as used" rules/prompt/select.pl '/^rule_id_head(extra_select\/4)\./d' ./cmd/rlm -run TestTestRulesAcceptsAPromptHookExtension
