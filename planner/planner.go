@@ -220,26 +220,10 @@ func (p *Planner) Explain(ctx context.Context, query string) (*Explanation, erro
 func clip(s string, n int) string { return textclip.Clip(s, n) }
 
 // RuleID is one entry of the rules' registry rule_id/2.
-type RuleID struct {
-	ID      string `json:"id"`
-	Meaning string `json:"meaning"`
-}
+type RuleID = engine.RuleID
 
 // RuleIDs returns the registry of decision rules (rule_id/2 facts of every
 // loaded rule file), in load order.
 func (p *Planner) RuleIDs(ctx context.Context) ([]RuleID, error) {
-	sols, err := p.eng.All(ctx, 0, "rule_id", engine.NewVar(), engine.NewVar())
-	if err != nil {
-		return nil, fmt.Errorf("planner: rule_id/2: %w", err)
-	}
-	out := make([]RuleID, 0, len(sols))
-	for _, s := range sols {
-		id, ok := atomOf(s[0])
-		meaning, ok2 := engine.Text(s[1])
-		if !ok || !ok2 {
-			return nil, badTerm("rule_id/2", nil, engine.CompoundValue{Functor: "rule_id", Args: []any(s)}, "want rule_id(Atom, \"meaning\")")
-		}
-		out = append(out, RuleID{ID: id, Meaning: meaning})
-	}
-	return out, nil
+	return p.eng.RuleIDs(ctx)
 }

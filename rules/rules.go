@@ -3,14 +3,19 @@
 //
 //	retrieval/   classify.pl, strategy.pl, evidence.pl, explain.pl,
 //	             toplevel.pl: the retrieval planner's decisions
+//	prompt/      units.pl, compile.pl, select.pl, capabilities.pl,
+//	             closure.pl, conflicts.pl, packing.pl: the prompt
+//	             compiler's decisions (which units a model sees)
 //
 // Each X.pl has its unit tests in X_test.pl beside it; `go test ./rules/`
 // runs them through engine's rule-test runner, one subtest per test clause.
 // Every decision rule has an ID registered with rule_id/2 in the file that
 // uses it. Harness authors extend the defaults through the multifile hook
 // predicates each file documents (extra_class_rule/4, extra_strategy/4,
-// extra_fallback/5, extra_verdict/5) in files of their own, loaded as a
-// layer over these (engine.Options.Layers, `--rules DIR`).
+// extra_fallback/5, extra_verdict/5; extra_reject/4, extra_select/4,
+// extra_conflict/4) in files of their own, loaded as a layer over these
+// (engine.Options.Layers, `--rules DIR`). The prompt compiler loads only
+// prompt/ (and DIR/prompt/); the planner loads every folder.
 package rules
 
 import "embed"
@@ -18,5 +23,5 @@ import "embed"
 // FS holds the default rule files (*.pl, including *_test.pl), in their
 // concern folders.
 //
-//go:embed retrieval
+//go:embed retrieval prompt
 var FS embed.FS

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rlm-dev/rlm/engine/ruletest"
 	"github.com/rlm-dev/rlm/planner"
+	"github.com/rlm-dev/rlm/prompt"
 )
 
 // TestRules runs every *_test.pl beside the default rules, one subtest per
@@ -14,9 +15,20 @@ func TestRules(t *testing.T) {
 	ruletest.Run(t, planner.EngineOptions(planner.Options{}, nil))
 }
 
+// TestPromptRules runs the prompt rules' tests in the prompt compiler's
+// own engine: only rules/prompt, with its closed vocabulary.
+func TestPromptRules(t *testing.T) {
+	opts, err := prompt.EngineOptions(prompt.CompilerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ruletest.Run(t, opts)
+}
+
 // TestEveryRuleIDIsRegisteredAndUsed: every rule ID a default rule names
 // (in a because/2 or a class rule's head) is registered with rule_id/2,
-// and every registered ID is named by a rule.
+// and every registered ID is named by a rule — in the planner's engine
+// (every folder) and in the prompt compiler's (rules/prompt alone).
 func TestEveryRuleIDIsRegisteredAndUsed(t *testing.T) {
 	pl, err := planner.New(planner.Options{})
 	if err != nil {
@@ -32,5 +44,19 @@ func TestEveryRuleIDIsRegisteredAndUsed(t *testing.T) {
 	ids, err := pl.RuleIDs(context.Background())
 	if err != nil || len(ids) < 40 {
 		t.Fatalf("registry: %d IDs, %v", len(ids), err)
+	}
+	c, err := prompt.NewCompiler(prompt.CompilerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, err = c.CheckRuleIDs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error("prompt compiler:", p)
+	}
+	if ids, err := c.RuleIDs(context.Background()); err != nil || len(ids) < 15 {
+		t.Fatalf("prompt registry: %d IDs, %v", len(ids), err)
 	}
 }

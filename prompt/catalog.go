@@ -1,0 +1,302 @@
+package prompt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/rlm-dev/rlm/internal/textclip"
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/embedded"
+)
+
+// ErrReleased is returned by Compile and Why for a catalog whose candidate
+// index was released.
+var ErrReleased = errors.New("prompt: catalog released")
+
+// MaxUnits bounds the units of one catalog.
+const MaxUnits = 100_000
+
+// CatalogOptions configure NewCatalog and LoadCatalog.
+type CatalogOptions struct {
+	// Model chooses the tokenizer encoding the units' token costs are
+	// counted with when the catalog is built (EncodingFor). A compile for
+	// a model of another encoding counts them again, once, on first use.
+	Model string
+}
+
+// Catalog is a validated, immutable set of prompt units with a candidate
+// index: an in-memory retrieval/embedded backend holding one
+// retrieval.Document per unit (id and title in the name column, keywords
+// in the signature column, the description in the doc column), searched
+// with BM25. The index is the resource Release frees; the units stay
+// readable. Safe for concurrent use.
+type Catalog struct {
+	units    []Unit
+	byID     map[string]int
+	contents []content
+	always   []int            // units with activation always
+	tools    []int            // tool and mcp_tool units
+	words    map[string][]int // lower-cased keyword or capability -> units naming it
+	triggers map[string][]int // trigger signal -> units
+	enc      Encoding
+
+	costMu sync.Mutex
+	costs  map[Encoding][]int // tokens of each unit's content, per encoding
+
+	mu    sync.RWMutex // held for reading by every index search, for writing by Release
+	index *embedded.Backend
+}
+
+// NewCatalog validates units (see Unit for the rules; every unit a
+// relation names must be in units), counts each unit's tokens and builds
+// the candidate index. The units are copied. Errors: a *CatalogError
+// listing every invalid unit with its Source, field and reason; an error
+// of the index.
+func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalog, error) {
+	if len(units) > MaxUnits {
+		return nil, &CatalogError{Problems: []UnitProblem{{Reason: fmt.Sprintf("%d units, over the limit of %d", len(units), MaxUnits)}}}
+	}
+	c := &Catalog{
+		units:    make([]Unit, len(units)),
+		byID:     make(map[string]int, len(units)),
+		contents: make([]content, len(units)),
+		words:    map[string][]int{},
+		triggers: map[string][]int{},
+		enc:      EncodingFor(opts.Model),
+		costs:    map[Encoding][]int{},
+	}
+	var problems []UnitProblem
+	for i, u := range units {
+		u = cloneUnit(u)
+		if u.Source == "" {
+			u.Source = fmt.Sprintf("units[%d]", i)
+		}
+		for _, p := range normalize(&u) {
+			problems = append(problems, UnitProblem{Source: u.Source, ID: u.ID, Field: p.field, Reason: p.reason})
+		}
+		if j, dup := c.byID[u.ID]; dup && u.ID != "" {
+			problems = append(problems, UnitProblem{Source: u.Source, ID: u.ID, Field: "id", Reason: "duplicate id (first at " + c.units[j].Source + ")"})
+		} else {
+			c.byID[u.ID] = i
+		}
+		c.units[i] = u
+	}
+	for i := range c.units {
+		problems = append(problems, c.checkLinks(&c.units[i])...)
+	}
+	if len(problems) > 0 {
+		return nil, &CatalogError{Problems: problems}
+	}
+	for i := range c.units {
+		u := &c.units[i]
+		ct, err := contentOf(u)
+		if err != nil {
+			return nil, fmt.Errorf("prompt: unit %q: %w", u.ID, err)
+		}
+		c.contents[i] = ct
+		if u.Activation == ActivationAlways {
+			c.always = append(c.always, i)
+		}
+		if u.Kind.IsTool() {
+			c.tools = append(c.tools, i)
+		}
+		for _, w := range append(slices.Clone(u.Keywords), u.Capabilities...) {
+			k := strings.ToLower(w)
+			if !slices.Contains(c.words[k], i) {
+				c.words[k] = append(c.words[k], i)
+			}
+		}
+		for _, t := range u.Triggers {
+			if !slices.Contains(c.triggers[t], i) {
+				c.triggers[t] = append(c.triggers[t], i)
+			}
+		}
+	}
+	if _, err := c.unitCosts(c.enc); err != nil {
+		return nil, err
+	}
+	if err := c.buildIndex(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func cloneUnit(u Unit) Unit {
+	u.Keywords = slices.Clone(u.Keywords)
+	u.Schema = slices.Clone(u.Schema)
+	u.Requires = slices.Clone(u.Requires)
+	u.Suggests = slices.Clone(u.Suggests)
+	u.Conflicts = slices.Clone(u.Conflicts)
+	u.Supersedes = slices.Clone(u.Supersedes)
+	u.Capabilities = slices.Clone(u.Capabilities)
+	u.Triggers = slices.Clone(u.Triggers)
+	return u
+}
+
+// checkLinks reports relations of u that name no unit of the catalog, or
+// u itself.
+func (c *Catalog) checkLinks(u *Unit) []UnitProblem {
+	var out []UnitProblem
+	for _, l := range links(u) {
+		for _, id := range l.ids {
+			switch _, ok := c.byID[id]; {
+			case id == u.ID:
+				out = append(out, UnitProblem{Source: u.Source, ID: u.ID, Field: l.field, Reason: fmt.Sprintf("%s names the unit itself", l.field)})
+			case !ok:
+				out = append(out, UnitProblem{Source: u.Source, ID: u.ID, Field: l.field, Reason: fmt.Sprintf("%s %q: no such unit in the catalog", l.field, clipID(id))})
+			}
+		}
+	}
+	return out
+}
+
+// buildIndex stores one retrieval.Document per unit in a private
+// in-memory embedded backend.
+func (c *Catalog) buildIndex(ctx context.Context) error {
+	b, err := embedded.Open(ctx, ":memory:")
+	if err != nil {
+		return fmt.Errorf("prompt: candidate index: %w", err)
+	}
+	docs := make([]retrieval.Document, len(c.units))
+	for i, u := range c.units {
+		docs[i] = retrieval.Document{
+			ID:        u.ID,
+			Symbol:    u.ID,
+			Qualified: u.Title,
+			Kind:      string(u.Kind),
+			Signature: strings.Join(u.Keywords, " "),
+			Doc:       u.Description,
+		}
+	}
+	if err := b.Upsert(ctx, docs); err != nil {
+		b.Close()
+		return fmt.Errorf("prompt: candidate index: %w", err)
+	}
+	c.index = b
+	return nil
+}
+
+// Units returns a copy of the catalog's units, in catalog order, with
+// defaults filled in and schemas in canonical form.
+func (c *Catalog) Units() []Unit {
+	out := make([]Unit, len(c.units))
+	for i, u := range c.units {
+		out[i] = cloneUnit(u)
+	}
+	return out
+}
+
+// Len returns the number of units.
+func (c *Catalog) Len() int { return len(c.units) }
+
+// Lookup returns a copy of the unit with this id.
+func (c *Catalog) Lookup(id string) (Unit, bool) {
+	i, ok := c.byID[id]
+	if !ok {
+		return Unit{}, false
+	}
+	return cloneUnit(c.units[i]), true
+}
+
+// Encoding returns the encoding the catalog counted its units with.
+func (c *Catalog) Encoding() Encoding { return c.enc }
+
+// Release frees the candidate index. It is idempotent and waits for
+// searches in progress; afterwards Compile and Why fail with ErrReleased
+// while Units and Lookup keep working.
+func (c *Catalog) Release() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.index == nil {
+		return nil
+	}
+	err := c.index.Close()
+	c.index = nil
+	if err != nil {
+		return fmt.Errorf("prompt: release catalog: %w", err)
+	}
+	return nil
+}
+
+// Released reports whether Release was called.
+func (c *Catalog) Released() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.index == nil
+}
+
+// unitCosts returns the tokens of every unit's content in encoding enc,
+// counting them on first use.
+func (c *Catalog) unitCosts(enc Encoding) ([]int, error) {
+	c.costMu.Lock()
+	defer c.costMu.Unlock()
+	if cs, ok := c.costs[enc]; ok {
+		return cs, nil
+	}
+	cs := make([]int, len(c.units))
+	for i := range c.contents {
+		n, err := countTokens(enc, c.contents[i].text)
+		if err != nil {
+			return nil, err
+		}
+		cs[i] = n
+	}
+	c.costs[enc] = cs
+	return cs, nil
+}
+
+// lexHit is one BM25 match of a task among the units.
+type lexHit struct {
+	unit    int // catalog index
+	rank    int // 1-based
+	percent int // score as a whole percentage of the best score
+}
+
+// lexical returns the BM25 matches of text among the units, best first,
+// at most limit of them. Text over retrieval.MaxQueryBytes is searched by
+// its first MaxQueryBytes bytes.
+func (c *Catalog) lexical(ctx context.Context, text string, limit int) ([]lexHit, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.index == nil {
+		return nil, ErrReleased
+	}
+	text = textclip.Prefix(text, retrieval.MaxQueryBytes)
+	if strings.TrimSpace(text) == "" || limit <= 0 {
+		return nil, nil
+	}
+	hits, err := c.index.Search(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: text, Limit: min(limit, retrieval.MaxLimit)})
+	if err != nil {
+		return nil, fmt.Errorf("prompt: candidate search: %w", err)
+	}
+	out := make([]lexHit, 0, len(hits))
+	best := 0.0
+	if len(hits) > 0 {
+		best = hits[0].Score
+	}
+	for i, h := range hits {
+		idx, ok := c.byID[h.Document.ID]
+		if !ok {
+			continue
+		}
+		pct := 100
+		if best > 0 {
+			pct = int(math.Round(100 * h.Score / best))
+		}
+		out = append(out, lexHit{unit: idx, rank: i + 1, percent: max(0, min(100, pct))})
+	}
+	return out, nil
+}
+
+// checkUsable returns ErrReleased once the catalog is released.
+func (c *Catalog) checkUsable() error {
+	if c.Released() {
+		return ErrReleased
+	}
+	return nil
+}

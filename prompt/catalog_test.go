@@ -1,0 +1,215 @@
+package prompt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const goodTool = `  - id: git_diff
+    kind: tool
+    description: show a diff
+    schema: {type: object}
+`
+
+// TestCatalogFileErrorsNameFileAndLine: every kind of catalog file error is
+// reported as PATH:LINE of the offending field, with what is wrong.
+func TestCatalogFileErrorsNameFileAndLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, text string
+		line             int
+		reason           string
+	}{
+		{"unknown field", "c.yaml", "units:\n" + goodTool + "    colour: blue\n", 6, "field colour not found"},
+		{"duplicate id", "c.yaml", "units:\n" + goodTool + goodTool, 6, "duplicate id (first at"},
+		{"unknown kind", "c.yaml", "units:\n  - id: x\n    kind: widget\n    body: hi\n", 3, `unknown kind "widget"`},
+		{"dangling requires", "c.yaml", "units:\n  - id: x\n    kind: skill\n    body: hi\n    requires: [nope]\n", 5, `requires "nope": no such unit`},
+		{"bad schema", "c.yaml", "units:\n  - id: t\n    kind: tool\n    description: d\n    schema:\n      type: array\n", 6, `"type": "object"`},
+		{"invalid JSON Schema", "c.yaml", "units:\n  - id: t\n    kind: tool\n    description: d\n    schema: {type: object, properties: {a: {type: 7}}}\n", 5, "schema:"},
+		{"missing body", "c.yaml", "units:\n  - id: s\n    kind: skill\n", 2, "needs a body"},
+		{"wrong type", "c.yaml", "units:\n  - id: s\n    kind: skill\n    body: b\n    priority: high\n", 5, "cannot unmarshal"},
+		{"syntax error", "c.yaml", "units:\n  - id: s\n    kind: skill: x\n", 3, "mapping values are not allowed"},
+		{"unknown version", "c.yaml", "version: 7\nunits: []\n", 1, "version 7"},
+		{"JSON unknown field", "c.json", "{\"units\": [\n  {\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n   \"colour\": 1}\n]}\n", 3, "field colour not found"},
+		{"JSON dangling suggests", "c.json", "{\"units\": [\n\t{\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n\t \"suggests\": [\"zz\"]}\n]}\n", 3, `suggests "zz"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, tc.file, tc.text)
+			_, err := LoadCatalog(context.Background(), path, CatalogOptions{})
+			var ce *CatalogError
+			if !errors.As(err, &ce) || !errors.Is(err, ErrCatalog) {
+				t.Fatalf("want a CatalogError, got %v", err)
+			}
+			want := fmt.Sprintf("%s:%d", path, tc.line)
+			found := false
+			for _, p := range ce.Problems {
+				if p.Source == want && strings.Contains(p.Reason, tc.reason) {
+					found = true
+				}
+			}
+			if !found || ce.Path != path || !strings.Contains(err.Error(), want+": ") {
+				t.Errorf("want a problem at %s saying %q, got:\n%v", want, tc.reason, err)
+			}
+		})
+	}
+}
+
+// TestCatalogErrorListsEveryInvalidUnit: one load reports all problems,
+// not the first.
+func TestCatalogErrorListsEveryInvalidUnit(t *testing.T) {
+	path := writeFile(t, "c.yaml", "units:\n  - id: a\n    kind: nope\n  - id: b c\n    kind: skill\n    body: x\n  - id: t\n    kind: tool\n    description: d\n    body: not for tools\n    schema: {type: object}\n")
+	_, err := LoadCatalog(context.Background(), path, CatalogOptions{})
+	var ce *CatalogError
+	if !errors.As(err, &ce) {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ce.Problems {
+		got = append(got, fmt.Sprintf("%s %s", strings.TrimPrefix(p.Source, path), p.Field))
+	}
+	want := []string{":3 kind", ":4 id", ":10 body"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problems (-want +got):\n%s\n%v", diff, err)
+	}
+}
+
+// TestNewCatalogRefusesInvalidUnits: the unit rules of NewCatalog, each
+// with the field it concerns.
+func TestNewCatalogRefusesInvalidUnits(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	for _, tc := range []struct {
+		name  string
+		unit  Unit
+		field string
+	}{
+		{"tool id with a space", Unit{ID: "git diff", Kind: KindTool, Description: "d", Schema: obj}, "id"},
+		{"tool id too long", Unit{ID: strings.Repeat("x", 65), Kind: KindTool, Description: "d", Schema: obj}, "id"},
+		{"empty id", Unit{Kind: KindSkill, Body: "b"}, "id"},
+		{"tool without schema", Unit{ID: "t", Kind: KindTool, Description: "d"}, "schema"},
+		{"tool schema not JSON", Unit{ID: "t", Kind: KindTool, Description: "d", Schema: json.RawMessage(`{type: object}`)}, "schema"},
+		{"tool schema of a string", Unit{ID: "t", Kind: KindTool, Description: "d", Schema: json.RawMessage(`{"type":"string"}`)}, "schema"},
+		{"tool with a body", Unit{ID: "t", Kind: KindTool, Description: "d", Schema: obj, Body: "b"}, "body"},
+		{"tool without description", Unit{ID: "t", Kind: KindTool, Schema: obj}, "description"},
+		{"instruction with a schema", Unit{ID: "i", Kind: KindInstruction, Body: "b", Schema: obj}, "schema"},
+		{"blank body", Unit{ID: "i", Kind: KindInstruction, Body: " \n"}, "body"},
+		{"title with a newline", Unit{ID: "i", Kind: KindInstruction, Body: "b", Title: "a\nb"}, "title"},
+		{"body too long", Unit{ID: "i", Kind: KindInstruction, Body: strings.Repeat("b", MaxBodyBytes+1)}, "body"},
+		{"invalid UTF-8", Unit{ID: "i", Kind: KindInstruction, Body: "\xff"}, "body"},
+		{"unknown activation", Unit{ID: "i", Kind: KindInstruction, Body: "b", Activation: "sometimes"}, "activation"},
+		{"empty keyword", Unit{ID: "i", Kind: KindInstruction, Body: "b", Keywords: []string{""}}, "keywords"},
+		{"requires itself", Unit{ID: "i", Kind: KindInstruction, Body: "b", Requires: []string{"i"}}, "requires"},
+		{"conflicts with nothing", Unit{ID: "i", Kind: KindInstruction, Body: "b", Conflicts: []string{"ghost"}}, "conflicts"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.unit.Source = "here"
+			_, err := NewCatalog(context.Background(), []Unit{tc.unit}, CatalogOptions{})
+			var ce *CatalogError
+			if !errors.As(err, &ce) || len(ce.Problems) == 0 || ce.Problems[0].Field != tc.field || ce.Problems[0].Source != "here" {
+				t.Fatalf("want a problem with %s at here, got %v", tc.field, err)
+			}
+		})
+	}
+	cat, err := NewCatalog(context.Background(), []Unit{{ID: "ok", Kind: KindTool, Description: "d", Schema: json.RawMessage(` { "type" : "object", "properties": {"b": {"type":"string"}, "a": {"type": "number", "maximum": 1.50}} } `)}}, CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	u, _ := cat.Lookup("ok")
+	if string(u.Schema) != `{"properties":{"a":{"maximum":1.50,"type":"number"},"b":{"type":"string"}},"type":"object"}` || u.Activation != ActivationRelevant {
+		t.Errorf("schema not canonical or activation not defaulted: %s %q", u.Schema, u.Activation)
+	}
+}
+
+// TestReleaseIsIdempotentAndFreesTheIndex
+func TestReleaseIsIdempotentAndFreesTheIndex(t *testing.T) {
+	c := newCompiler(t)
+	cat, err := LoadCatalog(context.Background(), exampleCatalog, CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat.Released() {
+		t.Fatal("a new catalog is released")
+	}
+	for i := 0; i < 2; i++ {
+		if err := cat.Release(); err != nil {
+			t.Fatalf("release %d: %v", i+1, err)
+		}
+	}
+	if !cat.Released() {
+		t.Fatal("not released")
+	}
+	if _, err := c.Compile(context.Background(), cat, Input{Text: gitReview}, Options{}); !errors.Is(err, ErrReleased) {
+		t.Errorf("compile after release: %v", err)
+	}
+	if _, err := c.Why(context.Background(), cat, Input{Text: gitReview}, Options{}, "git_diff"); !errors.Is(err, ErrReleased) {
+		t.Errorf("why after release: %v", err)
+	}
+	if _, ok := cat.Lookup("git_diff"); !ok || len(cat.Units()) != cat.Len() || cat.Len() < 20 {
+		t.Errorf("the units are gone after release")
+	}
+}
+
+// TestUnitsFromToolsMakeAnEphemeralCatalog: a registry's specs become
+// relevant tool units that compile like any others.
+func TestUnitsFromToolsMakeAnEphemeralCatalog(t *testing.T) {
+	specs := []ToolSpec{
+		{Name: "retrieve", Description: "Find evidence in the code base for an information need.", Schema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)},
+		{Name: "write_file", Description: "Write a file.", Schema: json.RawMessage(`{"type":"object"}`), Capabilities: []string{"fs.write"}},
+	}
+	units := UnitsFromTools(specs)
+	if units[0].Kind != KindTool || units[0].Activation != ActivationRelevant || units[0].Source != "registry" || units[1].Capabilities[0] != "fs.write" {
+		t.Fatalf("units %+v", units)
+	}
+	specs[1].Capabilities[0] = "changed"
+	if units[1].Capabilities[0] != "fs.write" {
+		t.Fatal("the units share the specs' slices")
+	}
+	cat, err := NewCatalog(context.Background(), units, CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	out := compile(t, newCompiler(t), cat, Input{Text: "retrieve the evidence for how requests are routed"}, Options{})
+	if !slices.Equal(toolNames(out.Tools), []string{"retrieve"}) {
+		t.Errorf("tools %v", toolNames(out.Tools))
+	}
+}
+
+// TestJSONAndYAMLCatalogsAreTheSame: one format, read by one library.
+func TestJSONAndYAMLCatalogsAreTheSame(t *testing.T) {
+	y := writeFile(t, "c.yaml", "units:\n  - id: s\n    kind: skill\n    body: text\n    keywords: [a, b]\n    priority: 3\n  - id: t\n    kind: tool\n    description: d\n    requires: [s]\n    schema:\n      type: object\n      properties: {n: {type: integer}}\n")
+	j := writeFile(t, "c.json", `{"units": [{"id": "s", "kind": "skill", "body": "text", "keywords": ["a", "b"], "priority": 3},
+	{"id": "t", "kind": "tool", "description": "d", "requires": ["s"], "schema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]}`)
+	var got [2][]Unit
+	for i, p := range []string{y, j} {
+		cat, err := LoadCatalog(context.Background(), p, CatalogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = cat.Units()
+		for k := range got[i] {
+			got[i][k].Source = ""
+		}
+		cat.Release()
+	}
+	if diff := cmp.Diff(got[0], got[1]); diff != "" {
+		t.Errorf("(-yaml +json):\n%s", diff)
+	}
+}

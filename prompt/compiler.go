@@ -1,0 +1,200 @@
+package prompt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/textclip"
+	"github.com/rlm-dev/rlm/rules"
+)
+
+// Errors callers can match with errors.Is.
+var (
+	// ErrBadRules: the rules returned a term outside the compile protocol;
+	// the error is a *RuleError.
+	ErrBadRules = errors.New("prompt: rules returned an unexpected term")
+	// ErrBadInput: an Input or Options value is out of range (the error
+	// says which); nothing was compiled.
+	ErrBadInput = errors.New("prompt: bad input")
+	// ErrUnknownUnit: Why was asked about an id that is neither in the
+	// catalog nor among the input's context units.
+	ErrUnknownUnit = errors.New("prompt: unknown unit")
+)
+
+// RuleError reports a term the rules returned that is outside the compile
+// protocol (see rules/prompt/compile.pl): not compiled(In, Out), a
+// candidate number out of range or decided twice or never, a because/2
+// without an atom rule ID. It matches ErrBadRules.
+type RuleError struct {
+	Predicate string // e.g. "compile_units/3"
+	Term      string // the offending term, clipped
+	Reason    string
+}
+
+func (e *RuleError) Error() string {
+	return fmt.Sprintf("prompt: %s returned %s: %s", e.Predicate, e.Term, e.Reason)
+}
+
+// Unwrap makes a RuleError match ErrBadRules.
+func (e *RuleError) Unwrap() error { return ErrBadRules }
+
+func badTerm(pred string, v any, format string, args ...any) error {
+	return &RuleError{Predicate: pred, Term: textclip.Clip(engine.FormatValue(v), 300), Reason: fmt.Sprintf(format, args...)}
+}
+
+// CompilerOptions configure NewCompiler.
+type CompilerOptions struct {
+	// Rules are the default prompt rules (the files of the prompt/ folder);
+	// nil means the embedded defaults, rules.FS's prompt/ folder.
+	Rules fs.FS
+	// RulesDir is a directory of rules layered over the defaults, as for
+	// the planner (`--rules DIR`); the compiler loads its prompt/ folder,
+	// if it has one (DIR/prompt/select.pl replaces the default select.pl,
+	// other files add clauses, e.g. of the extension hooks). DIR itself
+	// must exist and hold .pl files (engine.DirLayer).
+	RulesDir string
+	// Inferences is the per-compile inference budget (0: the engine's
+	// default).
+	Inferences int64
+	// Predicates are extra host predicates the rules may call (data only).
+	Predicates []engine.Predicate
+}
+
+// Compiler decides which prompt units a model sees. Safe for concurrent
+// use.
+type Compiler struct {
+	eng  *engine.Engine
+	pack map[string]string // packing event -> rule ID (rules/prompt/packing.pl)
+}
+
+// NewCompiler loads the prompt rules. Bad rule files give an
+// *engine.LoadError; a packing table without both events a *RuleError.
+func NewCompiler(opts CompilerOptions) (*Compiler, error) {
+	eo, err := EngineOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engine.New(eo)
+	if err != nil {
+		return nil, err
+	}
+	c := &Compiler{eng: eng, pack: map[string]string{}}
+	sols, err := eng.All(context.Background(), 0, "pack_because", engine.NewVar(), engine.NewVar())
+	if err != nil {
+		return nil, fmt.Errorf("prompt: pack_because/2: %w", err)
+	}
+	for _, s := range sols {
+		ev, ok := s[0].(engine.AtomValue)
+		b, err := decodeBecause("pack_because/2", s[1])
+		if !ok || err != nil {
+			return nil, badTerm("pack_because/2", engine.CompoundValue{Functor: "pack_because", Args: []any(s)}, "want pack_because(Event, because(RuleID, []))")
+		}
+		if _, seen := c.pack[string(ev)]; !seen {
+			c.pack[string(ev)] = b.Rule
+		}
+	}
+	for _, ev := range []string{eventOverBudget, eventDependencyPackedOut} {
+		if c.pack[ev] == "" {
+			return nil, badTerm("pack_because/2", engine.AtomValue(ev), "no explanation for the packing event %s", ev)
+		}
+	}
+	return c, nil
+}
+
+// EngineOptions are the engine options NewCompiler uses: the default
+// prompt rules (or opts.Rules) labelled "rules/prompt", the prompt/
+// folder of opts.RulesDir, opts.Predicates, and the closed vocabularies
+// of kinds, activations, host flags and modes (Vocabulary) checked at
+// load time. Rule tests of a host's own prompt rules use them with
+// ruletest.Run.
+func EngineOptions(opts CompilerOptions) (engine.Options, error) {
+	def := opts.Rules
+	if def == nil {
+		sub, err := fs.Sub(rules.FS, "prompt")
+		if err != nil {
+			return engine.Options{}, err
+		}
+		def = sub
+	}
+	eo := engine.Options{
+		Layers:     []engine.Layer{{FS: def, Label: "rules/prompt"}},
+		Inferences: opts.Inferences,
+		Predicates: opts.Predicates,
+		Vocabulary: Vocabulary(),
+	}
+	if opts.RulesDir != "" {
+		if _, err := engine.DirLayer(opts.RulesDir); err != nil {
+			return engine.Options{}, &engine.LoadError{File: opts.RulesDir, Err: err}
+		}
+		dir := filepath.Join(opts.RulesDir, "prompt")
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			l, err := engine.DirLayer(dir)
+			if err != nil {
+				return engine.Options{}, &engine.LoadError{File: dir, Err: err}
+			}
+			eo.Layers = append(eo.Layers, l)
+		}
+	}
+	return eo, nil
+}
+
+// Vocabulary is the closed vocabulary of the prompt rules, checked in
+// every rule file at load time: the kind, activation, host flag and
+// mandatory flag of unit/10 and of the unit_prop/2 properties, and the
+// mode of input/4.
+func Vocabulary() []engine.TermShape {
+	kinds := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		kinds[i] = string(k)
+	}
+	acts := []string{string(ActivationAlways), string(ActivationRelevant)}
+	hosts := []string{hostSelected, hostDenied, hostNone}
+	modes := []string{string(ModeCompiled), string(ModeAllTools)}
+	flags := []string{"true", "false"}
+	return []engine.TermShape{
+		{Functor: "unit", Arity: 10, Args: []engine.ArgShape{{}, {}, {Name: "kind", Atoms: kinds}, {Name: "activation", Atoms: acts},
+			{Name: "host", Atoms: hosts}, {}, {}, {}, {}, {Name: "mandatory", Atoms: flags}}},
+		{Functor: "input", Arity: 4, Args: []engine.ArgShape{{Name: "mode", Atoms: modes}}},
+		{Functor: "kind", Arity: 1, Args: []engine.ArgShape{{Name: "kind", Atoms: kinds}}},
+		{Functor: "activation", Arity: 1, Args: []engine.ArgShape{{Name: "activation", Atoms: acts}}},
+		{Functor: "host", Arity: 1, Args: []engine.ArgShape{{Name: "host", Atoms: hosts}}},
+		{Functor: "mode", Arity: 1, Args: []engine.ArgShape{{Name: "mode", Atoms: modes}}},
+		{Functor: "mandatory", Arity: 1, Args: []engine.ArgShape{{Name: "mandatory", Atoms: flags}}},
+	}
+}
+
+// Host flags of unit/10.
+const (
+	hostSelected = "selected"
+	hostDenied   = "denied"
+	hostNone     = "none"
+)
+
+// Packing events of rules/prompt/packing.pl.
+const (
+	eventOverBudget          = "over_budget"
+	eventDependencyPackedOut = "dependency_packed_out"
+)
+
+// Engine returns the compiler's rule engine (for the REPL and rule tests).
+func (c *Compiler) Engine() *engine.Engine { return c.eng }
+
+// RuleIDs returns the registry of the prompt rules (rule_id/2).
+func (c *Compiler) RuleIDs(ctx context.Context) ([]engine.RuleID, error) {
+	return c.eng.RuleIDs(ctx)
+}
+
+// hookIDHeads are the hooks whose first argument is a rule ID.
+var hookIDHeads = []string{"extra_reject/4", "extra_select/4", "extra_conflict/4"}
+
+// CheckRuleIDs reports every rule ID of the loaded prompt rules (in a
+// because/2, or heading an extension hook's clause) used but not
+// registered, or registered but unused (engine.Engine.CheckRuleIDs).
+func (c *Compiler) CheckRuleIDs(ctx context.Context) ([]engine.RuleIDProblem, error) {
+	return c.eng.CheckRuleIDs(ctx, hookIDHeads)
+}

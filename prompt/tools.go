@@ -1,0 +1,34 @@
+package prompt
+
+import "encoding/json"
+
+// ToolSpec is what a tool registry knows of a tool that the model may be
+// shown: its name, description, argument schema and the capabilities it
+// needs. Handlers stay in the registry; a catalog never holds them.
+type ToolSpec struct {
+	Name         string
+	Description  string
+	Schema       json.RawMessage // JSON Schema of the arguments
+	Capabilities []string
+}
+
+// UnitsFromTools turns a registry's tool specs into relevant tool units
+// (Source "registry"), in the same order, for an ephemeral catalog that
+// the caller builds with NewCatalog and releases when done. The name
+// becomes the unit id; the candidate index splits it like an identifier,
+// so a task naming the tool or a part of its name finds it.
+func UnitsFromTools(specs []ToolSpec) []Unit {
+	out := make([]Unit, len(specs))
+	for i, s := range specs {
+		out[i] = Unit{
+			ID:           s.Name,
+			Kind:         KindTool,
+			Description:  s.Description,
+			Schema:       s.Schema,
+			Activation:   ActivationRelevant,
+			Capabilities: append([]string(nil), s.Capabilities...),
+			Source:       "registry",
+		}
+	}
+	return out
+}
