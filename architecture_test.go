@@ -30,7 +30,9 @@ var layers = map[string][]string{
 	"planner":                 {"bridge", "engine", "retrieval", "rules", "internal/*"},
 	"tools":                   {"internal/*"},
 	"project":                 {"retrieval", "retrieval/embedded", "retrieval/chroma", "providers", "sourcefacts", "sourcefacts/store", "internal/*"},
-	"":                        {"planner", "project", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
+	"":                        {"planner", "project", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*", "loop", "prompt", "tools"},
+	"prompt":                  {"engine", "rules", "retrieval", "retrieval/embedded", "internal/*"},
+	"loop":                    {"planner", "prompt", "tools", "providers", "retrieval", "internal/*"},
 	"cmd/rlm":                 {"", "internal/*"},
 }
 

@@ -88,6 +88,7 @@ type Project struct {
 	proj    *project.Project
 	planner *planner.Planner
 	mu      sync.Mutex // serialises Refresh
+	comp    compilerOnce
 }
 
 // Open loads the rules and opens root's knowledge base and search index
