@@ -90,3 +90,9 @@ func (p *Project) compiler() (*prompt.Compiler, error) {
 func LoadCatalog(ctx context.Context, path, model string) (*PromptCatalog, error) {
 	return prompt.LoadCatalog(ctx, path, prompt.CatalogOptions{Model: model, Extra: loop.BuiltinUnits()})
 }
+
+// NewPromptCatalog builds a host-owned catalog of units (see package
+// prompt) for model, with the built-in tools added. Release it when done.
+func NewPromptCatalog(ctx context.Context, units []prompt.Unit, model string) (*PromptCatalog, error) {
+	return prompt.NewCatalog(ctx, units, prompt.CatalogOptions{Model: model, Extra: loop.BuiltinUnits()})
+}
