@@ -22,15 +22,15 @@ const (
 type Event struct {
 	Kind    string        `json:"kind"`
 	Depth   int           `json:"depth"`
-	At      time.Duration `json:"at_ns"`                 // since the run started
-	Elapsed time.Duration `json:"elapsed_ns,omitempty"`  // of this step
+	At      time.Duration `json:"at_ns"`                // since the run started
+	Elapsed time.Duration `json:"elapsed_ns,omitempty"` // of this step
 	// evidence
-	Query    string   `json:"query,omitempty"` // clipped
-	Class    string   `json:"class,omitempty"`
-	Plan     []string `json:"plan,omitempty"` // step -> verdict rule
-	Hits     int      `json:"hits,omitempty"`
-	Stale    int      `json:"stale,omitempty"`
-	Gap      string   `json:"gap,omitempty"`
+	Query string   `json:"query,omitempty"` // clipped
+	Class string   `json:"class,omitempty"`
+	Plan  []string `json:"plan,omitempty"` // step -> verdict rule
+	Hits  int      `json:"hits,omitempty"`
+	Stale int      `json:"stale,omitempty"`
+	Gap   string   `json:"gap,omitempty"`
 	// compile
 	Fingerprint string   `json:"fingerprint,omitempty"`
 	Active      []string `json:"active,omitempty"`
