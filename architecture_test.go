@@ -31,7 +31,8 @@ var layers = map[string][]string{
 	"tools":                   {"internal/*"},
 	"project":                 {"retrieval", "retrieval/embedded", "retrieval/chroma", "providers", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"prompt":                  {"engine", "rules", "retrieval", "retrieval/embedded", "internal/*"},
-	"":                        {"planner", "project", "prompt", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
+	"loop":                    {"planner", "prompt", "tools", "providers", "retrieval", "internal/*"},
+	"":                        {"planner", "project", "prompt", "loop", "tools", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"cmd/rlm":                 {"", "internal/*"},
 }
 

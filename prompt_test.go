@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/prompt"
 )
 
 // printableWord cuts s to at most n bytes of valid, printable text (a
@@ -40,7 +40,7 @@ func printableWord(s string, n int) string {
 // prompt only as text.
 func TestHostileUnitAndQueryTextNeverExecutes(t *testing.T) {
 	tw := &tripwires{}
-	c, err := rlm.NewCompiler(rlm.CompilerOptions{Predicates: tw.predicates()})
+	c, err := prompt.NewCompiler(prompt.CompilerOptions{Predicates: tw.predicates()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,34 +48,34 @@ func TestHostileUnitAndQueryTextNeverExecutes(t *testing.T) {
 	compiled := 0
 	for i, q := range hostileQueries(t) {
 		word := printableWord(q, 128)
-		units := []rlm.PromptUnit{
+		units := []prompt.Unit{
 			{ID: "hostile_skill", Kind: "skill", Title: printableWord(q, 200), Description: q, Body: q + " (end)",
 				Keywords: []string{word}, Capabilities: []string{word}, Triggers: []string{word}, Activation: "always"},
 			{ID: "hostile_tool", Kind: "mcp_tool", Description: q, Keywords: []string{word},
 				Schema: []byte(`{"type":"object","properties":{"q":{"type":"string"}}}`)},
 		}
-		cat, err := rlm.NewCatalog(ctx, units, rlm.CatalogOptions{})
+		cat, err := prompt.NewCatalog(ctx, units, prompt.CatalogOptions{})
 		if err != nil {
-			if !errors.Is(err, rlm.ErrCatalog) {
+			if !errors.Is(err, prompt.ErrCatalog) {
 				t.Errorf("query %d: catalog: unstructured error %v", i, err)
 			}
 			continue
 		}
-		in := rlm.CompileInput{Text: q, Needs: []string{word}, Signals: []string{word}, Capabilities: []string{word},
+		in := prompt.Input{Text: q, Needs: []string{word}, Signals: []string{word}, Capabilities: []string{word},
 			HostSelected: []string{q}, HostDenied: []string{q + "!"},
-			Context: []rlm.PromptUnit{{ID: "ctx", Kind: "context", Body: q + " (ctx)", Keywords: []string{word}, Activation: "always"}}}
+			Context: []prompt.Unit{{ID: "ctx", Kind: "context", Body: q + " (ctx)", Keywords: []string{word}, Activation: "always"}}}
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		out, err := c.Compile(cctx, cat, in, rlm.CompileOptions{})
+		out, err := c.Compile(cctx, cat, in, prompt.Options{})
 		if err == nil {
 			compiled++
 			if !strings.Contains(out.Text, strings.TrimRightFunc(q+" (end)", unicode.IsSpace)) {
 				t.Errorf("query %d: the hostile body is not in the prompt as text", i)
 			}
-		} else if !errors.Is(err, rlm.ErrCatalog) && !strings.Contains(err.Error(), "bad input") {
+		} else if !errors.Is(err, prompt.ErrCatalog) && !strings.Contains(err.Error(), "bad input") {
 			t.Errorf("query %d: unstructured error %v", i, err)
 		}
-		if _, err := c.Why(cctx, cat, in, rlm.CompileOptions{Mode: rlm.ModeAllTools}, "hostile_tool"); err != nil &&
-			!errors.Is(err, rlm.ErrCatalog) && !strings.Contains(err.Error(), "bad input") {
+		if _, err := c.Why(cctx, cat, in, prompt.Options{Mode: prompt.ModeAllTools}, "hostile_tool"); err != nil &&
+			!errors.Is(err, prompt.ErrCatalog) && !strings.Contains(err.Error(), "bad input") {
 			t.Errorf("query %d: why: unstructured error %v", i, err)
 		}
 		cancel()

@@ -50,16 +50,11 @@ type Options struct {
 // Types of the answers and options, defined in the packages that own them.
 type (
 	Answer        = planner.Answer
-	Hit           = planner.Hit
-	Plan          = planner.Plan
 	Explanation   = planner.Explanation
-	Because       = planner.Because
 	Planner       = planner.Planner
 	Embedder      = retrieval.Embedder
 	ChromaConfig  = chroma.Config
 	Progress      = project.Progress
-	Stats         = project.Stats
-	Snapshot      = store.Identity
 	Status        = project.Status
 	Binding       = engine.Binding   // one variable of a REPL query and its value
 	HostPredicate = engine.Predicate // a Go predicate registered for the rules
@@ -88,6 +83,7 @@ type Project struct {
 	proj    *project.Project
 	planner *planner.Planner
 	mu      sync.Mutex // serialises Refresh
+	comp    compilerOnce
 }
 
 // Open loads the rules and opens root's knowledge base and search index
@@ -147,7 +143,7 @@ func (p *Project) Explain(ctx context.Context, query string) (*Explanation, erro
 }
 
 // Plan returns the plan Search would run.
-func (p *Project) Plan(ctx context.Context, query string) (*Plan, error) {
+func (p *Project) Plan(ctx context.Context, query string) (*planner.Plan, error) {
 	return p.planner.Plan(ctx, query)
 }
 
@@ -168,9 +164,9 @@ func (p *Project) refresh(ctx context.Context) error {
 }
 
 // Root, Snapshot and Stats describe the tree and its current snapshot.
-func (p *Project) Root() string       { return p.proj.Root() }
-func (p *Project) Snapshot() Snapshot { return p.proj.Snapshot() }
-func (p *Project) Stats() Stats       { return p.proj.Stats() }
+func (p *Project) Root() string             { return p.proj.Root() }
+func (p *Project) Snapshot() store.Identity { return p.proj.Snapshot() }
+func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
 
 // Planner is the project's planner (for the REPL and rule tests).
 func (p *Project) Planner() *Planner { return p.planner }

@@ -46,10 +46,6 @@ func RunRuleTests(ctx context.Context, opts Options) ([]RuleTestResult, error) {
 	return out, nil
 }
 
-// DefaultRules returns the embedded default rule files (*.pl and their
-// *_test.pl), one folder per concern.
-func DefaultRules() fs.FS { return rules.FS }
-
 // DumpRules writes the embedded default rules under dir, keeping their
 // folders, for reading or as a starting point for overrides. It refuses to
 // overwrite an existing file.

@@ -27,6 +27,10 @@ type CatalogOptions struct {
 	// counted with when the catalog is built (EncodingFor). A compile for
 	// a model of another encoding counts them again, once, on first use.
 	Model string
+	// Extra units join the catalog's own unless one of those has the same
+	// id (e.g. loop.BuiltinUnits: the completion loop's built-in tools
+	// for a catalog read from a file).
+	Extra []Unit
 }
 
 // Catalog is a validated, immutable set of prompt units with a candidate
@@ -58,6 +62,18 @@ type Catalog struct {
 // listing every invalid unit with its Source, field and reason; an error
 // of the index.
 func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalog, error) {
+	if len(opts.Extra) > 0 {
+		have := make(map[string]bool, len(units))
+		for _, u := range units {
+			have[u.ID] = true
+		}
+		units = append([]Unit(nil), units...)
+		for _, u := range opts.Extra {
+			if !have[u.ID] {
+				units = append(units, u)
+			}
+		}
+	}
 	if len(units) > MaxUnits {
 		return nil, &CatalogError{Problems: []UnitProblem{{Reason: fmt.Sprintf("%d units, over the limit of %d", len(units), MaxUnits)}}}
 	}

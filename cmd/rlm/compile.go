@@ -60,11 +60,11 @@ func (f *compileFlags) open(ctx context.Context) (*rlm.Catalog, *rlm.Compiler, e
 	if f.catalog == "" {
 		return nil, nil, usageError{"--catalog FILE is required"}
 	}
-	cat, err := rlm.LoadCatalog(ctx, f.catalog, rlm.CatalogOptions{Model: f.model})
+	cat, err := rlm.LoadCatalog(ctx, f.catalog, f.model)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := rlm.NewCompiler(rlm.CompilerOptions{RulesDir: f.rules})
+	c, err := rlm.NewCompiler(f.rules)
 	if err != nil {
 		cat.Release()
 		return nil, nil, err

@@ -33,6 +33,7 @@ usage:
   rlm repl [--root DIR] [--rules DIR] [--catalog FILE [--cap C]...]
   rlm test-rules [DIR]
   rlm rules dump DIR | rlm rules ids [--rules DIR]
+  rlm ask --root DIR [--model M] [--base-url URL] [--key-env NAME] [--mode compiled|all_tools] [--trace] QUESTION
 
 Run "rlm COMMAND -h" for a command's flags.
 `
@@ -68,6 +69,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdCompile(ctx, args[1:], stdout, stderr)
 	case "rules":
 		err = cmdRules(ctx, args[1:], stdout, stderr)
+	case "ask":
+		err = cmdAsk(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/rules"
 )
 
 // TestRulesDumpWritesDefaultsThatPassTheirTests: `rlm rules dump DIR`
@@ -30,7 +30,7 @@ func TestRulesDumpWritesDefaultsThatPassTheirTests(t *testing.T) {
 		return nil
 	})
 	var want int
-	fs.WalkDir(rlm.DefaultRules(), ".", func(p string, d fs.DirEntry, _ error) error {
+	fs.WalkDir(rules.FS, ".", func(p string, d fs.DirEntry, _ error) error {
 		if strings.HasSuffix(p, ".pl") {
 			want++
 		}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rlm-dev/rlm"
+)
+
+// cmdAsk answers a question about a source tree with the completion loop:
+// evidence from the retrieval planner, a compiled projection, a model that
+// may call retrieve (and recurse), citations with content hashes.
+func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("ask", stderr)
+	root := fs.String("root", "", "source tree to ask about")
+	modelID := fs.String("model", envOr("RLM_CHAT_MODEL", "gpt-4o-mini"), "chat model id (default $RLM_CHAT_MODEL or gpt-4o-mini)")
+	baseURL := fs.String("base-url", envOr("RLM_CHAT_BASE_URL", "https://api.openai.com/v1"), "base URL of an OpenAI-compatible chat endpoint (default $RLM_CHAT_BASE_URL)")
+	keyEnv := fs.String("key-env", "OPENAI_API_KEY", "name of the environment variable holding the API key (\"\" for none)")
+	mode := fs.String("mode", "compiled", "what the model sees: compiled (the prompt compiler's projection) or all_tools")
+	trace := fs.Bool("trace", false, "print the trace (projection, plan steps, tool calls, usage) as JSON lines on stderr")
+	asJSON := fs.Bool("json", false, "print the whole result as one JSON object instead of streaming the answer")
+	catalog := fs.String("catalog", "", "prompt catalog file (YAML or JSON) of units the model may be shown")
+	budget := fs.Int("budget", 0, "tokens of one compiled projection (0: the default)")
+	timeout := fs.Duration("timeout", 2*time.Minute, "wall-time budget of the whole answer")
+	bf := addBackendFlags(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageError{"a QUESTION is required"}
+	}
+	if *mode != "compiled" && *mode != "all_tools" {
+		return usageError{fmt.Sprintf("--mode %q: want compiled or all_tools", *mode)}
+	}
+	question := strings.Join(pos, " ")
+	model, err := rlm.NewChatModel(*baseURL, *modelID, *keyEnv)
+	if err != nil {
+		return err
+	}
+	p, err := openProject(ctx, *root, bf, stderr)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	opts := rlm.AskOptions{Model: model, Mode: rlm.CompileMode(*mode), Limits: rlm.AskLimits{PromptBudget: *budget, Wall: *timeout}}
+	if *catalog != "" {
+		cat, err := rlm.LoadCatalog(ctx, *catalog, *modelID)
+		if err != nil {
+			return err
+		}
+		defer cat.Release()
+		opts.Catalog = cat
+	}
+	streamed := false
+	if !*asJSON {
+		opts.OnDelta = func(s string) {
+			streamed = true
+			fmt.Fprint(stdout, s)
+		}
+	}
+	res, err := p.Ask(ctx, question, opts)
+	if *trace {
+		enc := json.NewEncoder(stderr)
+		for _, e := range res.Trace {
+			_ = enc.Encode(e)
+		}
+	}
+	if *asJSON {
+		if werr := writeJSON(stdout, res); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if !streamed && res.Answer != "" {
+		fmt.Fprint(stdout, res.Answer)
+	}
+	if streamed || res.Answer != "" {
+		fmt.Fprintln(stdout)
+	}
+	if len(res.Citations) > 0 {
+		header := "citations (* = named in the answer):"
+		if res.Stop != "answered" {
+			header = "evidence gathered before the run stopped:"
+		}
+		if streamed || res.Answer != "" {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintln(stdout, header)
+		for _, c := range res.Citations {
+			mark := " "
+			if c.Cited {
+				mark = "*"
+			}
+			fmt.Fprintf(stdout, " %s %s:%d-%d %s (%s)\n", mark, printable(c.Path), c.StartLine, c.EndLine, printable(c.Symbol), c.ContentHash)
+		}
+	}
+	u := res.Usage
+	fmt.Fprintf(stdout, "\n%s: %d model calls, %d tool calls, %d tokens, %s\n", res.Stop, u.ModelCalls, u.ToolCalls, u.TotalTokens, res.Elapsed.Round(time.Millisecond))
+	return err
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}

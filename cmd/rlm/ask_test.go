@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/rlm-dev/rlm/internal/testfixture"
+)
+
+// TestAskStreamsTheAnswerWithCitationsAndTrace: `rlm ask` against a
+// scripted OpenAI-compatible endpoint retrieves, streams the answer,
+// prints citations with content hashes and, with --trace, the projection
+// and steps as JSON lines — and the model was shown the evidence.
+func TestAskStreamsTheAnswerWithCitationsAndTrace(t *testing.T) {
+	fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+		if i == 0 {
+			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{{ID: "c1", Name: "retrieve", Arguments: `{"query":"what calls Fetch?"}`}}}
+		}
+		return testfixture.ChatTurn{Content: "Retry calls Fetch twice (sub/client.go:11)."}
+	})
+	out, errs, code := runCLI(t, "", "ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "", "--trace",
+		"what calls Fetch?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"Retry calls Fetch twice (sub/client.go:11).", "citations (* = named in the answer):", "* sub/client.go:11", "answered: 2 model calls, 1 tool calls"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	kinds := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("trace line is not JSON: %q", line)
+		}
+		k, _ := e["kind"].(string)
+		kinds[k]++
+	}
+	for _, k := range []string{"evidence", "compile", "model", "tool", "stop"} {
+		if kinds[k] == 0 {
+			t.Errorf("trace has no %s event: %v", k, kinds)
+		}
+	}
+	reqs := fake.Requests()
+	if len(reqs) != 2 || !strings.Contains(systemOf(reqs[0]), "func Retry(") {
+		t.Fatalf("the model was not shown the evidence (%d requests)", len(reqs))
+	}
+}
+
+// TestAskWithoutAnEndpointFailsClearly: a dead endpoint ends the run with
+// a provider error, exit 1, and no secret in the output.
+func TestAskWithoutAnEndpointFailsClearly(t *testing.T) {
+	t.Setenv("RLM_TEST_SECRET_KEY", "sk-never-print-me-123")
+	out, errs, code := runCLI(t, "", "ask", "--root", sample, "--in-memory", "--base-url", "http://127.0.0.1:1/v1",
+		"--key-env", "RLM_TEST_SECRET_KEY", "--timeout", "5s", "where is Fetch?")
+	if code != 1 || !strings.Contains(out+errs, "provider_error") {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(out+errs, "sk-never-print-me") {
+		t.Fatal("the API key was printed")
+	}
+}
+
+func systemOf(req testfixture.Request) string {
+	for _, m := range testfixture.ChatMessages(req) {
+		if m[0] == "system" || m[0] == "developer" {
+			return m[1]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,152 @@
+package loop
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rlm-dev/rlm/internal/textclip"
+	"github.com/rlm-dev/rlm/planner"
+	"github.com/rlm-dev/rlm/prompt"
+)
+
+// maxLineBytes bounds one line of a code excerpt.
+const maxLineBytes = 240
+
+// evidence is one hit read back from the exact bytes it was indexed from.
+type evidence struct {
+	Path        string `json:"path"`
+	StartLine   int    `json:"start_line"`
+	EndLine     int    `json:"end_line"` // of the excerpt (clipped to the line limit)
+	Symbol      string `json:"symbol"`
+	Kind        string `json:"kind"`
+	ContentHash string `json:"content_hash"`
+	Code        string `json:"code"`
+}
+
+// retrieval is the retrieval planner's answer as evidence.
+type retrieval struct {
+	Query    string     `json:"query"`
+	Class    string     `json:"class"`
+	Gap      string     `json:"gap,omitempty"`
+	Resolved string     `json:"resolved,omitempty"` // "From -> To"
+	Hits     []evidence `json:"hits"`
+	Stale    int        `json:"stale,omitempty"` // hits whose file changed since they were indexed (dropped)
+	plan     []string
+}
+
+// retrieve runs the retrieval planner on query and reads up to n hits
+// back, each clipped to lines lines. A hit whose file no longer has the
+// indexed bytes is dropped and counted, never shown.
+func retrieve(ctx context.Context, r Retriever, query string, n, lines int) (*retrieval, error) {
+	ans, err := r.Search(ctx, query, n)
+	if err != nil {
+		return nil, err
+	}
+	out := &retrieval{Query: query, Class: ans.Class, Gap: ans.Gap, Hits: []evidence{}}
+	if ans.Resolved != nil {
+		out.Resolved = ans.Resolved.From + " -> " + ans.Resolved.To
+	}
+	for _, s := range ans.Plan {
+		v := ""
+		if len(s.Because) > 0 {
+			v = s.Because[0].Rule
+		}
+		out.plan = append(out.plan, s.Step.String()+" -> "+v)
+	}
+	for _, h := range ans.Hits {
+		if len(out.Hits) == n {
+			break
+		}
+		src, err := r.ReadSource(ctx, h.Path, h.ContentHash)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			out.Stale++
+			continue
+		}
+		out.Hits = append(out.Hits, excerpt(h, src, lines))
+	}
+	return out, nil
+}
+
+// excerpt cuts lines [h.StartLine, h.EndLine] of src, at most limit lines
+// and maxLineBytes per line.
+func excerpt(h planner.Hit, src []byte, limit int) evidence {
+	e := evidence{Path: h.Path, StartLine: h.StartLine, Symbol: h.Symbol, Kind: h.Kind, ContentHash: h.ContentHash}
+	if e.Symbol == "" || h.Qualified != "" {
+		e.Symbol = h.Qualified
+	}
+	all := bytes.Split(src, []byte("\n"))
+	start := min(max(h.StartLine, 1), len(all))
+	end := min(max(h.EndLine, start), len(all), start+limit-1)
+	var b strings.Builder
+	for i := start; i <= end; i++ {
+		b.WriteString(textclip.Clip(strings.ToValidUTF8(string(all[i-1]), "\uFFFD"), maxLineBytes))
+		b.WriteByte('\n')
+	}
+	e.EndLine = end
+	e.Code = b.String()
+	return e
+}
+
+// contextUnits turns evidence into per-call context units for the
+// compiler: wanted (activation always), optional (packed out first when
+// the budget is tight), ranked by hit order.
+func contextUnits(r *retrieval) []prompt.Unit {
+	var out []prompt.Unit
+	for i, h := range r.Hits {
+		out = append(out, prompt.Unit{
+			ID:         fmt.Sprintf("evidence:%d", i+1),
+			Kind:       prompt.KindContext,
+			Title:      fmt.Sprintf("%s:%d-%d %s", h.Path, h.StartLine, h.EndLine, h.Symbol),
+			Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n```\n%s```", h.Path, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.ContentHash, h.Code),
+			Activation: prompt.ActivationAlways,
+			Priority:   -i,
+			Source:     "retrieval",
+		})
+	}
+	return out
+}
+
+// citations are the evidence given, each marked cited when the answer
+// names its path (and, if it names a line of that path, one in range).
+func citations(given []evidence, answer string) []Citation {
+	seen := map[string]bool{}
+	var out []Citation
+	for _, e := range given {
+		key := fmt.Sprintf("%s:%d:%s", e.Path, e.StartLine, e.ContentHash)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, Citation{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Symbol: e.Symbol,
+			ContentHash: e.ContentHash, Cited: cites(answer, e)})
+	}
+	return out
+}
+
+// cites reports whether answer names e's path, with no line or a line in
+// e's range.
+func cites(answer string, e evidence) bool {
+	for rest := answer; ; {
+		i := strings.Index(rest, e.Path)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(e.Path):]
+		if !strings.HasPrefix(rest, ":") {
+			return true
+		}
+		n := 0
+		j := 1
+		for ; j < len(rest) && rest[j] >= '0' && rest[j] <= '9' && j < 9; j++ {
+			n = n*10 + int(rest[j]-'0')
+		}
+		if j == 1 || n >= e.StartLine && n <= e.EndLine {
+			return true
+		}
+	}
+}
