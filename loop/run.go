@@ -25,8 +25,13 @@ type run struct {
 	opts   Options
 	limits Limits
 	trace  *tracer
-	cat    *prompt.Catalog
 	exec   *tools.Executor
+
+	// cat is the catalog the calls compile against: the host's, or the
+	// ephemeral one, ready when catDone is closed (catErr if it failed).
+	cat     *prompt.Catalog
+	catDone chan struct{}
+	catErr  error
 
 	mu    sync.Mutex
 	given []evidence // everything any call gave the model
@@ -56,9 +61,6 @@ func Run(ctx context.Context, question string, opts Options) (res *Result, err e
 	r := &run{opts: opts, limits: opts.Limits.withDefaults(), trace: &tracer{start: start}}
 	res = &Result{Citations: []Citation{}}
 	defer func() {
-		if res.Catalog != nil {
-			res.Catalog.Release()
-		}
 		res.Elapsed = time.Since(start)
 		res.Trace = r.trace.all()
 	}()
@@ -79,7 +81,13 @@ func Run(ctx context.Context, question string, opts Options) (res *Result, err e
 	}
 	r.exec = &tools.Executor{Registry: reg, Policy: opts.Policy}
 	r.cat = opts.Catalog
-	if r.cat == nil {
+	r.catDone = make(chan struct{})
+	if r.cat != nil {
+		close(r.catDone)
+	} else {
+		// The ephemeral catalog (an in-memory candidate index) is built
+		// while the first evidence is acquired; the first compile waits
+		// for it, and Run releases it whatever happens.
 		var specs []prompt.ToolSpec
 		for _, s := range reg.Specs() {
 			specs = append(specs, prompt.ToolSpec{Name: s.Name, Description: s.Description, Schema: s.Schema, Capabilities: s.Capabilities})
@@ -92,11 +100,17 @@ func Run(ctx context.Context, question string, opts Options) (res *Result, err e
 				}
 			}
 		}
-		cat, err := prompt.NewCatalog(ctx, units, prompt.CatalogOptions{Model: opts.Model.Model()})
-		if err != nil {
-			return fail(StopInvalid, "ephemeral catalog", err)
-		}
-		r.cat, res.Catalog = cat, cat
+		go func() {
+			defer close(r.catDone)
+			r.cat, r.catErr = prompt.NewCatalog(ctx, units, prompt.CatalogOptions{Model: opts.Model.Model()})
+		}()
+		defer func() {
+			<-r.catDone
+			res.Catalog = r.cat
+			if r.cat != nil {
+				r.cat.Release()
+			}
+		}()
 	}
 
 	top := &call{run: r, budget: &budget{limits: r.limits}}
@@ -193,6 +207,10 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 			return stop(StopRetrieveError, "acquiring evidence", err)
 		}
 		units = append(units, contextUnits(ev)...)
+	}
+	<-r.catDone
+	if r.catErr != nil {
+		return stop(StopInvalid, "ephemeral catalog", r.catErr)
 	}
 	in := r.opts.Input
 	in.Text, in.Context = question, units

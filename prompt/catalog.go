@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/retrieval"
@@ -185,8 +186,8 @@ func (c *Catalog) buildIndex(ctx context.Context) error {
 			Symbol:    u.ID,
 			Qualified: u.Title,
 			Kind:      string(u.Kind),
-			Signature: strings.Join(u.Keywords, " "),
-			Doc:       u.Description,
+			Signature: strings.Join(u.Keywords, " ") + otherNumberForms(strings.Join(u.Keywords, " ")+" "+u.Title),
+			Doc:       u.Description + otherNumberForms(u.Description),
 		}
 	}
 	if err := b.Upsert(ctx, docs); err != nil {
@@ -315,4 +316,39 @@ func (c *Catalog) checkUsable() error {
 		return ErrReleased
 	}
 	return nil
+}
+
+// otherNumberForms returns, each after a space, the other grammatical
+// number of each plain lowercase English word of text ("deal" → "deals",
+// "entries" → "entry"): indexed with a unit's keywords, title and
+// description, they let a task that names a thing in the plural find a
+// unit that names it in the singular and back (the candidate search is
+// BM25 over words, without stemming); the task's own words are searched
+// as written. Words with capitals, digits or underscores (identifiers) are
+// left alone.
+func otherNumberForms(text string) string {
+	var extra []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' && !unicode.IsDigit(r) }) {
+		if len(w) < 4 || strings.ToLower(w) != w || strings.ContainsAny(w, "_0123456789") {
+			continue
+		}
+		switch {
+		case strings.HasSuffix(w, "ies"):
+			extra = append(extra, w[:len(w)-3]+"y")
+		case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"):
+			extra = append(extra, w[:len(w)-2])
+		case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+			extra = append(extra, w+"es")
+		case strings.HasSuffix(w, "s"):
+			extra = append(extra, w[:len(w)-1])
+		case strings.HasSuffix(w, "y") && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+			extra = append(extra, w[:len(w)-1]+"ies")
+		default:
+			extra = append(extra, w+"s")
+		}
+	}
+	if len(extra) == 0 {
+		return ""
+	}
+	return " " + strings.Join(extra, " ")
 }

@@ -210,3 +210,30 @@ func TestJSONAndYAMLCatalogsAreTheSame(t *testing.T) {
 		t.Errorf("(-yaml +json):\n%s", diff)
 	}
 }
+
+// TestSingularAndPluralFindEachOther: a task that names a thing in the
+// plural finds a unit that names it in the singular, and back.
+func TestSingularAndPluralFindEachOther(t *testing.T) {
+	c := newCompiler(t)
+	units := []Unit{
+		{ID: "crm_list", Kind: KindTool, Description: "List the sales leads.", Keywords: []string{"deal", "opportunity"}, Schema: json.RawMessage(`{"type":"object"}`)},
+		{ID: "tickets_list", Kind: KindTool, Description: "List the support entries of a queue.", Schema: json.RawMessage(`{"type":"object"}`)},
+		{ID: "weather_get", Kind: KindTool, Description: "The forecast for a city.", Schema: json.RawMessage(`{"type":"object"}`)},
+	}
+	cat, err := NewCatalog(context.Background(), units, CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	for q, want := range map[string]string{"which deals are open?": "crm_list", "show the newest support entry": "tickets_list"} {
+		out := compile(t, c, cat, Input{Text: q}, Options{})
+		if !slices.Contains(toolNames(out.Tools), want) {
+			t.Errorf("%q: shown %v, want %s", q, toolNames(out.Tools), want)
+		}
+	}
+	for w, other := range map[string]string{"deals": " deal", "entry": " entries", "classes": " class", "boxes": " box", "ServeHTTP": "", "ab": ""} {
+		if got := otherNumberForms(w); !strings.HasPrefix(got, other) || other == "" && got != "" {
+			t.Errorf("otherNumberForms(%q) = %q, want %q", w, got, other)
+		}
+	}
+}

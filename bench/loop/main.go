@@ -98,6 +98,7 @@ func main() {
 		fmt.Printf("  %-34s p50 %8.2f ms  p99 %8.2f ms  (%d turns)\n", name, ms(ds[len(ds)/2]), ms(ds[len(ds)*99/100]), len(ds))
 	}
 	measure("Search alone (baseline)", func(q string) error { _, err := p.Search(ctx, q, 6); return err })
+	measure("snapshot check alone (Refresh)", func(string) error { _, err := p.Refresh(ctx); return err })
 	measure("Ask turn, model answers at once", func(q string) error {
 		_, err := p.Ask(ctx, q, rlm.AskOptions{Model: instant{}})
 		return err

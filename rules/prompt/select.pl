@@ -54,7 +54,7 @@ rule_id_head(extra_select/4).
 %! lexical_cut(?MaxRank, ?MinPercent) is det.
 %  A lexical match selects a relevant unit when its rank is at most
 %  MaxRank and its BM25 score at least MinPercent of the best match's.
-lexical_cut(8, 40).
+lexical_cut(12, 40).
 
 %! decide_unit(+Input, +Unit, -State) is det.
 %  State is refused(Because) (here or capabilities.pl), wanted(Because)

@@ -5,7 +5,7 @@ mutant "a capability-denied unit is not visible" rules/prompt/capabilities.pl 's
 mutant "host denial refuses a unit" rules/prompt/select.pl 's#u_host(U, denied), !,#u_host(U, selected), !,#' ./rules -run TestPromptRules
 mutant "an always unit is wanted on any task" rules/prompt/select.pl 's#u_activation(U, always), !,#u_activation(U, relevant), !,#' ./prompt -run TestAlwaysToolIsActiveOnAnUnrelatedQuery
 mutant "all_tools wants every tool" rules/prompt/select.pl 's#in_mode(In, all_tools),#in_mode(In, compiled),#' ./prompt -run TestAllToolsModeShowsEveryTool
-mutant "a good lexical match is selected" rules/prompt/select.pl 's#^lexical_cut(8, 40)\.#lexical_cut(0, 40).#' ./prompt -run 'TestPlannerHidesAnIrrelevantTool|TestRelevantToolTurnsVisibleHiddenVisibleAcrossTurns'
+mutant "a good lexical match is selected" rules/prompt/select.pl 's#^lexical_cut(12, 40)\.#lexical_cut(0, 40).#' ./prompt -run 'TestPlannerHidesAnIrrelevantTool|TestRelevantToolTurnsVisibleHiddenVisibleAcrossTurns'
 mutant "a non-tool unit matching the task is selected" rules/prompt/select.pl 's#^decide_ranked(_, _, R, P, wanted(B)) :-#decide_ranked(_, U, _, _, idle(because(sel_not_relevant, []))) :- u_kind(U, K), \\+ tool_kind(K), !.\ndecide_ranked(_, _, R, P, wanted(B)) :-#' ./prompt -run TestNonToolUnitMatchingTheQueryIsSelected
 mutant "requires closure pulls dependencies in" rules/prompt/closure.pl 's#pull_required(Rs, because(cl_required, \[by(Id)\]), AV, \[N-W|A0\], A1),#pull_required([], because(cl_required, [by(Id)]), AV, [N-W|A0], A1),#' ./prompt -run TestRequiresClosurePullsDependenciesIn
 mutant "a superseded unit is out" rules/prompt/conflicts.pl 's#superseded_by(Ss, N, Id, T, AV, Sup, Sup1),#superseded_by([], N, Id, T, AV, Sup, Sup1),#' ./prompt -run TestConflictsAndSupersessionResolveDeterministically
@@ -40,3 +40,4 @@ mutant "a tool schema must describe an object" prompt/unit.go 's#t != "object" {
 # The CLI.
 mutant "rlm compile explains every unit" cmd/rlm/compile.go 's#if decided\[u.ID\] {#if true {#' ./cmd/rlm -run TestCompileShowsWhyEveryUnitIsInOrOut
 mutant "a hook clause's rule ID counts as used" rules/prompt/select.pl '/^rule_id_head(extra_select\/4)\./d' ./cmd/rlm -run TestTestRulesAcceptsAPromptHookExtension
+mutant "singular and plural find each other" prompt/catalog.go 's|Doc:       u.Description + otherNumberForms(u.Description),|Doc:       u.Description,|;s|+ otherNumberForms(strings.Join(u.Keywords, " ")+" "+u.Title),|,|' ./prompt -run TestSingularAndPluralFindEachOther
