@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,8 +69,7 @@ func (tw *tripwires) predicates() []engine.Predicate {
 
 func newTree(t *testing.T, tw *tripwires) *tree {
 	t.Helper()
-	root := t.TempDir()
-	copyTree(t, "../testdata/gosample", root)
+	root := testfixture.CopyTree(t, "../testdata/gosample")
 	p, err := project.Open(context.Background(), root, project.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
@@ -86,27 +84,6 @@ func newTree(t *testing.T, tw *tripwires) *tree {
 		t.Fatal(err)
 	}
 	return &tree{root: root, p: p, pl: pl}
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 var (

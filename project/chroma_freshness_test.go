@@ -19,8 +19,7 @@ import (
 // changed never count as current hits.
 func TestChromaHitsAreCheckedAgainstCurrentHashes(t *testing.T) {
 	url := testfixture.ChromaURL(t)
-	root := t.TempDir()
-	copyTree(t, "../testdata/gosample", root)
+	root := testfixture.CopyTree(t, "../testdata/gosample")
 	emb := localEmbedder(t)
 	cfg := &chroma.Config{URL: url, CollectionPrefix: fmt.Sprintf("fresh%d", time.Now().UnixNano())}
 	ctx := context.Background()
@@ -59,29 +58,5 @@ func TestChromaHitsAreCheckedAgainstCurrentHashes(t *testing.T) {
 	}
 	if ix2.StaleHits() == 0 {
 		t.Errorf("no stale hits were dropped; the check did not run")
-	}
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

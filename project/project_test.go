@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rlm-dev/rlm/internal/testfixture"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rlm-dev/rlm/project"
@@ -44,8 +46,7 @@ func TestCapabilitiesWithoutATreeMatchAnOpenedProject(t *testing.T) {
 // sees a file edited since Open and the search index shows the new bytes;
 // with no change it reports none and keeps the snapshot.
 func TestRefreshMovesToTheNewSnapshotAfterAnEdit(t *testing.T) {
-	root := t.TempDir()
-	copyTree(t, "../testdata/gosample", root)
+	root := testfixture.CopyTree(t, "../testdata/gosample")
 	ctx := context.Background()
 	p, err := project.Open(ctx, root, project.Options{InMemory: true})
 	if err != nil {
@@ -84,8 +85,7 @@ func TestRefreshMovesToTheNewSnapshotAfterAnEdit(t *testing.T) {
 // TestInMemoryWritesNothingUnderTheRoot: an InMemory project leaves the
 // tree as it was and removes its temporary knowledge base on Close.
 func TestInMemoryWritesNothingUnderTheRoot(t *testing.T) {
-	root := t.TempDir()
-	copyTree(t, "../testdata/gosample", root)
+	root := testfixture.CopyTree(t, "../testdata/gosample")
 	list := func() []string {
 		var out []string
 		filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { out = append(out, p); return nil })
@@ -112,8 +112,7 @@ func TestInMemoryWritesNothingUnderTheRoot(t *testing.T) {
 // snapshot built with one embedder survives building it with another, so
 // switching back reuses it; a new snapshot removes both.
 func TestSwitchingEmbedderKeepsTheOtherSearchIndex(t *testing.T) {
-	root := t.TempDir()
-	copyTree(t, "../testdata/gosample", root)
+	root := testfixture.CopyTree(t, "../testdata/gosample")
 	db := filepath.Join(t.TempDir(), "kb.sqlite")
 	ctx := context.Background()
 	open := func(opts project.Options) project.Stats {

@@ -28,3 +28,14 @@ func WriteTree(tb testing.TB, files map[string]string) string {
 	WriteFiles(tb, root, files)
 	return root
 }
+
+// CopyTree copies the directory src (e.g. a fixture under testdata) into
+// a new temporary directory and returns it, so a test can edit the copy.
+func CopyTree(tb testing.TB, src string) string {
+	tb.Helper()
+	dst := tb.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		tb.Fatal(err)
+	}
+	return dst
+}
