@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rlm-dev/rlm/internal/testfixture"
+	"github.com/rlm-dev/rlm/tools"
 )
 
 func writeFile(t *testing.T, name, text string) string {
@@ -234,6 +235,30 @@ func TestSingularAndPluralFindEachOther(t *testing.T) {
 	for w, other := range map[string]string{"deals": " deal", "entry": " entries", "classes": " class", "boxes": " box", "ServeHTTP": "", "ab": ""} {
 		if got := otherNumberForms(w); !strings.HasPrefix(got, other) || other == "" && got != "" {
 			t.Errorf("otherNumberForms(%q) = %q, want %q", w, got, other)
+		}
+	}
+}
+
+// TestCatalogAndRegistryAgreeOnSchemas: a tool schema the registry refuses
+// (not JSON Schema, a type that does not exist, a bad pattern, a non-object
+// root) the catalog refuses too, and one accepts what the other accepts.
+func TestCatalogAndRegistryAgreeOnSchemas(t *testing.T) {
+	for _, schema := range []string{
+		`{"type":"object","properties":{"x":{"type":"strin"}}}`,
+		`{"type":"object","properties":{"x":{"type":"string","pattern":"("}}}`,
+		`{"type":"object","properties":{"x":{"$ref":"#/nowhere"}}}`,
+		`{"type":"array"}`,
+		`{"type":"object","properties":{"x":{"type":"string","minLength":-1}}}`,
+		`{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}`,
+	} {
+		cat, catErr := NewCatalog(context.Background(), []Unit{{ID: "t", Kind: KindTool, Description: "d", Schema: json.RawMessage(schema)}}, CatalogOptions{})
+		if cat != nil {
+			cat.Release()
+		}
+		regErr := tools.NewRegistry().Register(tools.Tool{Name: "t", Schema: json.RawMessage(schema), SideEffect: tools.SideEffectNone,
+			Handler: func(context.Context, json.RawMessage) (any, error) { return nil, nil }})
+		if (catErr == nil) != (regErr == nil) {
+			t.Errorf("%s: catalog %v, registry %v", schema, catErr, regErr)
 		}
 	}
 }

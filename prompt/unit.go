@@ -11,8 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
+	"github.com/rlm-dev/rlm/internal/schemacheck"
 	"github.com/rlm-dev/rlm/internal/textclip"
 )
 
@@ -333,11 +332,7 @@ func canonicalSchema(raw json.RawMessage) (json.RawMessage, error) {
 	if t, _ := obj["type"].(string); t != "object" {
 		return nil, errors.New(`the arguments schema must have "type": "object"`)
 	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("not a JSON Schema: %v", err)
-	}
-	if _, err := s.Resolve(nil); err != nil {
+	if _, err := schemacheck.Compile(raw); err != nil {
 		return nil, fmt.Errorf("not a valid JSON Schema: %v", err)
 	}
 	b, err := marshal(v)
