@@ -109,6 +109,9 @@ func (e *Executor) execute(ctx context.Context, call Call, visible []string) ([]
 	if err := json.Unmarshal([]byte(args), &doc); err != nil {
 		return refuse(KindInvalidJSON, err, "arguments must be one JSON object: %s", textclip.Clean(err.Error(), 120))
 	}
+	if err := checkShadowedKeys(doc, ent.raw, ""); err != nil {
+		return refuse(KindInvalidArguments, err, "arguments of %s: %v", tool.Name, err)
+	}
 	if err := ent.schema.Validate(doc); err != nil {
 		path, msg := splitValidation(err)
 		_, cerr := refuse(KindInvalidArguments, err, "arguments do not match the schema of %s at %s: %s",

@@ -108,3 +108,41 @@ func foldKey(k string) string {
 		return min
 	}, k)
 }
+
+// checkShadowedKeys refuses an argument key that the schema does not
+// declare but that equals a declared property up to case (PATH, Path for
+// "path"), at any depth the schema's "properties" and "items" describe:
+// encoding/json would decode it into the declared field of a handler's
+// struct although the schema never checked its value.
+func checkShadowedKeys(doc any, schema any, at string) error {
+	s, _ := schema.(map[string]any)
+	if s == nil {
+		return nil
+	}
+	switch d := doc.(type) {
+	case map[string]any:
+		props, _ := s["properties"].(map[string]any)
+		byFold := make(map[string]string, len(props))
+		for p := range props {
+			byFold[foldKey(p)] = p
+		}
+		for k, v := range d {
+			if sub, ok := props[k]; ok {
+				if err := checkShadowedKeys(v, sub, at+"/"+k); err != nil {
+					return err
+				}
+				continue
+			}
+			if p, ok := byFold[foldKey(k)]; ok {
+				return fmt.Errorf("key %q at %s differs only in case from the declared %q", textclip.Clean(k, 64), at, p)
+			}
+		}
+	case []any:
+		for i, v := range d {
+			if err := checkShadowedKeys(v, s["items"], fmt.Sprintf("%s/%d", at, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -185,3 +185,37 @@ func mustJSON(v any) []byte {
 	}
 	return b
 }
+
+// TestKeysDifferingOnlyInCaseFromADeclaredPropertyAreRefused: with a
+// schema that leaves extra properties open, {"PATH": "../x"} passes the
+// schema unchecked, yet encoding/json would decode it into a handler's
+// `json:"path"` field. Such a key is refused at every depth the schema
+// describes; an undeclared key that no property folds to still passes.
+func TestKeysDifferingOnlyInCaseFromADeclaredPropertyAreRefused(t *testing.T) {
+	rec := &recorder{}
+	r := NewRegistry()
+	mustRegister(t, r, Tool{Name: "open", SideEffect: SideEffectRead, Handler: rec.handler(), Schema: json.RawMessage(`{
+		"type":"object",
+		"properties":{"path":{"type":"string","pattern":"^[a-z]+$"},
+		              "items":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z]+$"}}}}}}`)})
+	e := &Executor{Registry: r}
+	for _, args := range []string{
+		`{"PATH":"../x"}`,
+		`{"Path":"../x"}`,
+		`{"items":[{"name":"ok"},{"NAME":"../x"}]}`,
+	} {
+		out := e.Execute(context.Background(), Call{Name: "open", Arguments: args}, []string{"open"})
+		checkRefused(t, out, KindInvalidArguments)
+		if !strings.Contains(out.Err.Message, "differs only in case") {
+			t.Errorf("%s: message %q does not say why", args, out.Err.Message)
+		}
+		if rec.count() != 0 {
+			t.Fatalf("%s reached the handler", args)
+		}
+	}
+	for _, args := range []string{`{"path":"ok","other":"../x"}`, `{"items":[{"name":"ok","note":"x"}]}`} {
+		if out := e.Execute(context.Background(), Call{Name: "open", Arguments: args}, []string{"open"}); !out.OK {
+			t.Errorf("%s refused: %s", args, out.Content)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -30,6 +31,7 @@ type Registry struct {
 type entry struct {
 	tool   Tool
 	schema *jsonschema.Resolved
+	raw    any // the schema decoded, for checkShadowedKeys
 }
 
 // NewRegistry returns an empty registry.
@@ -70,7 +72,9 @@ func (r *Registry) Register(t Tool) error {
 	if _, dup := r.tools[t.Name]; dup {
 		return fmt.Errorf("%w: %s", ErrDuplicateTool, t.Name)
 	}
-	r.tools[t.Name] = entry{tool: t.clone(), schema: rs}
+	var raw any
+	_ = json.Unmarshal(effectiveSchema(t.Schema), &raw) // valid: compileSchema decoded it
+	r.tools[t.Name] = entry{tool: t.clone(), schema: rs, raw: raw}
 	return nil
 }
 

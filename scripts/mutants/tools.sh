@@ -41,3 +41,4 @@ mutant "resolve refuses .. escapes" tools/path.go 's|if !filepath.IsLocal(p) {|i
 mutant "resolve refuses links out of the root" tools/path.go 's|if err != nil \|\| !filepath.IsLocal(rel) {|if err != nil \|\| false \&\& !filepath.IsLocal(rel) {|' ./tools -run TestResolveInsideKeepsPathsUnderTheRoot
 mutant "resolve refuses dangling links" tools/path.go 's|if _, lerr := os.Lstat(path); lerr == nil {|if _, lerr := os.Lstat(path); false \&\& lerr == nil {|' ./tools -run TestResolveInsideKeepsPathsUnderTheRoot
 mutant "tools imports only internal" architecture_test.go 's|^\t"tools": *{"internal/\*"},|\t"tools": {},|' . -run TestPackagesImportOnlyDownward
+mutant "keys differing only in case are refused" tools/executor.go 's|	if err := checkShadowedKeys(doc, ent.raw, ""); err != nil {|	if err := checkShadowedKeys(doc, ent.raw, ""); err != nil \&\& false {|' ./tools -run TestKeysDifferingOnlyInCase
