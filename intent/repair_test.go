@@ -66,10 +66,10 @@ func TestExactCommandsNeedNoModelCall(t *testing.T) {
 	m, _, calls := scripted(t, says(`{"result":"fallback_chat"}`))
 	r := newRouter(t, intent.Options{Model: m, Compiler: theCompiler(t)})
 	for u, want := range map[string]map[string]any{
-		"set a timer for 5 minutes":             {"duration": 300},
+		"set a timer for 5 minutes":                {"duration": 300},
 		"please turn on the lights in the kitchen": {"room": "kitchen"},
-		"dim the lights to fifty percent":       {"level": 50},
-		"set the thermostat to 21.5 degrees":    {"degrees": 21.5},
+		"dim the lights to fifty percent":          {"level": 50},
+		"set the thermostat to 21.5 degrees":       {"degrees": 21.5},
 		"remind me to water the plants in 2 hours": {"what": "water the plants", "after": 7200},
 	} {
 		res := route(t, r, u)
@@ -188,7 +188,9 @@ func TestRepairFailuresEndInAClarifyWithTheReason(t *testing.T) {
 	if res := route(t, r, "the hall lights should be on"); res.Kind != intent.Clarify || res.Reason != "repair_failed" || res.RepairStop != "provider_error" {
 		t.Errorf("provider failure: %+v", res)
 	}
-	slow, _, _ := scripted(t, func(testfixture.Request) testfixture.ChatTurn { return testfixture.ChatTurn{Delay: 5 * time.Second, Content: "{}"} })
+	slow, _, _ := scripted(t, func(testfixture.Request) testfixture.ChatTurn {
+		return testfixture.ChatTurn{Delay: 5 * time.Second, Content: "{}"}
+	})
 	r = newRouter(t, intent.Options{Model: slow, Compiler: theCompiler(t), RepairLimits: limits(300 * time.Millisecond)})
 	if res := route(t, r, "the hall lights should be on"); res.Kind != intent.Clarify || res.RepairStop != "deadline" {
 		t.Errorf("timeout: %+v", res)
