@@ -32,7 +32,8 @@ var layers = map[string][]string{
 	"project":                 {"retrieval", "retrieval/embedded", "retrieval/chroma", "providers", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"prompt":                  {"engine", "rules", "retrieval", "retrieval/embedded", "internal/*"},
 	"loop":                    {"planner", "prompt", "tools", "providers", "retrieval", "internal/*"},
-	"":                        {"planner", "project", "prompt", "loop", "tools", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
+	"intent":                  {"engine", "rules", "loop", "prompt", "tools", "providers", "retrieval", "retrieval/embedded", "internal/*"},
+	"":                        {"planner", "project", "prompt", "loop", "tools", "intent", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"cmd/rlm":                 {"", "internal/*"},
 }
 

@@ -94,8 +94,9 @@ type Options struct {
 	// Mode is the compile mode (compiled or all_tools).
 	Mode prompt.Mode
 	// Input carries the host's trusted compile inputs (signals, needs,
-	// host-selected and denied units, granted capabilities); its Text and
-	// Context are set by Run.
+	// host-selected and denied units, granted capabilities) and per-call
+	// context units of its own; Run sets Text to the question and puts its
+	// instruction and evidence before the host's Context units.
 	Input prompt.Input
 	// Retriever enables the retrieve tool and the evidence acquired before
 	// the first model call; nil: no retrieval.
@@ -107,4 +108,12 @@ type Options struct {
 	// Temperature and Seed are passed to the model when set.
 	Temperature *float64
 	Seed        *int64
+	// Instruction replaces the loop's own instruction to the model (the
+	// mandatory unit "loop:answer"), e.g. for a host that asks for a
+	// structured choice rather than an answer about a source tree.
+	Instruction string
+	// ResponseSchema, when set, asks for an answer that is one JSON object
+	// of this schema (response_format json_schema); the Result's Answer is
+	// that JSON text, which the caller decodes and validates.
+	ResponseSchema *providers.JSONSchema
 }

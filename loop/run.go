@@ -196,7 +196,11 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 		r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: detail})
 		return callResult{stop: s, detail: detail, err: err, given: c.given}
 	}
-	units := []prompt.Unit{{ID: "loop:answer", Kind: prompt.KindInstruction, Title: "how to answer", Body: instruction,
+	body := instruction
+	if r.opts.Instruction != "" {
+		body = r.opts.Instruction
+	}
+	units := []prompt.Unit{{ID: "loop:answer", Kind: prompt.KindInstruction, Title: "how to answer", Body: body,
 		Activation: prompt.ActivationAlways, Mandatory: true, Priority: 100, Source: "loop"}}
 	if r.opts.Retriever != nil {
 		ev, err := c.evidence(ctx, question, r.limits.Evidence)
@@ -213,7 +217,7 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 		return stop(StopInvalid, "ephemeral catalog", r.catErr)
 	}
 	in := r.opts.Input
-	in.Text, in.Context = question, units
+	in.Text, in.Context = question, append(units, r.opts.Input.Context...)
 	t := time.Now()
 	comp, err := r.opts.Compiler.Compile(ctx, r.cat, in, prompt.Options{Mode: r.opts.Mode, Budget: r.limits.PromptBudget, Model: r.opts.Model.Model()})
 	if err != nil {
@@ -232,6 +236,7 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 	req := providers.ChatRequest{
 		Messages:    []providers.Message{{Role: providers.RoleSystem, Content: comp.Text}, {Role: providers.RoleUser, Content: question}},
 		Temperature: r.opts.Temperature, Seed: r.opts.Seed, MaxTokens: r.limits.MaxTokens,
+		ResponseSchema: r.opts.ResponseSchema,
 	}
 	visible := make([]string, 0, len(comp.Tools))
 	for _, ts := range comp.Tools {

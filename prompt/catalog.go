@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/rlm-dev/rlm/internal/stopwords"
 	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/embedded"
@@ -175,7 +176,7 @@ func (c *Catalog) checkLinks(u *Unit) []UnitProblem {
 // buildIndex stores one retrieval.Document per unit in a private
 // in-memory embedded backend.
 func (c *Catalog) buildIndex(ctx context.Context) error {
-	b, err := embedded.Open(ctx, ":memory:")
+	b, err := embedded.Open(ctx, ":memory:", embedded.WithQueryStopwords(stopwords.Glue))
 	if err != nil {
 		return fmt.Errorf("prompt: candidate index: %w", err)
 	}

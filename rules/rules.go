@@ -23,5 +23,5 @@ import "embed"
 // FS holds the default rule files (*.pl, including *_test.pl), in their
 // concern folders.
 //
-//go:embed retrieval prompt
+//go:embed retrieval prompt intent
 var FS embed.FS

@@ -75,9 +75,31 @@ func (e *Executor) Execute(ctx context.Context, call Call, visible []string) Out
 	return out
 }
 
+// Check runs every check Execute makes before a handler would run — name,
+// registration, visibility, policy, argument size, JSON, schema, context —
+// and runs nothing. It returns nil if Execute would call the handler, or
+// the *CallError Execute would return. Hosts use it to validate a call
+// they will run later (e.g. an intent the user must confirm).
+func (e *Executor) Check(ctx context.Context, call Call, visible []string) *CallError {
+	_, _, cerr := e.check(ctx, call, visible)
+	if cerr != nil {
+		cerr.Tool = textclip.Clean(call.Name, MaxNameBytes)
+	}
+	return cerr
+}
+
 func (e *Executor) execute(ctx context.Context, call Call, visible []string) ([]byte, *CallError) {
-	refuse := func(kind ErrorKind, err error, format string, args ...any) ([]byte, *CallError) {
-		return nil, &CallError{Kind: kind, Message: fmt.Sprintf(format, args...), Err: err}
+	tool, args, cerr := e.check(ctx, call, visible)
+	if cerr != nil {
+		return nil, cerr
+	}
+	return e.run(ctx, tool, args)
+}
+
+// check is steps 1–6 of Execute: everything before the handler runs.
+func (e *Executor) check(ctx context.Context, call Call, visible []string) (Tool, json.RawMessage, *CallError) {
+	refuse := func(kind ErrorKind, err error, format string, args ...any) (Tool, json.RawMessage, *CallError) {
+		return Tool{}, nil, &CallError{Kind: kind, Message: fmt.Sprintf(format, args...), Err: err}
 	}
 	quoted := func(s string) string { return fmt.Sprintf("%q", textclip.Clean(s, excerpt)) }
 
@@ -93,7 +115,7 @@ func (e *Executor) execute(ctx context.Context, call Call, visible []string) ([]
 		return refuse(KindNotVisible, nil, "tool %s is not available in this turn", tool.Name)
 	}
 	if err := e.Policy.Allows(tool); err != nil {
-		return nil, err.(*CallError)
+		return Tool{}, nil, err.(*CallError)
 	}
 	args := call.Arguments
 	if max := e.Policy.maxArgBytes(); len(args) > max {
@@ -114,15 +136,15 @@ func (e *Executor) execute(ctx context.Context, call Call, visible []string) ([]
 	}
 	if err := ent.schema.Validate(doc); err != nil {
 		path, msg := splitValidation(err)
-		_, cerr := refuse(KindInvalidArguments, err, "arguments do not match the schema of %s at %s: %s",
+		_, _, cerr := refuse(KindInvalidArguments, err, "arguments do not match the schema of %s at %s: %s",
 			tool.Name, path, textclip.Clean(msg, 160))
 		cerr.Path = path
-		return nil, cerr
+		return Tool{}, nil, cerr
 	}
 	if err := ctx.Err(); err != nil {
 		return refuse(contextKind(err), err, "the call was not started: %s", contextWord(err))
 	}
-	return e.run(ctx, tool, json.RawMessage(args))
+	return tool, json.RawMessage(args), nil
 }
 
 // result is what a handler goroutine reports.

@@ -94,10 +94,10 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 	case retrieval.Exact:
 		run = searchExact
 	case retrieval.Lexical:
-		if matchExpression(req.Text) == "" {
+		if b.matchExpression(req.Text) == "" {
 			return nil, ctx.Err()
 		}
-		run = searchLexical
+		run = b.searchLexical
 	case retrieval.Graph:
 		run = searchGraph
 	case retrieval.Structural:
@@ -262,8 +262,8 @@ func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 	return queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
 }
 
-func searchLexical(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
-	match := matchExpression(req.Text)
+func (b *Backend) searchLexical(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+	match := b.matchExpression(req.Text)
 	where, fargs := filterSQL(req.Filter)
 	// The inner query ranks and cuts to the limit carrying only rid, id and
 	// score; the outer one reads the full rows of the survivors.

@@ -157,11 +157,13 @@ func Terms(text string) []string {
 }
 
 // QueryTerms returns the terms a lexical search uses for text: Terms
-// without stopwords, at most MaxQueryTerms of them.
-func QueryTerms(text string) []string {
+// without stopwords (IsStopword), at most MaxQueryTerms of them.
+func QueryTerms(text string) []string { return queryTerms(text, IsStopword) }
+
+func queryTerms(text string, stop func(string) bool) []string {
 	var out []string
 	for _, t := range Terms(text) {
-		if IsStopword(t) {
+		if stop(t) {
 			continue
 		}
 		out = append(out, t)
@@ -176,8 +178,19 @@ func QueryTerms(text string) []string {
 // of text, each written as an FTS5 string literal, so that no part of the
 // user's text is ever read as FTS5 syntax (NEAR, AND, NOT, *, ^, column
 // filters, parentheses). It returns "" when no term is left.
-func matchExpression(text string) string {
-	terms := QueryTerms(text)
+func (b *Backend) matchExpression(text string) string {
+	stop := b.opts.stopword
+	if stop == nil {
+		stop = IsStopword
+	}
+	return matchTerms(queryTerms(text, stop))
+}
+
+// matchExpression is the MATCH expression with the default stopwords.
+func matchExpression(text string) string { return matchTerms(QueryTerms(text)) }
+
+// matchTerms ORs terms as FTS5 string literals; "" for none.
+func matchTerms(terms []string) string {
 	if len(terms) == 0 {
 		return ""
 	}

@@ -48,6 +48,20 @@ type options struct {
 	model      string
 	dims       int
 	embedBatch int
+	stopword   func(term string) bool // nil: IsStopword
+}
+
+// WithQueryStopwords replaces the words lexical queries drop (IsStopword:
+// English question glue and the relation words of code questions, "call",
+// "defined") — for an index of other text, e.g. intents, where "call" is
+// a topic. stop gets lowercased terms; nil keeps every term.
+func WithQueryStopwords(stop func(term string) bool) Option {
+	return func(o *options) {
+		if stop == nil {
+			stop = func(string) bool { return false }
+		}
+		o.stopword = stop
+	}
 }
 
 // WithEmbedder gives the backend an embedder: Upsert then embeds each
@@ -733,11 +747,11 @@ func hybridDepth(limit int) int {
 func (b *Backend) searchHybrid(ctx context.Context, tx *sql.Tx, req retrieval.Request, q []float32) ([]retrieval.Hit, error) {
 	depth := hybridDepth(req.Limit)
 	var lex []retrieval.Hit
-	if matchExpression(req.Text) != "" {
+	if b.matchExpression(req.Text) != "" {
 		lr := req
 		lr.Limit = depth
 		var err error
-		if lex, err = searchLexical(ctx, tx, lr); err != nil {
+		if lex, err = b.searchLexical(ctx, tx, lr); err != nil {
 			return nil, err
 		}
 	}

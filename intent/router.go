@@ -1,0 +1,371 @@
+package intent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/stopwords"
+	"github.com/rlm-dev/rlm/loop"
+	"github.com/rlm-dev/rlm/prompt"
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/embedded"
+	"github.com/rlm-dev/rlm/rules"
+	"github.com/rlm-dev/rlm/tools"
+)
+
+// MaxCandidates bounds the intents the resolver (and a repair) considers.
+const MaxCandidates = 8
+
+// Options configure New.
+type Options struct {
+	// IntentsDir is a directory of rule files with the host's intents
+	// (intent/4, phrasing/2), synonyms and fillers, layered over the
+	// default rules/intent; "" for none.
+	IntentsDir string
+	// Intents are intents registered from Go, besides the rule files'.
+	Intents []Intent
+	// Rewriter, if set, rewrites an utterance before anything else (e.g.
+	// spelling fixes). It must be a pure function; its output is bounded
+	// to MaxUtteranceBytes and is data like the utterance.
+	Rewriter func(string) string
+	// Model and Compiler enable the repair: when the resolver cannot
+	// decide, one model call through the completion loop chooses among
+	// the candidates. Without them an undecided turn is a clarify.
+	Model    loop.Model
+	Compiler *prompt.Compiler
+	// RepairLimits bound a repair (default: 1 model call, 1,500 prompt
+	// tokens, 20 s).
+	RepairLimits loop.Limits
+	// Policy is what accepted intents may do: granted capabilities and
+	// allowed side effects (tools.Policy).
+	Policy tools.Policy
+	// Inferences is the rules' per-query budget (0: the engine's).
+	Inferences int64
+}
+
+// Router routes utterances to intents. Safe for concurrent use.
+type Router struct {
+	opts     Options
+	eng      *engine.Engine
+	intents  map[string]*entry
+	order    []string
+	index    retrieval.Backend
+	exec     *tools.Executor
+	validate map[string]string // validation check -> rule ID (validate.pl)
+}
+
+type entry struct {
+	Intent
+	patterns [][]patternWord
+}
+
+// New loads the intent rules and the host's intents, checks every intent
+// and builds the candidate index. Errors: *engine.LoadError for rule
+// files, *IntentError for an invalid intent.
+func New(ctx context.Context, opts Options) (*Router, error) {
+	def, err := fs.Sub(rules.FS, "intent")
+	if err != nil {
+		return nil, err
+	}
+	eo := engine.Options{Layers: []engine.Layer{{FS: def, Label: "rules/intent"}}, Inferences: opts.Inferences}
+	if opts.IntentsDir != "" {
+		l, err := engine.DirLayer(opts.IntentsDir)
+		if err != nil {
+			return nil, &engine.LoadError{File: opts.IntentsDir, Reason: "intents directory", Err: err}
+		}
+		eo.Layers = append(eo.Layers, l)
+	}
+	eng, err := engine.New(eo)
+	if err != nil {
+		return nil, err
+	}
+	r := &Router{opts: opts, eng: eng, intents: map[string]*entry{}}
+	fromRules, err := r.readIntents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	all := append(fromRules, opts.Intents...)
+	if len(all) > MaxIntents {
+		return nil, fmt.Errorf("intent: %d intents, over %d", len(all), MaxIntents)
+	}
+	reg := tools.NewRegistry()
+	for _, in := range all {
+		if in.Source == "" {
+			in.Source = "go"
+		}
+		pats, err := in.check()
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := r.intents[in.Name]; dup {
+			return nil, &IntentError{Intent: in.Name, Source: in.Source, Reason: "registered twice"}
+		}
+		r.intents[in.Name] = &entry{Intent: in, patterns: pats}
+		r.order = append(r.order, in.Name)
+		if err := reg.Register(in.tool()); err != nil {
+			return nil, &IntentError{Intent: in.Name, Source: in.Source, Reason: err.Error()}
+		}
+	}
+	r.exec = &tools.Executor{Registry: reg, Policy: opts.Policy}
+	if r.validate, err = r.readValidation(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.buildIndex(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Intents returns the registered intents, in load order.
+func (r *Router) Intents() []Intent {
+	out := make([]Intent, 0, len(r.order))
+	for _, n := range r.order {
+		out = append(out, r.intents[n].Intent)
+	}
+	return out
+}
+
+// Close releases the candidate index.
+func (r *Router) Close() error { return r.index.Close() }
+
+// buildIndex puts one document per intent (name words, description,
+// phrasing words) into an in-memory BM25 index.
+func (r *Router) buildIndex(ctx context.Context) error {
+	b, err := embedded.Open(ctx, ":memory:", embedded.WithQueryStopwords(stopwords.Glue))
+	if err != nil {
+		return fmt.Errorf("intent: candidate index: %w", err)
+	}
+	docs := make([]retrieval.Document, 0, len(r.order))
+	for _, n := range r.order {
+		e := r.intents[n]
+		var words []string
+		for _, p := range e.patterns {
+			for _, w := range p {
+				if w.word != "" {
+					words = append(words, w.word)
+				}
+			}
+		}
+		docs = append(docs, retrieval.Document{ID: n, Symbol: n, Doc: e.Description, Signature: strings.Join(words, " ")})
+	}
+	if len(docs) > 0 {
+		if err := b.Upsert(ctx, docs); err != nil {
+			b.Close()
+			return fmt.Errorf("intent: candidate index: %w", err)
+		}
+	}
+	r.index = b
+	return nil
+}
+
+// candidates are the intents nearest the tokens by BM25, best first.
+func (r *Router) candidates(ctx context.Context, toks []string) ([]Candidate, error) {
+	if len(toks) == 0 || len(r.order) == 0 {
+		return nil, nil
+	}
+	hits, err := r.index.Search(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: strings.Join(toks, " "), Limit: MaxCandidates})
+	if err != nil {
+		return nil, fmt.Errorf("intent: candidates: %w", err)
+	}
+	var out []Candidate
+	for _, h := range hits {
+		pct := 100
+		if hits[0].Score > 0 {
+			pct = int(100 * h.Score / hits[0].Score)
+		}
+		out = append(out, Candidate{Intent: h.Document.ID, Score: pct})
+	}
+	return out, nil
+}
+
+// Turn is one utterance to route. ID names the turn (results carry it);
+// State is host-selected runtime state a repair may be shown (e.g.
+// "playing": "jazz"), bounded like the utterance.
+type Turn struct {
+	ID        string
+	Utterance string
+	State     map[string]string
+}
+
+// Route routes one turn: rewriter, resolver, a repair if the resolver
+// cannot decide, then validation. The error is for failures of the router
+// itself (the rules, the context, ErrTooLong); a repair's model failure is
+// reported in the Result (a clarify, RepairStop) so the host can still
+// answer the user.
+func (r *Router) Route(ctx context.Context, t Turn) (*Result, error) {
+	start := time.Now()
+	res := &Result{Turn: t.ID, Considered: []Candidate{}, Evidence: []Because{}}
+	defer func() { res.Elapsed = time.Since(start) }()
+	if len(t.Utterance) > MaxUtteranceBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLong, len(t.Utterance), MaxUtteranceBytes)
+	}
+	text := t.Utterance
+	if r.opts.Rewriter != nil {
+		text = r.opts.Rewriter(text)
+		if len(text) > MaxUtteranceBytes {
+			text = text[:MaxUtteranceBytes]
+		}
+	}
+	toks := Tokens(text)
+	cands, err := r.candidates(ctx, toks)
+	if err != nil {
+		return nil, err
+	}
+	res.Considered = append(res.Considered, cands...)
+	out, err := r.resolve(ctx, toks, cands)
+	if err != nil {
+		return nil, err
+	}
+	res.By = "resolver"
+	res.Evidence = append(res.Evidence, out.evidence...)
+	switch out.kind {
+	case "accept":
+		r.acceptFromWords(ctx, res, out.intent, out.args)
+	case "clarify":
+		res.Kind, res.Candidates = Clarify, out.intents
+		res.Question = r.whichQuestion(out.intents)
+		res.Reason = "ambiguous"
+	case "reject":
+		res.Kind, res.Reason = Reject, out.reason
+	case "fallback_chat":
+		res.Kind, res.Reason = FallbackChat, out.reason
+	case "repair":
+		if err := r.repair(ctx, res, t, text, out.intents); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// acceptFromWords parses the resolver's slot words into typed values and
+// validates the result.
+func (r *Router) acceptFromWords(ctx context.Context, res *Result, name string, words map[string][]string) {
+	e, ok := r.intents[name]
+	if !ok {
+		r.refuse(ctx, res, "unknown_intent", []string{name}, nil)
+		return
+	}
+	args := map[string]any{}
+	for _, s := range e.Slots {
+		ws, ok := words[s.Name]
+		if !ok {
+			continue
+		}
+		v, err := ParseSlot(s, ws)
+		if err != nil {
+			r.because(ctx, res, "bad_slot", []string{s.Name, err.Error()})
+			res.Kind, res.Intent, res.Candidates = Clarify, name, []string{name}
+			res.Question, res.Reason = slotQuestion(s, true), "bad_slot"
+			return
+		}
+		args[s.Name] = v
+	}
+	r.finishAccept(ctx, res, name, args, nil)
+}
+
+// finishAccept validates intent name with args (tools.Executor.Check: the
+// intent exists, arguments match the slot schema, capabilities granted,
+// side effect allowed) and makes res an accept, or a clarify for a missing
+// required slot, or a reject. Arguments that do not match the schema call
+// badArgs when set (a repair: the model's arguments are not trusted; it
+// asks the user instead), else reject.
+func (r *Router) finishAccept(ctx context.Context, res *Result, name string, args map[string]any, badArgs func()) {
+	e, ok := r.intents[name]
+	if !ok {
+		r.refuse(ctx, res, "unknown_intent", []string{name}, nil)
+		return
+	}
+	for _, s := range e.Slots {
+		if _, ok := args[s.Name]; s.Required && !ok {
+			r.because(ctx, res, "bad_arguments", []string{name, "missing " + s.Name})
+			res.Kind, res.Intent, res.Candidates = Clarify, name, []string{name}
+			res.Question, res.Reason = slotQuestion(s, false), "missing_slot"
+			return
+		}
+	}
+	b, _ := json.Marshal(args)
+	if cerr := r.exec.Check(ctx, tools.Call{ID: res.Turn, Name: name, Arguments: string(b)}, []string{name}); cerr != nil {
+		check := map[tools.ErrorKind]string{tools.KindCapabilityDenied: "capability_denied", tools.KindSideEffectDenied: "side_effect_denied"}[cerr.Kind]
+		if check == "" {
+			check = "bad_arguments"
+		}
+		if check == "bad_arguments" && badArgs != nil {
+			r.because(ctx, res, check, []string{name, cerr.Message})
+			badArgs()
+			return
+		}
+		r.refuse(ctx, res, check, []string{name, cerr.Message}, nil)
+		return
+	}
+	r.because(ctx, res, "passed", []string{name})
+	res.Kind, res.Intent, res.Args = Accept, name, args
+}
+
+// refuse makes res a reject for the validation check.
+func (r *Router) refuse(ctx context.Context, res *Result, check string, premises []string, _ error) {
+	r.because(ctx, res, check, premises)
+	res.Kind, res.Reason, res.Intent, res.Args = Reject, check, "", nil
+}
+
+// because appends the validation rule for check (validate.pl).
+func (r *Router) because(_ context.Context, res *Result, check string, premises []string) {
+	rule := r.validate[check]
+	if rule == "" {
+		rule = "val_" + check
+	}
+	ps := make([]string, len(premises))
+	for i, p := range premises {
+		ps[i] = fmt.Sprintf("%q", p)
+	}
+	res.Evidence = append(res.Evidence, Because{Rule: rule, Premises: ps})
+}
+
+// whichQuestion asks the user to choose among intents.
+func (r *Router) whichQuestion(names []string) string {
+	var ds []string
+	for _, n := range names {
+		if e, ok := r.intents[n]; ok {
+			ds = append(ds, strings.ToLower(strings.TrimSuffix(e.Description, ".")))
+		}
+	}
+	if len(ds) == 0 {
+		return "What would you like to do?"
+	}
+	return "Do you want to " + strings.Join(ds, ", or ") + "?"
+}
+
+// slotQuestion asks for a slot's value.
+func slotQuestion(s Slot, invalid bool) string {
+	what := s.Name
+	if s.Description != "" {
+		what = s.Description
+	}
+	q := "What " + what + "?"
+	if invalid {
+		q = "I didn't get the " + what + "; what should it be?"
+	}
+	if s.Type == TypeEnum {
+		q += " (" + strings.Join(s.Enum, ", ") + ")"
+	}
+	return q
+}
+
+// Execute runs an accepted result with its intent's handler, through the
+// executor (the same checks again, then the handler). It refuses anything
+// but an accept.
+func (r *Router) Execute(ctx context.Context, res *Result) (tools.Outcome, error) {
+	if res == nil || res.Kind != Accept {
+		return tools.Outcome{}, ErrNotAccepted
+	}
+	b, _ := json.Marshal(res.Args)
+	out := r.exec.Execute(ctx, tools.Call{ID: res.Turn, Name: res.Intent, Arguments: string(b)}, []string{res.Intent})
+	if out.Err != nil {
+		return out, out.Err
+	}
+	return out, nil
+}

@@ -1,0 +1,128 @@
+/*  resolve.pl -- which registered intent does an utterance ask for?
+
+    The deterministic resolver of the intent router (package intent). Go
+    tokenizes the utterance (lowercased words and numbers, as strings) and
+    finds candidate intents by BM25 over their phrasings and descriptions;
+    these rules decide, over those candidates only, without a model:
+
+      resolve(+Utterance, +Candidates, -Result)
+
+      Utterance   utterance(Tokens): the words, strings, in order
+      Candidates  [cand(Intent, Phrasings, Score)|...], best BM25 first:
+                  Intent a string, Phrasings a list of patterns, each a list
+                  of w(Word) and slot(SlotName) (strings); Score 0..100,
+                  the candidate's BM25 score as a percentage of the best
+      Result      one of the closed family Go decodes by shape:
+        accept(Intent, Args, Evidence)   one intent's phrasing matches the
+                                         whole utterance; Args is a list of
+                                         arg(Slot, Tokens) (the slot's words)
+        clarify(Question, Intents, Evidence)
+                                         Question is which(Intents): several
+                                         intents match equally well
+        fallback_chat(Reason, Evidence)  nothing registered is near: Reason
+                                         out_of_scope
+        reject(Reason, Evidence)         Reason empty_utterance
+        repair(Intents, Evidence)        logic cannot decide among these
+                                         candidates: one bounded model
+                                         repair may choose among them
+      Evidence is a list of because(RuleID, Premises).
+
+    Slot values are only the words; Go parses and validates them against
+    the intent's slot schema (types, enums, required), independently.
+
+    Extension hooks (declare multifile in your own file):
+      synonym(Word, Canonical)   Word in an utterance matches Canonical in a
+                                 phrasing (strings), e.g. synonym("begin",
+                                 "start")
+      filler(Word)               a word an utterance may add anywhere
+                                 ("please")
+      extra_resolution(Utterance, Candidates, Result)
+                                 tried before the default rules
+*/
+
+:- multifile(rule_id/2).
+:- multifile(synonym/2).
+:- dynamic(synonym/2).
+:- multifile(filler/1).
+:- multifile(extra_resolution/3).
+:- dynamic(extra_resolution/3).
+
+rule_id(in_empty, "the utterance has no words").
+rule_id(in_out_of_scope, "no registered intent is near the utterance").
+rule_id(in_exact_phrasing, "one intent's phrasing matches the whole utterance").
+rule_id(in_same_phrasing, "several intents' phrasings match the whole utterance").
+rule_id(in_no_phrasing, "no phrasing matches the whole utterance: the model may choose among the nearest intents").
+
+filler("please").
+filler("kindly").
+filler("hey").
+filler("ok").
+filler("okay").
+filler("now").
+filler("could").
+filler("can").
+filler("would").
+filler("you").
+filler("me").
+filler("the").
+filler("a").
+filler("an").
+
+%! resolve(+Utterance, +Candidates, -Result) is det.
+resolve(U, Cs, R) :-
+    extra_resolution(U, Cs, R), !.
+resolve(utterance([]), _, reject(empty_utterance, [because(in_empty, [])])) :- !.
+resolve(_, [], fallback_chat(out_of_scope, [because(in_out_of_scope, [candidates(0)])])) :- !.
+resolve(utterance(Ts), Cs, R) :-
+    findall(I-Args, (member(cand(I, Ps, _), Cs), best_match(Ps, Ts, Args)), Matches),
+    decide(Matches, Cs, R).
+
+%! decide(+Matches, +Candidates, -Result) is det.
+decide([I-Args], _, accept(I, Args, [because(in_exact_phrasing, [intent(I)])])) :- !.
+decide([I-_, J-_|More], _, clarify(which(Is), Is, [because(in_same_phrasing, [intents(Is)])])) :- !,
+    findall(K, member(K-_, [I-x, J-x|More]), Is).
+decide([], Cs, repair(Is, [because(in_no_phrasing, [candidates(Is)])])) :-
+    findall(I, member(cand(I, _, _), Cs), Is).
+
+%! best_match(+Phrasings, +Tokens, -Args) is semidet.
+%  The most specific phrasing that matches all of Tokens (the most literal
+%  words: "set the thermostat to {degrees} degrees" before "set the
+%  thermostat to {degrees}"; the first such on a tie), and its slot values.
+best_match(Ps, Ts, Args) :-
+    findall(N-A, ( member(P, Ps), once(match(P, Ts, A)), literal_count(P, N) ), [N0-A0|More]),
+    best_of(More, N0-A0, _-Args).
+
+best_of([], Best, Best).
+best_of([N-A|More], N0-A0, Best) :-
+    (   N > N0
+    ->  best_of(More, N-A, Best)
+    ;   best_of(More, N0-A0, Best)
+    ).
+
+%! literal_count(+Pattern, -N) is det.
+literal_count(P, N) :-
+    findall(x, member(w(_), P), Ws),
+    length(Ws, N).
+
+%! match(+Pattern, +Tokens, -Args) is nondet.
+%  Pattern matches Tokens, every token used: words equal (or synonyms),
+%  fillers skipped, a slot taking one or more tokens (the fewest first).
+match([], [], []).
+match([], [T|Ts], Args) :-
+    filler(T),
+    match([], Ts, Args).
+match([w(W)|P], [T|Ts], Args) :-
+    same_word(T, W),
+    match(P, Ts, Args).
+match([w(W)|P], [T|Ts], Args) :-
+    filler(T), T \== W,
+    match([w(W)|P], Ts, Args).
+match([slot(S)|P], Ts, [arg(S, [V|Vs])|Args]) :-
+    append([V|Vs], Rest, Ts),
+    match(P, Rest, Args).
+
+%! same_word(+Token, +Word) is semidet.
+same_word(T, W) :-
+    T == W, !.
+same_word(T, W) :-
+    synonym(T, W), !.

@@ -1,0 +1,67 @@
+% Tests for resolve.pl.
+
+timer(cand("timer_start", [[w("set"), w("a"), w("timer"), w("for"), slot("duration")],
+                          [w("start"), w("a"), w("timer")]], 100)).
+lights(cand("lights_on", [[w("turn"), w("on"), w("the"), w("lights"), w("in"), slot("room")],
+                         [w("turn"), w("on"), w("the"), w("lights")]], 80)).
+
+test(exact_phrasing_is_accepted_with_its_slot_words) :-
+    timer(C),
+    resolve(utterance(["set", "a", "timer", "for", "5", "minutes"]), [C], R),
+    R = accept(I, Args, [because(Rule, _)]),
+    I == "timer_start",
+    Args == [arg("duration", ["5", "minutes"])],
+    Rule == in_exact_phrasing.
+
+test(fillers_may_appear_anywhere) :-
+    timer(C), lights(L),
+    resolve(utterance(["please", "turn", "on", "the", "lights", "now"]), [C, L], R),
+    R = accept(I, [], _),
+    I == "lights_on".
+
+test(a_slot_takes_the_words_up_to_the_next_literal) :-
+    lights(L),
+    resolve(utterance(["turn", "on", "the", "lights", "in", "the", "living", "room"]), [L], R),
+    R = accept(_, [arg("room", Words)], _),
+    Words == ["the", "living", "room"].
+
+test(no_full_match_asks_for_a_repair_among_the_candidates) :-
+    timer(C), lights(L),
+    resolve(utterance(["it", "is", "too", "dark", "here"]), [C, L], R),
+    R = repair(Is, [because(Rule, _)]),
+    Is == ["timer_start", "lights_on"],
+    Rule == in_no_phrasing.
+
+test(two_intents_matching_equally_ask_which) :-
+    A = cand("music_play", [[w("play"), slot("what")]], 100),
+    B = cand("video_play", [[w("play"), slot("what")]], 90),
+    resolve(utterance(["play", "jazz"]), [A, B], R),
+    R = clarify(which(Is), Is, [because(Rule, _)]),
+    Is == ["music_play", "video_play"],
+    Rule == in_same_phrasing.
+
+test(no_candidates_is_out_of_scope) :-
+    resolve(utterance(["what", "is", "love"]), [], R),
+    R = fallback_chat(Reason, _),
+    Reason == out_of_scope.
+
+test(empty_utterance_is_rejected) :-
+    resolve(utterance([]), [], R),
+    R = reject(Reason, _),
+    Reason == empty_utterance.
+
+test(without_a_synonym_another_word_does_not_match) :-
+    timer(C),
+    \+ resolve(utterance(["begin", "a", "timer"]), [C], accept(_, _, _)).
+
+test(hostile_words_are_only_words) :-
+    timer(C),
+    resolve(utterance(["halt.", "call(halt)", "x", "=", "1"]), [C], R),
+    R = repair(_, _).
+
+test(the_most_specific_phrasing_wins) :-
+    C = cand("thermostat_set", [[w("set"), w("the"), w("thermostat"), w("to"), slot("degrees")],
+                               [w("set"), w("the"), w("thermostat"), w("to"), slot("degrees"), w("degrees")]], 100),
+    resolve(utterance(["set", "the", "thermostat", "to", "21.5", "degrees"]), [C], R),
+    R = accept(_, Args, _),
+    Args == [arg("degrees", ["21.5"])].
