@@ -60,13 +60,36 @@ func (b *budget) take(model bool) error {
 	return nil
 }
 
+// TokenUsage is a model call's token counts as the provider reported
+// them, each clamped to [0, MaxReportedTokens] so that a broken or hostile
+// server can neither give budget back (negative counts) nor overflow the
+// sums.
+type TokenUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// MaxReportedTokens is the most tokens one model call is charged per count.
+const MaxReportedTokens = 1 << 40
+
+// tokenUsage clamps u (see TokenUsage). A total below prompt + completion
+// is raised to their sum, so the token budget counts at least what the
+// parts say.
+func tokenUsage(u providers.Usage) TokenUsage {
+	clamp := func(n int64) int { return int(min(max(n, 0), MaxReportedTokens)) }
+	t := TokenUsage{PromptTokens: clamp(u.PromptTokens), CompletionTokens: clamp(u.CompletionTokens), TotalTokens: clamp(u.TotalTokens)}
+	t.TotalTokens = max(t.TotalTokens, t.PromptTokens+t.CompletionTokens)
+	return t
+}
+
 // spend adds a model call's token usage to b and its ancestors.
-func (b *budget) spend(u providers.Usage) {
+func (b *budget) spend(u TokenUsage) {
 	for x := b; x != nil; x = x.parent {
 		x.mu.Lock()
-		x.usage.PromptTokens += int(u.PromptTokens)
-		x.usage.CompletionTokens += int(u.CompletionTokens)
-		x.usage.TotalTokens += int(u.TotalTokens)
+		x.usage.PromptTokens += u.PromptTokens
+		x.usage.CompletionTokens += u.CompletionTokens
+		x.usage.TotalTokens += u.TotalTokens
 		x.mu.Unlock()
 	}
 }

@@ -23,7 +23,7 @@ const (
 
 var retrieveSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"query":{"type":"string","minLength":1,"maxLength":4096,"description":"the information need, in words: a name (where is X defined), a relation (what calls X), or a description"},` +
-	`"limit":{"type":"integer","minimum":1,"maximum":20,"description":"most hits to return (default 6)"}},` +
+	`"limit":{"type":"integer","minimum":1,"maximum":20,"description":"most hits to return (default and most: the host's evidence limit, 6 unless set)"}},` +
 	`"required":["query"],"additionalProperties":false}`)
 
 var recurseSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -49,9 +49,12 @@ func BuiltinUnits() []prompt.Unit {
 	}
 }
 
+// retrieveArgs are retrieve's arguments. Limit is decoded as a number:
+// the schema's "integer" admits 1e1 and 2.0, which encoding/json would not
+// decode into an int.
 type retrieveArgs struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit"`
+	Query string  `json:"query"`
+	Limit float64 `json:"limit"`
 }
 
 type recurseArgs struct {
@@ -92,12 +95,18 @@ func handleRetrieve(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, tools.ModelErrorf("retrieve: %v", err)
 	}
-	if a.Limit <= 0 {
-		a.Limit = c.run.limits.Evidence
+	limit := c.run.limits.Evidence
+	if a.Limit >= 1 {
+		limit = min(int(a.Limit), limit)
 	}
-	r, err := c.evidence(ctx, a.Query, a.Limit)
+	r, err := c.evidence(ctx, a.Query, limit)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		// The retriever's error may name host paths; the model gets a
+		// fixed sentence, the host the cause (tools.CallError.Err).
+		return nil, &tools.ModelError{Message: "retrieve: the search failed; try another query, or answer from the evidence you have and say what is missing", Err: err}
 	}
 	return r, nil
 }
@@ -111,7 +120,7 @@ func handleRecurse(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, tools.ModelErrorf("recurse: %v", err)
 	}
-	if c.depth+1 > c.run.limits.Depth {
+	if c.run.limits.Depth < 0 || c.depth+1 > c.run.limits.Depth {
 		return nil, tools.ModelErrorf("recurse: the depth limit (%d) is reached; answer with the evidence you have", c.run.limits.Depth)
 	}
 	sub := &call{run: c.run, depth: c.depth + 1, budget: c.budget.child()}

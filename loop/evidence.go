@@ -111,9 +111,11 @@ func contextUnits(r *retrieval) []prompt.Unit {
 	return out
 }
 
-// citations are the evidence given, each marked cited when the answer
-// names its path (and, if it names a line of that path, one in range).
-func citations(given []evidence, answer string) []Citation {
+// citations are the evidence given, deduplicated, each re-read with
+// r.ReadSource: Current says whether the file still has the bytes the
+// evidence was read from. Cited (see cites) is only ever true for current
+// evidence.
+func citations(ctx context.Context, r Retriever, given []evidence, answer string) []Citation {
 	seen := map[string]bool{}
 	var out []Citation
 	for _, e := range given {
@@ -122,31 +124,71 @@ func citations(given []evidence, answer string) []Citation {
 			continue
 		}
 		seen[key] = true
+		current := false
+		if r != nil {
+			_, err := r.ReadSource(ctx, e.Path, e.ContentHash)
+			current = err == nil
+		}
 		out = append(out, Citation{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Symbol: e.Symbol,
-			ContentHash: e.ContentHash, Cited: cites(answer, e)})
+			ContentHash: e.ContentHash, Current: current, Cited: current && cites(answer, e)})
 	}
 	return out
 }
 
-// cites reports whether answer names e's path, with no line or a line in
-// e's range.
+// cites reports whether answer cites e: it names e's path followed by
+// ":line" with the line in e's range, or names e's path and, anywhere,
+// e's symbol (its last dotted part, as a whole word).
 func cites(answer string, e evidence) bool {
+	named := false
 	for rest := answer; ; {
 		i := strings.Index(rest, e.Path)
 		if i < 0 {
-			return false
+			break
 		}
+		named = true
 		rest = rest[i+len(e.Path):]
 		if !strings.HasPrefix(rest, ":") {
-			return true
+			continue
 		}
-		n := 0
-		j := 1
+		n, j := 0, 1
 		for ; j < len(rest) && rest[j] >= '0' && rest[j] <= '9' && j < 9; j++ {
 			n = n*10 + int(rest[j]-'0')
 		}
-		if j == 1 || n >= e.StartLine && n <= e.EndLine {
+		if j > 1 && n >= e.StartLine && n <= e.EndLine {
 			return true
 		}
+	}
+	return named && mentionsWord(answer, lastPart(e.Symbol))
+}
+
+// lastPart is the part of a qualified symbol after its last '.', "::" or
+// '/' ("Server.Serve" -> "Serve").
+func lastPart(sym string) string {
+	if i := strings.LastIndexAny(sym, ".:/"); i >= 0 {
+		return sym[i+1:]
+	}
+	return sym
+}
+
+// mentionsWord reports whether w occurs in s with no identifier character
+// on either side.
+func mentionsWord(s, w string) bool {
+	if w == "" {
+		return false
+	}
+	ident := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || !ident(s[i-1])) && (end == len(s) || !ident(s[end])) {
+			return true
+		}
+		off = i + 1
 	}
 }

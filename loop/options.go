@@ -34,7 +34,7 @@ type Retriever interface {
 
 // Limits bound one Run, sub-calls included. Zero fields take the defaults.
 type Limits struct {
-	Depth        int           // recursion depth below the question (recurse tool); default 2
+	Depth        int           // recursion depth below the question (recurse tool); 0: default 2; negative: no recursion (recurse is never offered)
 	ModelCalls   int           // model calls in all; default 8
 	ToolCalls    int           // tool calls in all; default 16
 	Tokens       int           // total tokens (prompt + completion, as the provider reports); default 200,000
@@ -44,6 +44,10 @@ type Limits struct {
 	EvidenceLine int           // lines of code per hit; default 40
 	MaxTokens    int           // completion tokens per model call (max_completion_tokens); 0: the server's default
 }
+
+// StreamSeparator is what Options.OnDelta receives between the streamed
+// texts of two model calls.
+const StreamSeparator = "\n\n"
 
 // Defaults of Limits.
 const (
@@ -63,7 +67,9 @@ func (l Limits) withDefaults() Limits {
 			*v = d
 		}
 	}
-	def(&l.Depth, DefaultDepth)
+	if l.Depth == 0 {
+		l.Depth = DefaultDepth
+	}
 	def(&l.ModelCalls, DefaultModelCalls)
 	def(&l.ToolCalls, DefaultToolCalls)
 	def(&l.Tokens, DefaultTokens)
@@ -102,8 +108,11 @@ type Options struct {
 	// the first model call; nil: no retrieval.
 	Retriever Retriever
 	Limits    Limits
-	// OnDelta, if set, receives the streamed answer text of the top-level
-	// call as it arrives.
+	// OnDelta, if set, receives the text the model streams in the
+	// top-level call as it arrives. A model may write text before it calls
+	// tools; that text is streamed too but is not Result.Answer (the text
+	// of the last model call). Text of a later model call is preceded by
+	// one StreamSeparator, so a terminal shows the pieces apart.
 	OnDelta func(text string)
 	// Temperature and Seed are passed to the model when set.
 	Temperature *float64

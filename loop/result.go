@@ -70,8 +70,12 @@ type Citation struct {
 	EndLine     int    `json:"end_line"`
 	Symbol      string `json:"symbol,omitempty"`
 	ContentHash string `json:"content_hash"`
-	// Cited is true when the answer names this path (and a line in range,
-	// if it names one); false for evidence given but not named.
+	// Current is true when, as Run returned, the file still had the bytes
+	// this evidence was read from (Retriever.ReadSource succeeded).
+	Current bool `json:"current"`
+	// Cited is true when the evidence is current and the answer cites it:
+	// "path:line" with the line in range, or the path and the symbol's
+	// name both mentioned. False for evidence given but not cited.
 	Cited bool `json:"cited"`
 }
 

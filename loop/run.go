@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,6 +34,11 @@ type run struct {
 	catDone chan struct{}
 	catErr  error
 
+	// denied are the catalog's tool units no call offers (toolDenials),
+	// computed once the catalog is ready.
+	deniedOnce sync.Once
+	denied     []denial
+
 	mu    sync.Mutex
 	given []evidence // everything any call gave the model
 }
@@ -43,7 +49,9 @@ type call struct {
 	run    *run
 	depth  int
 	budget *budget
-	given  []evidence
+
+	mu    sync.Mutex // guards given: a recurse handler the executor timed out may still add to it
+	given []evidence
 }
 
 type callResult struct {
@@ -118,8 +126,9 @@ func Run(ctx context.Context, question string, opts Options) (res *Result, err e
 	res.Answer, res.Stop = cr.answer, cr.stop
 	res.Usage = top.budget.snapshot()
 	r.mu.Lock()
-	res.Citations = citations(r.given, cr.answer)
+	given := slices.Clone(r.given)
 	r.mu.Unlock()
+	res.Citations = citations(context.WithoutCancel(ctx), opts.Retriever, given, cr.answer)
 	if res.Citations == nil {
 		res.Citations = []Citation{}
 	}
@@ -152,10 +161,19 @@ func (r *run) registry() (*tools.Registry, error) {
 
 // addGiven records evidence the model was given, for citations.
 func (c *call) addGiven(es []evidence) {
+	c.mu.Lock()
 	c.given = append(c.given, es...)
+	c.mu.Unlock()
 	c.run.mu.Lock()
 	c.run.given = append(c.run.given, es...)
 	c.run.mu.Unlock()
+}
+
+// givenSoFar is a copy of the evidence c gave the model.
+func (c *call) givenSoFar() []evidence {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.given)
 }
 
 // evidence runs the retrieval planner for query and records what it gave.
@@ -194,7 +212,7 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 	r := c.run
 	stop := func(s Stop, detail string, err error) callResult {
 		r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: detail})
-		return callResult{stop: s, detail: detail, err: err, given: c.given}
+		return callResult{stop: s, detail: detail, err: err, given: c.givenSoFar()}
 	}
 	body := instruction
 	if r.opts.Instruction != "" {
@@ -216,8 +234,20 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 	if r.catErr != nil {
 		return stop(StopInvalid, "ephemeral catalog", r.catErr)
 	}
+	r.deniedOnce.Do(func() { r.denied = toolDenials(r.cat, r.exec.Registry, r.opts.Policy) })
+	denied := r.deniedFor(c.depth)
 	in := r.opts.Input
 	in.Text, in.Context = question, append(units, r.opts.Input.Context...)
+	in.HostDenied = slices.Clone(in.HostDenied)
+	for _, d := range denied {
+		in.HostDenied = append(in.HostDenied, d.id)
+	}
+	in.Capabilities = slices.Clone(in.Capabilities)
+	for _, cp := range r.opts.Policy.Capabilities {
+		if !slices.Contains(in.Capabilities, cp) {
+			in.Capabilities = append(in.Capabilities, cp)
+		}
+	}
 	t := time.Now()
 	comp, err := r.opts.Compiler.Compile(ctx, r.cat, in, prompt.Options{Mode: r.opts.Mode, Budget: r.limits.PromptBudget, Model: r.opts.Model.Model()})
 	if err != nil {
@@ -231,7 +261,7 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 		active = append(active, d.ID)
 	}
 	r.trace.add(Event{Kind: EventCompile, Depth: c.depth, Elapsed: time.Since(t), Fingerprint: comp.Fingerprint, Active: active,
-		ToolCount: len(comp.Tools), Tokens: comp.Ledger.Total, Mode: string(comp.Mode)})
+		ToolCount: len(comp.Tools), Tokens: comp.Ledger.Total, Mode: string(comp.Mode), Denied: traceDenials(denied)})
 
 	req := providers.ChatRequest{
 		Messages:    []providers.Message{{Role: providers.RoleSystem, Content: comp.Text}, {Role: providers.RoleUser, Content: question}},
@@ -248,16 +278,24 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 		visible = append(visible, ts.Name)
 	}
 	callCtx := context.WithValue(ctx, callKey{}, c)
+	streamed := false // some text of an earlier model call of this call went to OnDelta
 	for {
 		if err := c.budget.take(true); err != nil {
 			return stop(StopBudget, err.Error(), ErrBudget)
 		}
 		var onDelta func(providers.StreamDelta) error
 		if c.depth == 0 && r.opts.OnDelta != nil {
+			sep := streamed
 			onDelta = func(d providers.StreamDelta) error {
-				if d.Content != "" {
-					r.opts.OnDelta(d.Content)
+				if d.Content == "" {
+					return nil
 				}
+				if sep {
+					r.opts.OnDelta(StreamSeparator)
+					sep = false
+				}
+				streamed = true
+				r.opts.OnDelta(d.Content)
 				return nil
 			}
 		}
@@ -266,8 +304,8 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 		if err != nil {
 			return stop(stopFor(ctx, err), "model call", err)
 		}
-		c.budget.spend(resp.Usage)
-		u := resp.Usage
+		u := tokenUsage(resp.Usage)
+		c.budget.spend(u)
 		r.trace.add(Event{Kind: EventModel, Depth: c.depth, Elapsed: time.Since(t), Usage: &u, FinishReason: resp.FinishReason,
 			ToolCalls: len(resp.ToolCalls), AnswerBytes: len(resp.Content)})
 		if len(resp.ToolCalls) == 0 {
@@ -280,7 +318,7 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 				return res
 			}
 			r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(StopAnswered)})
-			return callResult{answer: resp.Content, stop: StopAnswered, given: c.given}
+			return callResult{answer: resp.Content, stop: StopAnswered, given: c.givenSoFar()}
 		}
 		req.Messages = append(req.Messages, providers.Message{Role: providers.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
 		for _, tc := range resp.ToolCalls {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,37 +219,70 @@ func TestRetrieveDuringRecursionSeesAnEditBetweenTurns(t *testing.T) {
 	}
 }
 
-// TestRecursionStopsAtTheDepthLimit: a recurse call past the configured
-// depth is refused with a message the model sees; the run still answers.
+// TestRecursionStopsAtTheDepthLimit: a call at the configured depth is
+// not offered recurse, and a recurse call there anyway is refused with a
+// message the model sees; with a negative depth recurse is never offered.
+// The run still answers.
 func TestRecursionStopsAtTheDepthLimit(t *testing.T) {
-	m, fake := model(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
-		if i < 3 {
-			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{{ID: "s", Name: "recurse", Arguments: `{"question":"deeper?"}`}}}
-		}
-		return testfixture.ChatTurn{Content: "stopped"}
-	})
-	o := opts(t, m, nil, nil)
-	o.Limits.Depth = 1
-	o.Input.HostSelected = []string{loop.ToolRecurse}
-	res, err := loop.Run(context.Background(), "go deep", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	maxDepth := 0
-	for _, e := range res.Trace {
-		maxDepth = max(maxDepth, e.Depth)
-	}
-	if maxDepth != 1 {
-		t.Fatalf("deepest call at depth %d, limit 1", maxDepth)
-	}
-	var refusal bool
-	for _, req := range fake.Requests() {
-		for _, m := range toolMessages(req) {
-			refusal = refusal || strings.Contains(m, "depth limit")
-		}
-	}
-	if !refusal {
-		t.Fatal("the model was not told the depth limit was reached")
+	for _, c := range []struct {
+		name      string
+		depth     int
+		wantDepth int
+	}{
+		{name: "depth 1", depth: 1, wantDepth: 1},
+		{name: "recursion disabled", depth: -1, wantDepth: 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, fake := model(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+				if i < 3 {
+					return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{{ID: "s", Name: "recurse", Arguments: `{"question":"deeper?"}`}}}
+				}
+				return testfixture.ChatTurn{Content: "stopped"}
+			})
+			o := opts(t, m, nil, nil)
+			o.Limits.Depth = c.depth
+			o.Input.HostSelected = []string{loop.ToolRecurse}
+			res, err := loop.Run(context.Background(), "go deep", o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			maxDepth := 0
+			var denied bool
+			for _, e := range res.Trace {
+				maxDepth = max(maxDepth, e.Depth)
+				if e.Kind == loop.EventCompile && e.Depth == c.wantDepth {
+					for _, d := range e.Denied {
+						denied = denied || strings.HasPrefix(d, loop.ToolRecurse+":")
+					}
+				}
+			}
+			if maxDepth != c.wantDepth {
+				t.Fatalf("deepest call at depth %d, want %d", maxDepth, c.wantDepth)
+			}
+			if !denied {
+				t.Errorf("the trace does not say recurse was denied at depth %d", c.wantDepth)
+			}
+			atLimit, refusal := 0, false
+			for _, req := range fake.Requests() {
+				msgs := testfixture.ChatMessages(req)
+				if c.depth >= 0 && !slices.Contains(msgs, [2]string{"user", "deeper?"}) {
+					continue // a call above the limit
+				}
+				atLimit++
+				if slices.Contains(testfixture.ChatToolNames(req), loop.ToolRecurse) {
+					t.Errorf("recurse was offered to a call at the depth limit")
+				}
+				for _, m := range toolMessages(req) {
+					refusal = refusal || strings.Contains(m, "not available")
+				}
+			}
+			if atLimit < 3 {
+				t.Fatalf("%d model calls at the depth limit, want at least 3", atLimit)
+			}
+			if !refusal {
+				t.Fatal("the model was not told recurse is unavailable")
+			}
+		})
 	}
 }
 

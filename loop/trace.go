@@ -3,8 +3,6 @@ package loop
 import (
 	"sync"
 	"time"
-
-	"github.com/rlm-dev/rlm/providers"
 )
 
 // Event kinds of the trace.
@@ -37,11 +35,12 @@ type Event struct {
 	ToolCount   int      `json:"tool_count,omitempty"`
 	Tokens      int      `json:"tokens,omitempty"`
 	Mode        string   `json:"mode,omitempty"`
+	Denied      []string `json:"denied,omitempty"` // tool units not offered, "id: reason" (see toolDenials)
 	// model
-	Usage        *providers.Usage `json:"usage,omitempty"`
-	FinishReason string           `json:"finish_reason,omitempty"`
-	ToolCalls    int              `json:"tool_calls,omitempty"`
-	AnswerBytes  int              `json:"answer_bytes,omitempty"`
+	Usage        *TokenUsage `json:"usage,omitempty"`
+	FinishReason string      `json:"finish_reason,omitempty"`
+	ToolCalls    int         `json:"tool_calls,omitempty"`
+	AnswerBytes  int         `json:"answer_bytes,omitempty"`
 	// tool
 	Tool     string `json:"tool,omitempty"`
 	CallID   string `json:"call_id,omitempty"`

@@ -113,7 +113,16 @@ type ChatConfig struct {
 	// NoStreamUsage stops Stream from sending stream_options.include_usage
 	// (for servers that reject it); usage is then zero for streamed answers.
 	NoStreamUsage bool
+	// MaxAnswerBytes bounds the bytes read from one chat answer's HTTP body
+	// (a JSON answer, or all of a stream's server-sent events); past it the
+	// call fails with KindTooLarge. 0 means DefaultMaxAnswerBytes; negative
+	// is a KindConfiguration error.
+	MaxAnswerBytes int64
 }
+
+// DefaultMaxAnswerBytes is the default ChatConfig.MaxAnswerBytes: 4 MiB,
+// some hundred times a long answer with its tool calls.
+const DefaultMaxAnswerBytes = 4 << 20
 
 // ChatClient calls POST {BaseURL}/chat/completions through openai-go. It is
 // safe for concurrent use.
@@ -121,6 +130,7 @@ type ChatClient struct {
 	ep            *endpoint
 	svc           openai.ChatCompletionService
 	noStreamUsage bool
+	maxAnswer     int64
 }
 
 // NewChatClient validates cfg (KindConfiguration on failure). The key
@@ -130,7 +140,16 @@ func NewChatClient(cfg ChatConfig) (*ChatClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ChatClient{ep: ep, svc: openai.NewChatCompletionService(ep.serviceOptions()...), noStreamUsage: cfg.NoStreamUsage}, nil
+	maxAnswer := cfg.MaxAnswerBytes
+	switch {
+	case maxAnswer < 0:
+		return nil, &Error{Kind: KindConfiguration, Op: "chat", Provider: cfg.Provider, Model: cfg.Model,
+			Message: fmt.Sprintf("MaxAnswerBytes is %d; want 0 (the default) or more", maxAnswer)}
+	case maxAnswer == 0:
+		maxAnswer = DefaultMaxAnswerBytes
+	}
+	return &ChatClient{ep: ep, svc: openai.NewChatCompletionService(ep.serviceOptions()...),
+		noStreamUsage: cfg.NoStreamUsage, maxAnswer: maxAnswer}, nil
 }
 
 // Model returns the configured model id.
@@ -155,7 +174,7 @@ func (c *ChatClient) Complete(ctx context.Context, req ChatRequest) (*ChatRespon
 	attrs := []slog.Attr{slog.Int("messages", len(req.Messages)), slog.Int("tools", len(req.Tools))}
 	return call(ctx, c.ep, op, key, attrs, func(actx context.Context, opts []option.RequestOption) (*ChatResponse, error) {
 		var raw []byte
-		opts = append(opts, option.WithResponseBodyInto(&raw))
+		opts = append(opts, option.WithMiddleware(limitBody(c.maxAnswer)), option.WithResponseBodyInto(&raw))
 		if _, err := c.svc.New(actx, params, opts...); err != nil {
 			return nil, err
 		}
@@ -194,7 +213,7 @@ func (c *ChatClient) Stream(ctx context.Context, req ChatRequest, onDelta func(S
 	attrs := []slog.Attr{slog.Int("messages", len(req.Messages)), slog.Int("tools", len(req.Tools))}
 	res, err := call(ctx, c.ep, op, key, attrs, func(actx context.Context, opts []option.RequestOption) (*ChatResponse, error) {
 		done := &doneDetector{}
-		opts = append(opts, option.WithMiddleware(done.middleware))
+		opts = append(opts, option.WithMiddleware(limitBody(c.maxAnswer)), option.WithMiddleware(done.middleware))
 		stream := c.svc.NewStreaming(actx, params, opts...)
 		defer stream.Close()
 		var acc openai.ChatCompletionAccumulator
@@ -464,4 +483,43 @@ func (d *doneDetector) endLine() {
 		}
 	}
 	d.line, d.long = d.line[:0], false
+}
+
+// answerTooLarge is the read error of a body cut off by limitBody.
+type answerTooLarge struct{ limit int64 }
+
+func (e *answerTooLarge) Error() string {
+	return fmt.Sprintf("the answer is larger than %d bytes", e.limit)
+}
+
+// limitBody returns a middleware that fails the reading of a 2xx response
+// body with *answerTooLarge once more than limit bytes have been read.
+func limitBody(limit int64) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		res, err := next(req)
+		if err == nil && res != nil && res.StatusCode < 300 && res.Body != nil {
+			res.Body = &limitedBody{ReadCloser: res.Body, left: limit, limit: limit}
+		}
+		return res, err
+	}
+}
+
+type limitedBody struct {
+	io.ReadCloser
+	left, limit int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, &answerTooLarge{b.limit}
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n - 1, &answerTooLarge{b.limit}
+	}
+	return n, err
 }

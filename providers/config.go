@@ -311,6 +311,10 @@ func (e *endpoint) classify1(ctx context.Context, attemptTimedOut bool, err erro
 		return &Error{Kind: KindTimeout, Op: op, Message: "attempt exceeded timeout " + e.timeout.String(),
 			Err: context.DeadlineExceeded, retryable: true}
 	}
+	var big *answerTooLarge
+	if errors.As(err, &big) {
+		return &Error{Kind: KindTooLarge, Op: op, Message: big.Error(), Err: err}
+	}
 	var pe *Error
 	if errors.As(err, &pe) {
 		pe.Message = redact(pe.Message, key)

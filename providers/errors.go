@@ -47,6 +47,10 @@ const (
 	// KindInvalidStream: a streamed chat answer that is malformed or ends
 	// without a finish_reason and the `data: [DONE]` terminator.
 	KindInvalidStream Kind = "invalid_stream"
+	// KindTooLarge: a chat answer's body (the whole JSON answer, or all of
+	// a stream's events together) grew past ChatConfig.MaxAnswerBytes; the
+	// connection is closed at that point and the call is not retried.
+	KindTooLarge Kind = "too_large"
 )
 
 // Error is the single error type of this package. Use errors.As to get it and

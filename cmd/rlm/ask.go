@@ -27,6 +27,8 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	catalog := fs.String("catalog", "", "prompt catalog file (YAML or JSON) of units the model may be shown")
 	budget := fs.Int("budget", 0, "tokens of one compiled projection (0: the default)")
 	timeout := fs.Duration("timeout", 2*time.Minute, "wall-time budget of the whole answer")
+	var caps stringList
+	fs.Var(&caps, "cap", "grant a capability to the compile and the tool policy (repeatable), for catalog units that need it")
 	bf := addBackendFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -39,6 +41,9 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{fmt.Sprintf("--mode %q: want compiled or all_tools", *mode)}
 	}
 	question := strings.Join(pos, " ")
+	if *keyEnv != "" && os.Getenv(*keyEnv) == "" {
+		return usageError{fmt.Sprintf("the environment variable %s holding the API key is not set: export it, name another with --key-env, or pass --key-env '' for an endpoint without keys", *keyEnv)}
+	}
 	model, err := rlm.NewChatModel(*baseURL, *modelID, *keyEnv)
 	if err != nil {
 		return err
@@ -48,7 +53,8 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer p.Close()
-	opts := rlm.AskOptions{Model: model, Mode: rlm.CompileMode(*mode), Limits: rlm.AskLimits{PromptBudget: *budget, Wall: *timeout}}
+	opts := rlm.AskOptions{Model: model, Mode: rlm.CompileMode(*mode), Limits: rlm.AskLimits{PromptBudget: *budget, Wall: *timeout},
+		Policy: rlm.ToolPolicy{Capabilities: caps}, Input: rlm.CompileInput{Capabilities: caps}}
 	if *catalog != "" {
 		cat, err := rlm.LoadCatalog(ctx, *catalog, *modelID)
 		if err != nil {

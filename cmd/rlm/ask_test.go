@@ -71,3 +71,18 @@ func systemOf(req testfixture.Request) string {
 	}
 	return ""
 }
+
+// TestAskWithAnUnsetKeyVariableFailsBeforeIndexing: a key variable that is
+// not set is reported (exit 2, its name, how to fix it) before the tree is
+// opened: even a root that does not exist is not looked at.
+func TestAskWithAnUnsetKeyVariableFailsBeforeIndexing(t *testing.T) {
+	t.Setenv("RLM_TEST_UNSET_KEY", "")
+	out, errs, code := runCLI(t, "", "ask", "--root", t.TempDir()+"/does-not-exist", "--base-url", "http://127.0.0.1:1/v1",
+		"--key-env", "RLM_TEST_UNSET_KEY", "where is Fetch?")
+	if code != 2 || !strings.Contains(errs, "RLM_TEST_UNSET_KEY") || !strings.Contains(errs, "--key-env ''") {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(errs, "does-not-exist") {
+		t.Fatalf("the tree was opened before the key was checked:\n%s", errs)
+	}
+}

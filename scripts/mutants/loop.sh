@@ -1,0 +1,16 @@
+# Mutants for the completion loop (see scripts/mutants.sh).
+mutant "unbound catalog tools are not offered" loop/offer.go 's|			out = append(out, denial{u.ID, denyUnbound})|			_ = denyUnbound|' ./loop -run TestCatalogToolsOnlyReachTheModel
+mutant "catalog tools with another schema are not offered" loop/offer.go 's|		case !sameSchema(u.Schema, specs\[u.ID\]):|		case false:|' ./loop -run TestCatalogToolsOnlyReachTheModel
+mutant "tools the policy forbids are not offered" loop/offer.go 's|		case policy.Allows(t) != nil:|		case false \&\& policy.Allows(t) != nil:|' ./loop -run TestCatalogToolsOnlyReachTheModel
+mutant "policy capabilities reach the compile" loop/run.go 's|	for _, cp := range r.opts.Policy.Capabilities {|	for _, cp := range []string{} {|' ./loop -run TestPolicyCapabilitiesAreGrantedToTheCompile
+mutant "recurse not offered at the depth limit" loop/offer.go 's|	case depth >= r.limits.Depth:|	case depth > r.limits.Depth:|' ./loop -run TestRecursionStopsAtTheDepthLimit
+mutant "negative depth disables recursion" loop/offer.go 's|		out = append(out, denial{ToolRecurse, denyNoRecursion})|		_ = denyNoRecursion|' ./loop -run TestRecursionStopsAtTheDepthLimit
+mutant "retrieve capped by the host's evidence limit" loop/builtins.go 's|		limit = min(int(a.Limit), limit)|		limit = int(a.Limit)|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
+mutant "retrieve limit decoded as a number" loop/builtins.go 's|	Limit float64 `json:"limit"`|	Limit int `json:"limit"`|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
+mutant "retriever errors hidden from the model" loop/builtins.go 's|		return nil, \&tools.ModelError{Message: "retrieve: the search failed; try another query, or answer from the evidence you have and say what is missing", Err: err}|		return nil, tools.ModelErrorf("retrieve: %v", err)|' ./loop -run TestRetrieverErrorsReachTheModelAsAFixedSentence
+mutant "citations re-read at the end" loop/evidence.go 's|			current = err == nil|			current = err == nil \|\| true|' ./loop -run TestEvidenceWhoseFileChangedBeforeTheAnswerIsNotCited
+mutant "a bare path does not cite" loop/evidence.go 's|	return named \&\& mentionsWord(answer, lastPart(e.Symbol))|	return named|' ./loop -run TestAnAnswerCites
+mutant "a symbol is matched as a whole word" loop/evidence.go 's|		if (i == 0 \|\| !ident(s\[i-1\])) \&\& (end == len(s) \|\| !ident(s\[end\])) {|		if _, _ = ident, end; true {|' ./loop -run TestAnAnswerCites
+mutant "streamed calls set apart" loop/run.go 's|					r.opts.OnDelta(StreamSeparator)|					_ = StreamSeparator|' ./loop -run TestTextStreamedBeforeAToolCallIsSetApart
+mutant "negative token counts clamped" loop/budget.go 's|	clamp := func(n int64) int { return int(min(max(n, 0), MaxReportedTokens)) }|	clamp := func(n int64) int { return int(n) }|' ./loop -run TestTokenCountsFromTheServerAreClamped
+mutant "rlm ask checks the key variable before indexing" cmd/rlm/ask.go 's|	if \*keyEnv != "" \&\& os.Getenv(\*keyEnv) == "" {|	if false {|' ./cmd/rlm -run TestAskWithAnUnsetKeyVariableFailsBeforeIndexing
