@@ -86,27 +86,6 @@ func TestCatalogToolsOnlyReachTheModelWhenBoundAllowedAndTheSame(t *testing.T) {
 	}
 }
 
-// TestPolicyCapabilitiesAreGrantedToTheCompile: a capability the run's
-// policy grants makes the tools needing it visible without the host
-// repeating it in Input.Capabilities.
-func TestPolicyCapabilitiesAreGrantedToTheCompile(t *testing.T) {
-	rec := &recorder{}
-	reg := tools.NewRegistry()
-	if err := reg.Register(rec.tool("git_push", "Push the reviewed git changes of the working tree to the remote.", "git_write")); err != nil {
-		t.Fatal(err)
-	}
-	m, fake := model(t, answers("done", testfixture.FakeToolCall{ID: "c1", Name: "git_push", Arguments: `{}`}))
-	o := opts(t, m, reg, nil)
-	o.Mode = prompt.ModeAllTools
-	o.Policy.Capabilities = []string{"git_write"}
-	if _, err := loop.Run(context.Background(), "push my git changes", o); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(testfixture.ChatToolNames(fake.Requests()[0]), "git_push") || rec.runs.Load() != 1 {
-		t.Fatalf("shown %v, ran %d", testfixture.ChatToolNames(fake.Requests()[0]), rec.runs.Load())
-	}
-}
-
 // TestRetrieveReturnsAtMostTheHostsEvidenceLimit: whatever limit the
 // model asks for (any JSON spelling of an integer), retrieve returns at
 // most Limits.Evidence hits.

@@ -102,12 +102,12 @@ func TestCapabilityDeniedToolIsNotVisible(t *testing.T) {
 	if rec.runs.Load() != 0 {
 		t.Fatal("a capability-denied tool ran")
 	}
-	// Granted, it is shown and runs.
+	// Granted by the policy (which grants the compile too), it is shown
+	// and runs.
 	m2, fake2 := model(t, answers("done", testfixture.FakeToolCall{ID: "c1", Name: "git_push", Arguments: `{}`}))
 	o = opts(t, m2, reg, nil)
 	o.Mode = prompt.ModeAllTools
 	o.Policy.Capabilities = []string{"git_write"}
-	o.Input.Capabilities = []string{"git_write"}
 	if _, err := loop.Run(context.Background(), "push my git changes", o); err != nil {
 		t.Fatal(err)
 	}

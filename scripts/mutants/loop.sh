@@ -2,7 +2,7 @@
 mutant "unbound catalog tools are not offered" loop/offer.go 's|			out = append(out, denial{u.ID, denyUnbound})|			_ = denyUnbound|' ./loop -run TestCatalogToolsOnlyReachTheModel
 mutant "catalog tools with another schema are not offered" loop/offer.go 's|		case !sameSchema(u.Schema, specs\[u.ID\]):|		case false:|' ./loop -run TestCatalogToolsOnlyReachTheModel
 mutant "tools the policy forbids are not offered" loop/offer.go 's|		case policy.Allows(t) != nil:|		case false \&\& policy.Allows(t) != nil:|' ./loop -run TestCatalogToolsOnlyReachTheModel
-mutant "policy capabilities reach the compile" loop/run.go 's|	for _, cp := range r.opts.Policy.Capabilities {|	for _, cp := range []string{} {|' ./loop -run TestPolicyCapabilitiesAreGrantedToTheCompile
+mutant "policy capabilities reach the compile" loop/run.go 's|	for _, cp := range r.opts.Policy.Capabilities {|	for _, cp := range []string{} {|' ./loop -run TestCapabilityDeniedToolIsNotVisible
 mutant "recurse not offered at the depth limit" loop/offer.go 's|	case depth >= r.limits.Depth:|	case depth > r.limits.Depth:|' ./loop -run TestRecursionStopsAtTheDepthLimit
 mutant "negative depth disables recursion" loop/offer.go 's|		out = append(out, denial{ToolRecurse, denyNoRecursion})|		_ = denyNoRecursion|' ./loop -run TestRecursionStopsAtTheDepthLimit
 mutant "retrieve capped by the host's evidence limit" loop/builtins.go 's|		limit = min(int(a.Limit), limit)|		limit = int(a.Limit)|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
