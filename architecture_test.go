@@ -11,7 +11,8 @@ import (
 // layers lists, for each room of the house, the rooms of this module it
 // may import (docs/ARCHITECTURE.md draws the same picture). Arrows point
 // down only: the leaves (engine, retrieval, providers, sourcefacts) import
-// no capability package, and only the façade and the CLI sit on top.
+// no capability package, and only the façade, the MCP server and the CLI
+// sit on top.
 var layers = map[string][]string{
 	"internal/*":              {"internal/*"},
 	"internal/testfixture":    {"retrieval", "internal/*"}, // test helpers only
@@ -33,7 +34,8 @@ var layers = map[string][]string{
 	"prompt":                  {"engine", "rules", "retrieval", "retrieval/embedded", "internal/*"},
 	"loop":                    {"planner", "prompt", "tools", "providers", "retrieval", "internal/*"},
 	"":                        {"planner", "project", "prompt", "loop", "tools", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
-	"cmd/rlm":                 {"", "internal/*"},
+	"mcp":                     {"", "tools", "prompt", "internal/*"},
+	"cmd/rlm":                 {"", "mcp", "internal/*"},
 }
 
 func allowed(list []string, dep string) bool {

@@ -65,6 +65,8 @@ type (
 var (
 	ErrQueryTooLarge = planner.ErrQueryTooLarge
 	ErrBadRules      = planner.ErrBadRules
+	ErrBadPatch      = store.ErrBadPatch // ApplyPatch: a malformed patch, or one that does not apply
+	ErrStale         = project.ErrStale  // ReadSource: the file is no longer the bytes a hit was read from
 )
 
 // Limits: query text, a line typed at the REPL, and hits per search (0
@@ -163,10 +165,17 @@ func (p *Project) refresh(ctx context.Context) error {
 	return err
 }
 
-// Root, Snapshot and Stats describe the tree and its current snapshot.
-func (p *Project) Root() string             { return p.proj.Root() }
-func (p *Project) Snapshot() store.Identity { return p.proj.Snapshot() }
-func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
+// Root, Snapshot, Stats and FileHash (a file's content hash, "" and false
+// if the snapshot has no such file) describe the tree and its current
+// snapshot.
+func (p *Project) Root() string                        { return p.proj.Root() }
+func (p *Project) Snapshot() store.Identity            { return p.proj.Snapshot() }
+func (p *Project) Stats() project.Stats                { return p.proj.Stats() }
+func (p *Project) FileHash(path string) (string, bool) { return p.proj.FileHash(path) }
+
+// Status validates the files and reports the knowledge base's state: the
+// snapshot, counts and every file that is not current (as ReadStatus).
+func (p *Project) Status(ctx context.Context) (*Status, error) { return p.proj.Status(ctx) }
 
 // Planner is the project's planner (for the REPL and rule tests).
 func (p *Project) Planner() *Planner { return p.planner }
