@@ -16,6 +16,7 @@ import (
 var layers = map[string][]string{
 	"internal/*":              {"internal/*"},
 	"internal/testfixture":    {"retrieval", "internal/*"}, // test helpers only
+	"internal/hostile":        {"engine", "internal/*"},    // test helpers only
 	"engine":                  {"internal/*"},
 	"engine/ruletest":         {"engine"},
 	"retrieval":               {"internal/*"},

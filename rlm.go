@@ -50,6 +50,7 @@ type Options struct {
 // Types of the answers and options, defined in the packages that own them.
 type (
 	Answer        = planner.Answer
+	Hit           = planner.Hit // one of an Answer's hits: a definition, its lines, its file's content hash
 	Explanation   = planner.Explanation
 	Planner       = planner.Planner
 	Embedder      = retrieval.Embedder

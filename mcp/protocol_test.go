@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,14 +69,7 @@ func serveRaw(t *testing.T, srv *Server) *rawSession {
 	}()
 	t.Cleanup(func() {
 		inW.Close()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Serve after the client closed stdin: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("Serve did not return after the client closed stdin")
-		}
+		serveReturned(t, done, "the client closed stdin")
 	})
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 8<<20)
@@ -183,4 +178,68 @@ func TestStreamableHTTPServesLoopbackClientsOnly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServeStopsCleanlyWhenItsContextEnds: cancelling Serve's context (an
+// interrupt of rlm mcp) ends the session at once without an error, even
+// with the client still connected.
+func TestServeStopsCleanlyWhenItsContextEnds(t *testing.T) {
+	f := newFixture(t, rlm.Options{}, Options{}, "")
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.srv.Serve(ctx, inR, io.Discard) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	serveReturned(t, done, "its context ended")
+}
+
+// serveReturned fails t unless Serve, reporting on done, returned nil
+// within 10 s of why.
+func serveReturned(t *testing.T, done <-chan error, why string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve after %s: %v", why, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("Serve did not return after %s", why)
+	}
+}
+
+// TestHostErrorsAreNotShownToTheClient: a failure whose text names host
+// paths (here: the project closed under the server) reaches the client as
+// "the tool failed", and the cause goes to the log.
+func TestHostErrorsAreNotShownToTheClient(t *testing.T) {
+	var log strings.Builder
+	var mu sync.Mutex
+	f := newFixture(t, rlm.Options{}, Options{Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &log}, nil))}, "")
+	f.proj.Close()
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"search", map[string]any{"query": "handle"}}, {"status", map[string]any{}}, {"read", map[string]any{"path": "server.go"}}} {
+		e := f.fail(c.tool, c.args)
+		if e.Kind != "handler_failed" || e.Message != "the tool failed" {
+			t.Errorf("%s on a closed project: %+v", c.tool, e)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(log.String(), "closed") || !strings.Contains(log.String(), "tool=search") {
+		t.Errorf("the causes were not logged:\n%s", log.String())
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -1,11 +1,9 @@
 package mcp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,7 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rlm-dev/rlm"
-	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/hostile"
 	"github.com/rlm-dev/rlm/internal/testfixture"
 )
 
@@ -85,47 +83,9 @@ func TestBadArgumentsGetClearErrors(t *testing.T) {
 	}
 }
 
-// tripwires are host predicates named after what hostile text asks for:
-// if any goal were built from a client's text, one would fire.
-type tripwires struct {
-	mu    sync.Mutex
-	fired []string
-}
-
-func (tw *tripwires) predicates() []rlm.HostPredicate {
-	var ps []rlm.HostPredicate
-	for _, pi := range []struct {
-		name  string
-		arity int
-	}{{"halt", 0}, {"halt", 1}, {"assertz", 1}, {"retract", 1}, {"consult", 1}, {"open", 3}, {"atom_to_term", 3}, {"evil", 1}, {"reboot", 0}} {
-		ps = append(ps, rlm.HostPredicate{Name: pi.name, Arity: pi.arity, Fn: func(context.Context, []any) (engine.Term, error) {
-			tw.mu.Lock()
-			tw.fired = append(tw.fired, pi.name)
-			tw.mu.Unlock()
-			return engine.Atom("true"), nil
-		}})
-	}
-	return ps
-}
-
 func hostileLines(t *testing.T) []string {
-	t.Helper()
-	file, err := os.Open("../testdata/hostile-queries.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	var out []string
-	sc := bufio.NewScanner(file)
-	for sc.Scan() {
-		if l := sc.Text(); strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	if len(out) < 20 {
-		t.Fatalf("only %d hostile queries", len(out))
-	}
-	return append(out, strings.Repeat("(", 2000)+"halt"+strings.Repeat(")", 2000), "what calls \x00halt\x00?", strings.Repeat("halt. ", 200000))
+	return append(hostile.Queries(t, "../testdata/hostile-queries.txt"),
+		strings.Repeat("(", 2000)+"halt"+strings.Repeat(")", 2000), "what calls \x00halt\x00?", strings.Repeat("halt. ", 200000))
 }
 
 // TestHostileQueriesReachPrologOnlyAsData: every line of
@@ -133,8 +93,8 @@ func hostileLines(t *testing.T) []string {
 // answered or refused with a clear error, and no goal built from it runs
 // (tripwire host predicates stay silent); the server keeps answering.
 func TestHostileQueriesReachPrologOnlyAsData(t *testing.T) {
-	var tw tripwires
-	f := newFixture(t, rlm.Options{HostPredicates: tw.predicates()}, withCompile(t, Options{}), "")
+	var tw hostile.Tripwires
+	f := newFixture(t, rlm.Options{HostPredicates: tw.Predicates()}, withCompile(t, Options{}), "")
 	answered := 0
 	for _, q := range hostileLines(t) {
 		for _, c := range []struct{ tool, arg string }{{"search", "query"}, {"explain", "query"}, {"definition", "name"}, {"callers", "name"}, {"compile", "query"}} {
@@ -153,8 +113,8 @@ func TestHostileQueriesReachPrologOnlyAsData(t *testing.T) {
 	if answered < 50 {
 		t.Errorf("only %d hostile calls were answered (the rest refused): the tools should treat them as text", answered)
 	}
-	if len(tw.fired) > 0 {
-		t.Fatalf("goals built from client text ran: %v", tw.fired)
+	if fired := tw.Fired(); len(fired) > 0 {
+		t.Fatalf("goals built from client text ran: %v", fired)
 	}
 	var s SearchResult
 	f.ok("search", map[string]any{"query": "what calls handle?"}, &s)

@@ -112,13 +112,13 @@ func (s *Server) Tools() []string { return slices.Clone(s.offered) }
 func (s *Server) SDK() *sdk.Server { return s.srv }
 
 // Serve runs one session over a byte stream of newline-delimited JSON-RPC
-// messages (stdio: in is stdin, out is stdout) until the client closes
-// in or ctx is done. A client that closes the stream ends it cleanly (nil).
+// messages (stdio: in is stdin, out is stdout) until the client closes in
+// or ctx is done; either ends it cleanly (nil).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
 	err := s.srv.Run(ctx, t)
-	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		return nil
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil // stopped by the caller (rlm mcp: an interrupt)
 	}
 	return err
 }

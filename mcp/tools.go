@@ -111,24 +111,12 @@ func (s *Server) current() Snapshot {
 	return snapshotOf(id.Generation, id.Fingerprint, id.Published)
 }
 
-// Hit is one search hit: a definition, where it is, and the content hash
-// of the file it was read from.
+// Hit is one search hit (rlm.Hit: a definition, where it is, its
+// signature and doc, and the content hash of the file it was read from)
+// with an id for read.
 type Hit struct {
-	ID          string  `json:"id"` // PATH:START-END@CONTENT_HASH, for read
-	Path        string  `json:"path"`
-	StartLine   int     `json:"start_line"`
-	EndLine     int     `json:"end_line"`
-	Symbol      string  `json:"symbol"`
-	Qualified   string  `json:"qualified,omitempty"`
-	Kind        string  `json:"kind"`
-	Signature   string  `json:"signature,omitempty"`
-	Doc         string  `json:"doc,omitempty"`
-	ContentHash string  `json:"content_hash"`
-	Score       float64 `json:"score"`
-	ScoreKind   string  `json:"score_kind"`
-	Strategy    string  `json:"strategy"`
-	Lines       []int   `json:"lines,omitempty"` // call sites, for graph hits
-	Test        bool    `json:"test,omitempty"`
+	ID string `json:"id"` // PATH:START-END@CONTENT_HASH
+	rlm.Hit
 }
 
 // SearchResult is the answer of search and the typed shortcuts.
@@ -217,9 +205,7 @@ func (s *Server) runSearch(ctx context.Context, query string, limit int, f filte
 		res.Resolved = r.From + " -> " + r.To
 	}
 	for _, h := range ans.Hits {
-		hit := Hit{ID: hitID(h.Path, h.StartLine, h.EndLine, h.ContentHash), Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine,
-			Symbol: h.Symbol, Qualified: h.Qualified, Kind: h.Kind, Signature: h.Signature, Doc: h.Doc, ContentHash: h.ContentHash,
-			Score: h.Score, ScoreKind: h.ScoreKind, Strategy: h.Strategy, Lines: h.Lines, Test: h.Test}
+		hit := Hit{ID: hitID(h.Path, h.StartLine, h.EndLine, h.ContentHash), Hit: h}
 		switch {
 		case !f.keeps(hit):
 			res.FilteredOut++

@@ -65,9 +65,7 @@ func TestSearchAndItsShortcutsAnswerLikeTheGoAPI(t *testing.T) {
 			}
 			for i, h := range ans.Hits {
 				g := got.Hits[i]
-				want := Hit{ID: fmt.Sprintf("%s:%d-%d@%s", h.Path, h.StartLine, h.EndLine, h.ContentHash), Path: h.Path, StartLine: h.StartLine,
-					EndLine: h.EndLine, Symbol: h.Symbol, Qualified: h.Qualified, Kind: h.Kind, Signature: h.Signature, Doc: h.Doc,
-					ContentHash: h.ContentHash, Score: h.Score, ScoreKind: h.ScoreKind, Strategy: h.Strategy, Lines: h.Lines, Test: h.Test}
+				want := Hit{ID: fmt.Sprintf("%s:%d-%d@%s", h.Path, h.StartLine, h.EndLine, h.ContentHash), Hit: h}
 				if diff := cmp.Diff(want, g); diff != "" {
 					t.Errorf("hit %d (-Go API +MCP):\n%s", i, diff)
 				}
