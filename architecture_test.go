@@ -11,10 +11,12 @@ import (
 // layers lists, for each room of the house, the rooms of this module it
 // may import (docs/ARCHITECTURE.md draws the same picture). Arrows point
 // down only: the leaves (engine, retrieval, providers, sourcefacts) import
-// no capability package, and only the façade and the CLI sit on top.
+// no capability package, and only the façade, the MCP server and the CLI
+// sit on top.
 var layers = map[string][]string{
 	"internal/*":              {"internal/*"},
 	"internal/testfixture":    {"retrieval", "internal/*"}, // test helpers only
+	"internal/hostile":        {"engine", "internal/*"},    // test helpers only
 	"engine":                  {"internal/*"},
 	"engine/ruletest":         {"engine"},
 	"retrieval":               {"internal/*"},
@@ -34,7 +36,8 @@ var layers = map[string][]string{
 	"loop":                    {"planner", "prompt", "tools", "providers", "retrieval", "internal/*"},
 	"intent":                  {"engine", "rules", "loop", "prompt", "tools", "providers", "retrieval", "retrieval/embedded", "internal/*"},
 	"":                        {"planner", "project", "prompt", "loop", "tools", "intent", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
-	"cmd/rlm":                 {"", "internal/*"},
+	"mcp":                     {"", "tools", "prompt", "internal/*"},
+	"cmd/rlm":                 {"", "mcp", "internal/*"},
 }
 
 func allowed(list []string, dep string) bool {

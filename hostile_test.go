@@ -1,42 +1,24 @@
 package rlm_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/hostile"
 )
 
-// hostileQueries reads testdata/hostile-queries.txt (one query a line;
-// blank lines and # comments skipped) and adds generated ones: a 1 MB and a
-// 10 MB string, deep nesting, NUL bytes and invalid UTF-8.
+// hostileQueries are the lines of testdata/hostile-queries.txt and
+// generated ones: a 1 MB and a 10 MB string, deep nesting, NUL bytes and
+// invalid UTF-8.
 func hostileQueries(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("testdata/hostile-queries.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var qs []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		qs = append(qs, l)
-	}
-	if len(qs) < 20 {
-		t.Fatalf("only %d hostile queries read", len(qs))
-	}
-	qs = append(qs,
+	return append(hostile.Queries(t, "testdata/hostile-queries.txt"),
 		strings.Repeat("halt. ", 1<<20/6), // ~1 MB
 		strings.Repeat("a", 10<<20),       // 10 MB
 		strings.Repeat("(", 100000)+"halt"+strings.Repeat(")", 100000),
@@ -47,34 +29,6 @@ func hostileQueries(t *testing.T) []string {
 		"X = 1, call(halt)",
 		"what calls "+strings.Repeat("Z", 60000)+"?",
 	)
-	return qs
-}
-
-// tripwires are host predicates named after what hostile text asks for.
-// If any goal built from input ran, one of them would fire (they shadow
-// names the sandbox otherwise lacks, so calling them is possible only as a
-// goal).
-type tripwires struct {
-	mu    sync.Mutex
-	fired []string
-}
-
-func (tw *tripwires) predicates() []engine.Predicate {
-	var ps []engine.Predicate
-	for _, pi := range []struct {
-		name  string
-		arity int
-	}{{"halt", 0}, {"halt", 1}, {"assertz", 1}, {"asserta", 1}, {"retract", 1}, {"consult", 1},
-		{"open", 3}, {"open", 4}, {"atom_to_term", 3}, {"evil", 1}, {"read_term", 2}, {"shell", 1}, {"reboot", 0}} {
-		pi := pi
-		ps = append(ps, engine.Predicate{Name: pi.name, Arity: pi.arity, Fn: func(context.Context, []any) (engine.Term, error) {
-			tw.mu.Lock()
-			tw.fired = append(tw.fired, pi.name)
-			tw.mu.Unlock()
-			return engine.Atom("true"), nil
-		}})
-	}
-	return ps
 }
 
 // TestHostileQueriesAreOnlyText feeds every hostile query through every
@@ -84,9 +38,9 @@ func (tw *tripwires) predicates() []engine.Predicate {
 // query afterwards.
 func TestHostileQueriesAreOnlyText(t *testing.T) {
 	netHTTP(t) // builds the knowledge base this Open reuses
-	tw := &tripwires{}
+	tw := &hostile.Tripwires{}
 	opts := netHTTPOptions()
-	opts.HostPredicates = tw.predicates()
+	opts.HostPredicates = tw.Predicates()
 	x, err := rlm.Open(context.Background(), netHTTPRoot(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -117,8 +71,8 @@ func TestHostileQueriesAreOnlyText(t *testing.T) {
 			t.Errorf("query %d: %d bytes accepted", i, len(q))
 		}
 	}
-	if len(tw.fired) > 0 {
-		t.Fatalf("goals built from input ran: %v", tw.fired)
+	if len(tw.Fired()) > 0 {
+		t.Fatalf("goals built from input ran: %v", tw.Fired())
 	}
 	a, err := x.Search(context.Background(), "what calls ServeHTTP?", 10)
 	if err != nil || len(a.Hits) == 0 {
@@ -129,20 +83,20 @@ func TestHostileQueriesAreOnlyText(t *testing.T) {
 // TestTripwiresWork proves the tripwires would catch a goal that ran: a
 // rule that calls halt/0 fires it.
 func TestTripwiresWork(t *testing.T) {
-	tw := &tripwires{}
+	tw := &hostile.Tripwires{}
 	dir := t.TempDir()
 	if err := os.WriteFile(dir+"/zz_probe.pl", []byte("probe(X) :- X = yes, halt.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x, err := rlm.NewPlanner(rlm.Options{Rules: dir, HostPredicates: tw.predicates()})
+	x, err := rlm.NewPlanner(rlm.Options{Rules: dir, HostPredicates: tw.Predicates()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := x.Engine().Once(context.Background(), "probe", engine.NewVar()); err != nil {
 		t.Fatal(err)
 	}
-	if len(tw.fired) != 1 || tw.fired[0] != "halt" {
-		t.Fatalf("tripwire did not fire: %v", tw.fired)
+	if len(tw.Fired()) != 1 || tw.Fired()[0] != "halt" {
+		t.Fatalf("tripwire did not fire: %v", tw.Fired())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/hostile"
 )
 
 // The indexed hostile fixture: testdata/hostile-tree holds Go, Python,
@@ -26,14 +27,14 @@ import (
 // walker never indexes testdata, and nothing is written into the repository)
 // and opens it with the tripwires and, if rules is not "", a rules
 // directory layered over the defaults.
-func hostileTree(t *testing.T, tw *tripwires, rules string) *rlm.Project {
+func hostileTree(t *testing.T, tw *hostile.Tripwires, rules string) *rlm.Project {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "tree")
 	if err := os.CopyFS(root, os.DirFS("testdata/hostile-tree")); err != nil {
 		t.Fatal(err)
 	}
 	p, err := rlm.Open(context.Background(), root, rlm.Options{
-		DBPath: filepath.Join(t.TempDir(), "kb.sqlite"), Rules: rules, HostPredicates: tw.predicates()})
+		DBPath: filepath.Join(t.TempDir(), "kb.sqlite"), Rules: rules, HostPredicates: tw.Predicates()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +45,6 @@ func hostileTree(t *testing.T, tw *tripwires, rules string) *rlm.Project {
 	return p
 }
 
-// tripwireNames are the names the tripwires answer to, each also a symbol
-// of the hostile tree.
-var tripwireNames = []string{"halt", "assertz", "asserta", "retract", "consult", "open",
-	"atom_to_term", "evil", "read_term", "shell", "reboot"}
-
 // hostileTreeQueries asks about every tripwire name in every way that puts
 // it among the top hits: its callers, its callees, its definition, the bare
 // name, another case (the rules retarget to the indexed name), a qualified
@@ -56,7 +52,7 @@ var tripwireNames = []string{"halt", "assertz", "asserta", "retract", "consult",
 // it); then the doc comments and paths.
 func hostileTreeQueries() []string {
 	var qs []string
-	for _, n := range tripwireNames {
+	for _, n := range hostile.TripwireNames {
 		qs = append(qs, "what calls "+n+"?", "what does "+n+" call?", "where is "+n+" defined?", n,
 			"what calls "+strings.ToUpper(n)+"?", "what calls hostile."+n+"?", "what calls "+n+"x?")
 	}
@@ -94,16 +90,16 @@ func runHostileTree(t *testing.T, p *rlm.Project) map[string]bool {
 // symbol (so it reached the rules among the top hits), and no tripwire
 // fires.
 func TestIndexedHostileNamesAreOnlyData(t *testing.T) {
-	tw := &tripwires{}
+	tw := &hostile.Tripwires{}
 	p := hostileTree(t, tw, "")
 	symbols := runHostileTree(t, p)
-	for _, n := range tripwireNames {
+	for _, n := range hostile.TripwireNames {
 		if !symbols[n] {
 			t.Errorf("no hit has the symbol %q: the fixture does not reach the rules with it", n)
 		}
 	}
-	if len(tw.fired) > 0 {
-		t.Fatalf("goals built from indexed names ran: %v", tw.fired)
+	if len(tw.Fired()) > 0 {
+		t.Fatalf("goals built from indexed names ran: %v", tw.Fired())
 	}
 }
 
@@ -130,15 +126,15 @@ func TestTripwiresCatchARuleThatCallsIndexedSymbolNames(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(rules, "call_tops.pl"), []byte(callTopSymbols), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tw := &tripwires{}
+	tw := &hostile.Tripwires{}
 	p := hostileTree(t, tw, rules)
 	runHostileTree(t, p)
 	fired := map[string]bool{}
-	for _, n := range tw.fired {
+	for _, n := range tw.Fired() {
 		fired[n] = true
 	}
 	var missing []string
-	for _, n := range tripwireNames {
+	for _, n := range hostile.TripwireNames {
 		if !fired[n] {
 			missing = append(missing, n)
 		}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rlm-dev/rlm/internal/hostile"
 	"github.com/rlm-dev/rlm/prompt"
 )
 
@@ -39,8 +40,8 @@ func printableWord(s string, n int) string {
 // projection or a structured error, and a unit's hostile body reaches the
 // prompt only as text.
 func TestHostileUnitAndQueryTextNeverExecutes(t *testing.T) {
-	tw := &tripwires{}
-	c, err := prompt.NewCompiler(prompt.CompilerOptions{Predicates: tw.predicates()})
+	tw := &hostile.Tripwires{}
+	c, err := prompt.NewCompiler(prompt.CompilerOptions{Predicates: tw.Predicates()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +82,8 @@ func TestHostileUnitAndQueryTextNeverExecutes(t *testing.T) {
 		cancel()
 		cat.Release()
 	}
-	if len(tw.fired) > 0 {
-		t.Fatalf("goals built from input ran: %v", tw.fired)
+	if len(tw.Fired()) > 0 {
+		t.Fatalf("goals built from input ran: %v", tw.Fired())
 	}
 	if compiled < 20 {
 		t.Fatalf("only %d hostile inputs compiled", compiled)

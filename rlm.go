@@ -50,6 +50,7 @@ type Options struct {
 // Types of the answers and options, defined in the packages that own them.
 type (
 	Answer        = planner.Answer
+	Hit           = planner.Hit // one of an Answer's hits: a definition, its lines, its file's content hash
 	Explanation   = planner.Explanation
 	Planner       = planner.Planner
 	Embedder      = retrieval.Embedder
@@ -65,6 +66,8 @@ type (
 var (
 	ErrQueryTooLarge = planner.ErrQueryTooLarge
 	ErrBadRules      = planner.ErrBadRules
+	ErrBadPatch      = store.ErrBadPatch // ApplyPatch: a malformed patch, or one that does not apply
+	ErrStale         = project.ErrStale  // ReadSource: the file is no longer the bytes a hit was read from
 )
 
 // Limits: query text, a line typed at the REPL, and hits per search (0
@@ -163,10 +166,17 @@ func (p *Project) refresh(ctx context.Context) error {
 	return err
 }
 
-// Root, Snapshot and Stats describe the tree and its current snapshot.
-func (p *Project) Root() string             { return p.proj.Root() }
-func (p *Project) Snapshot() store.Identity { return p.proj.Snapshot() }
-func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
+// Root, Snapshot, Stats and FileHash (a file's content hash, "" and false
+// if the snapshot has no such file) describe the tree and its current
+// snapshot.
+func (p *Project) Root() string                        { return p.proj.Root() }
+func (p *Project) Snapshot() store.Identity            { return p.proj.Snapshot() }
+func (p *Project) Stats() project.Stats                { return p.proj.Stats() }
+func (p *Project) FileHash(path string) (string, bool) { return p.proj.FileHash(path) }
+
+// Status validates the files and reports the knowledge base's state: the
+// snapshot, counts and every file that is not current (as ReadStatus).
+func (p *Project) Status(ctx context.Context) (*Status, error) { return p.proj.Status(ctx) }
 
 // Planner is the project's planner (for the REPL and rule tests).
 func (p *Project) Planner() *Planner { return p.planner }

@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -79,16 +78,7 @@ func excerpt(h planner.Hit, src []byte, limit int) evidence {
 	if e.Symbol == "" || h.Qualified != "" {
 		e.Symbol = h.Qualified
 	}
-	all := bytes.Split(src, []byte("\n"))
-	start := min(max(h.StartLine, 1), len(all))
-	end := min(max(h.EndLine, start), len(all), start+limit-1)
-	var b strings.Builder
-	for i := start; i <= end; i++ {
-		b.WriteString(textclip.Clip(strings.ToValidUTF8(string(all[i-1]), "\uFFFD"), maxLineBytes))
-		b.WriteByte('\n')
-	}
-	e.EndLine = end
-	e.Code = b.String()
+	e.Code, e.EndLine = textclip.Lines(src, h.StartLine, h.EndLine, limit, maxLineBytes)
 	return e
 }
 

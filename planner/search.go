@@ -115,7 +115,7 @@ func toHit(h retrieval.Hit) Hit {
 	d := h.Document
 	return Hit{
 		Path: d.Path, StartLine: d.StartLine, EndLine: d.EndLine, Symbol: d.Symbol, Qualified: d.Qualified,
-		Kind: d.Kind, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
+		Kind: d.Kind, Signature: d.Signature, Doc: d.Doc, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
 		Lines: h.Lines, Test: d.Test, ContentHash: d.ContentHash,
 	}
 }

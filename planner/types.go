@@ -128,6 +128,8 @@ type Hit struct {
 	Symbol    string  `json:"symbol"`
 	Qualified string  `json:"qualified,omitempty"`
 	Kind      string  `json:"kind"`
+	Signature string  `json:"signature,omitempty"` // the definition's first line(s), as extracted
+	Doc       string  `json:"doc,omitempty"`       // its doc comment
 	Score     float64 `json:"score"`
 	ScoreKind string  `json:"score_kind"`
 	Strategy  string  `json:"strategy"`

@@ -191,6 +191,16 @@ func (p *Project) Snapshot() store.Identity {
 	return p.id
 }
 
+// FileHash is the content hash (sourcefacts.ContentHash's string form) of
+// the file at the slash path rel in the current snapshot, or "" and false
+// when the snapshot has no such file.
+func (p *Project) FileHash(rel string) (string, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	h, ok := p.current[rel]
+	return h, ok
+}
+
 // Stats describe the current snapshot.
 func (p *Project) Stats() Stats {
 	p.mu.RLock()

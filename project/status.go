@@ -48,9 +48,26 @@ func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error)
 	}
 	defer done()
 	defer st.Close()
+	return readStatus(ctx, st, opts.Progress)
+}
+
+// Status validates the open knowledge base against the files' bytes, as
+// ReadStatus does (a changed file is re-extracted and published; the
+// search index moves at the next Refresh), and reports its state. After
+// Close it returns an error wrapping store.ErrClosed.
+func (p *Project) Status(ctx context.Context) (*Status, error) {
+	p.refreshMu.Lock()
+	defer p.refreshMu.Unlock()
+	if p.closed {
+		return nil, fmt.Errorf("project: status %s: %w", p.root, store.ErrClosed)
+	}
+	return readStatus(ctx, p.st, nil)
+}
+
+func readStatus(ctx context.Context, st *store.Store, progress func(Progress)) (*Status, error) {
 	so := store.SnapshotOptions{}
-	if opts.Progress != nil {
-		so.Progress = func(done, total int) { opts.Progress(Progress{Phase: PhaseCheck, Done: done, Total: total}) }
+	if progress != nil {
+		so.Progress = func(done, total int) { progress(Progress{Phase: PhaseCheck, Done: done, Total: total}) }
 	}
 	sn, err := st.Snapshot(ctx, store.All(), so)
 	if err != nil {

@@ -55,12 +55,16 @@ running_pid() {
 	return 1
 }
 
+# ensure_installed installs the root package.json's packages (npm ci when
+# the lockfile exists) unless every one is present: chromadb and its native
+# binding, and the MCP TypeScript SDK that cmd/rlm's MCP client test uses.
 ensure_installed() {
-	if [[ -f "$CLI" && -d "$ROOT/node_modules/chromadb-js-bindings-linux-x64-gnu" ]]; then
+	if [[ -f "$CLI" && -d "$ROOT/node_modules/chromadb-js-bindings-linux-x64-gnu" &&
+		-f "$ROOT/node_modules/@modelcontextprotocol/sdk/package.json" ]]; then
 		return 0
 	fi
 	command -v npm >/dev/null 2>&1 || { log "npm not found; install Node.js 20+"; exit 1; }
-	log "installing chromadb into $ROOT/node_modules (npm)"
+	log "installing chromadb and @modelcontextprotocol/sdk into $ROOT/node_modules (npm)"
 	if [[ -f "$ROOT/package-lock.json" ]]; then
 		(cd "$ROOT" && npm ci --no-audit --no-fund >&2)
 	else

@@ -2,10 +2,12 @@
 # scripts/test.sh -- the one command that runs all of rlm's tests.
 #
 # It needs Go (1.26) and Node.js 20+ with npm, and installs the rest:
-# Go modules (go mod download) and the npm package that ships a Chroma
-# server (scripts/chroma-server.sh, first run only). It starts that Chroma
-# server on 127.0.0.1 for the integration tests, runs go vet and
-# go test ./..., then stops the server, whatever happened.
+# Go modules (go mod download) and the npm packages of package.json (npm
+# ci, through scripts/chroma-server.sh, first run only): the one that ships
+# a Chroma server, and the MCP TypeScript SDK whose client drives `rlm mcp`
+# in cmd/rlm's acceptance test. It starts that Chroma server on 127.0.0.1
+# for the integration tests, runs go vet and go test ./..., then stops the
+# server, whatever happened.
 #
 # Extra arguments go to go test, e.g. scripts/test.sh -run TestRules -v.
 # With --mutants first it then also runs scripts/mutants.sh (every mutant,

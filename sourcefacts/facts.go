@@ -20,9 +20,14 @@
 package sourcefacts
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/rlm-dev/rlm/internal/textclip"
 )
 
 // ExtractorVersion names the version of the extraction logic and the query
@@ -46,6 +51,36 @@ func HashBytes(b []byte) ContentHash {
 // String formats the hash as "xxh64:<16 hex digits>:<length>".
 func (h ContentHash) String() string {
 	return fmt.Sprintf("xxh64:%016x:%d", h.XXH64, h.Len)
+}
+
+// ErrBadContentHash is matched (errors.Is) by ParseContentHash's errors.
+var ErrBadContentHash = errors.New("sourcefacts: not a content hash")
+
+// ParseContentHash reads the String form back: "xxh64:", exactly 16
+// lower-case hex digits, ":", and the length in bytes (decimal, no sign,
+// no leading zeros). Anything else is an error wrapping ErrBadContentHash.
+func ParseContentHash(s string) (ContentHash, error) {
+	bad := func() (ContentHash, error) {
+		return ContentHash{}, fmt.Errorf("%w: %q (want xxh64:<16 hex digits>:<length>)", ErrBadContentHash, textclip.Clean(s, 60))
+	}
+	rest, ok := strings.CutPrefix(s, "xxh64:")
+	if !ok {
+		return bad()
+	}
+	hex, length, ok := strings.Cut(rest, ":")
+	if !ok || len(hex) != 16 || strings.Trim(hex, "0123456789abcdef") != "" ||
+		length == "" || len(length) > 19 || strings.Trim(length, "0123456789") != "" || len(length) > 1 && length[0] == '0' {
+		return bad()
+	}
+	x, err := strconv.ParseUint(hex, 16, 64)
+	if err != nil {
+		return bad()
+	}
+	n, err := strconv.ParseInt(length, 10, 64)
+	if err != nil {
+		return bad()
+	}
+	return ContentHash{XXH64: x, Len: n}, nil
 }
 
 // Range is a span of source. Bytes are 0-based, end exclusive; lines are

@@ -9,6 +9,7 @@
 //	rlm repl [--root DIR] [--rules DIR] [--catalog FILE [--cap C]...]
 //	rlm test-rules [DIR]
 //	rlm rules dump DIR | rlm rules ids
+//	rlm mcp --root DIR [--allow-write] [--http 127.0.0.1:PORT] [--catalog FILE]
 package main
 
 import (
@@ -34,6 +35,8 @@ usage:
   rlm test-rules [DIR]
   rlm rules dump DIR | rlm rules ids [--rules DIR]
   rlm ask --root DIR [--model M] [--base-url URL] [--key-env NAME] [--mode compiled|all_tools] [--trace] QUESTION
+  rlm mcp --root DIR [--rules DIR] [--embedder E] [--backend B] [--allow-write]
+          [--http 127.0.0.1:PORT] [--catalog FILE [--model M]]
 
 Run "rlm COMMAND -h" for a command's flags.
 `
@@ -71,6 +74,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdRules(ctx, args[1:], stdout, stderr)
 	case "ask":
 		err = cmdAsk(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		err = cmdMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -71,3 +71,21 @@ func Clean(s string, max int) string {
 	}, strings.ToValidUTF8(s, "\uFFFD"))
 	return Fit(s, max)
 }
+
+// Lines returns lines start..end (1-based, inclusive) of src, each
+// followed by "\n": at most maxLines of them, each with invalid UTF-8
+// replaced by U+FFFD and then Clip'ped to lineBytes bytes. Lines are
+// separated by "\n" (a final "\n" ends one more, empty line). start is
+// clamped to [1, lines in src] and end to [start, lines in src]; last is
+// the last line returned (start-1 when maxLines <= 0 returns none).
+func Lines(src []byte, start, end, maxLines, lineBytes int) (text string, last int) {
+	all := strings.Split(string(src), "\n")
+	start = min(max(start, 1), len(all))
+	last = min(max(end, start), len(all), start+maxLines-1)
+	var b strings.Builder
+	for i := start; i <= last; i++ {
+		b.WriteString(Clip(strings.ToValidUTF8(all[i-1], "\uFFFD"), lineBytes))
+		b.WriteByte('\n')
+	}
+	return b.String(), last
+}

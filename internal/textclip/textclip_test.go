@@ -59,3 +59,34 @@ func TestFitStaysWithinTheLimitEllipsisIncluded(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesCutsAClampedBoundedRange: Lines returns exactly the asked
+// lines, clamped to the text, at most maxLines of them, each line clipped
+// to its byte budget and made valid UTF-8.
+func TestLinesCutsAClampedBoundedRange(t *testing.T) {
+	src := []byte("one\ntwo\nthree\nfour\n")
+	for _, c := range []struct {
+		name                  string
+		src                   []byte
+		start, end, max, line int
+		want                  string
+		last                  int
+	}{
+		{"a middle range", src, 2, 3, 10, 80, "two\nthree\n", 3},
+		{"start before the first line", src, -4, 1, 10, 80, "one\n", 1},
+		{"end past the last line (a final newline ends an empty line)", src, 4, 99, 10, 80, "four\n\n", 5},
+		{"start past the end", src, 9, 12, 10, 80, "\n", 5},
+		{"end before start reads one line", src, 3, 1, 10, 80, "three\n", 3},
+		{"at most max lines", src, 1, 4, 2, 80, "one\ntwo\n", 2},
+		{"no lines when max is zero", src, 2, 4, 0, 80, "", 1},
+		{"long lines clipped", []byte("abcdefgh\nx"), 1, 2, 10, 3, "abc" + Ellipsis + "\nx\n", 2},
+		{"invalid UTF-8 replaced", []byte("a\xffb"), 1, 1, 10, 80, "a\uFFFDb\n", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, last := Lines(c.src, c.start, c.end, c.max, c.line)
+			if got != c.want || last != c.last {
+				t.Errorf("Lines(%q, %d, %d, %d, %d) = %q, %d; want %q, %d", c.src, c.start, c.end, c.max, c.line, got, last, c.want, c.last)
+			}
+		})
+	}
+}

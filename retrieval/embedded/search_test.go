@@ -1,16 +1,15 @@
 package embedded
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rlm-dev/rlm/internal/hostile"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -230,26 +229,7 @@ func TestLexicalRanking(t *testing.T) {
 
 func hostileQueries(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "hostile-queries.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		out = append(out, line)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(out) < 20 {
-		t.Fatalf("only %d hostile queries read", len(out))
-	}
+	out := hostile.Queries(t, filepath.Join("..", "..", "testdata", "hostile-queries.txt"))
 	var words strings.Builder
 	for i := 0; words.Len() < 60<<10; i++ {
 		fmt.Fprintf(&words, "w%d ", i)

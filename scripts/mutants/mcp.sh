@@ -1,0 +1,27 @@
+# Mutants for mcp/, rlm mcp and the façade's writes (see scripts/mutants.sh).
+mutant "tools the policy refuses are not listed" mcp/server.go 's|if policy.Allows(t) != nil {|if false {|' ./mcp -run TestWritesAreOffUnlessAllowed
+mutant "writes allowed only with AllowWrite" mcp/server.go 's|if opts.AllowWrite {|if true {|' ./mcp -run 'TestWritesAreOffUnlessAllowed|TestTheExecutorRefusesWritesThePolicyDoesNotAllow'
+mutant "calls get the client's cancellation" mcp/server.go 's|s.exec.Execute(ctx, tools.Call|s.exec.Execute(context.WithoutCancel(ctx), tools.Call|' ./mcp -run TestASlowCallHonoursTheClientsCancellation
+mutant "a refused patch carries a structured conflict" mcp/server.go 's|errors.AsType\[\*rlm.ConflictError\](o.Err); ok {|errors.AsType[*rlm.ConflictError](o.Err); false \&\& ok {|' ./mcp -run TestAConflictingPatchIsRefusedAndNothingChanges
+mutant "HTTP refuses cross-origin requests" mcp/server.go 's|return http.NewCrossOriginProtection().Handler(h)|return h|' ./mcp -run TestStreamableHTTPServesLoopbackClientsOnly
+mutant "Serve ends cleanly when its context ends" mcp/server.go 's|return nil // stopped by the caller (rlm mcp: an interrupt)|return err|' ./mcp -run TestServeStopsCleanlyWhenItsContextEnds
+mutant "schemas refuse unknown arguments" mcp/tools.go 's|"required":\["query"\],"additionalProperties":false}`)|"required":["query"]}`)|' ./mcp -run TestBadArgumentsGetClearErrors
+mutant "shortcut names are identifiers, not words" mcp/tools.go 's|^const namePattern = .*|const namePattern = `^.{1,200}$`|' ./mcp -run TestBadArgumentsGetClearErrors
+mutant "host errors are not shown to the client" mcp/tools.go 's#if errors.Is(err, s) {#if errors.Is(err, s) || true {#' ./mcp -run TestHostErrorsAreNotShownToTheClient
+mutant "search filters drop what does not match" mcp/tools.go 's|case !f.keeps(hit):|case false:|' ./mcp -run TestSearchFiltersNarrowTheHits
+mutant "filtered search keeps the limit" mcp/tools.go 's|case len(res.Hits) < limit:|case true:|' ./mcp -run TestSearchFiltersNarrowTheHits
+mutant "status moves the search index to what it reports" mcp/tools.go 's|_, err := s.proj.Refresh(ctx); err != nil {|err := error(nil); err != nil {|' ./mcp -run TestAConflictingPatchIsRefusedAndNothingChanges
+mutant "hit ids name path, lines and hash" mcp/read.go 's|"%s:%d-%d@%s", path, start, end, hash|"%s:%d:%d@%s", path, start, end, hash|' ./mcp -run TestSearchAndItsShortcutsAnswerLikeTheGoAPI
+mutant "read by id checks the hit's bytes" mcp/read.go 's|if a.ID == "" {|if true {|' ./mcp -run 'TestAnEditThroughApplyPatchIsSeenByTheNextSearch|TestEveryAnswerReflectsTheFilesAtCallTime'
+mutant "read by path validates the files first" mcp/read.go 's|if _, err := s.proj.Refresh(ctx); err != nil {|if false {|' ./mcp -run TestEveryAnswerReflectsTheFilesAtCallTime
+mutant "paths stay inside the root" mcp/read.go 's|tools.ResolveInside(s.proj.Root(), filepath.FromSlash(p)); err != nil {|tools.ResolveInside(s.proj.Root(), filepath.FromSlash(p)); false \&\& err != nil {|' ./mcp -run 'TestBadArgumentsGetClearErrors|TestAConflictingPatchIsRefusedAndNothingChanges'
+mutant "read returns at most MaxReadLines lines" mcp/read.go 's|start, end, MaxReadLines, MaxReadLineBytes)|start, end, 1<<30, MaxReadLineBytes)|' ./mcp -run TestReadReturnsAHitsLinesFromTheVerifiedFile
+mutant "read clips long lines" mcp/read.go 's|start, end, MaxReadLines, MaxReadLineBytes)|start, end, MaxReadLines, 1<<30)|' ./mcp -run TestReadReturnsAHitsLinesFromTheVerifiedFile
+mutant "a patch is published before it returns" edit.go 's|p.proj.Store().Flush(ctx)|p.proj.Store().Stats(ctx)|' ./mcp -run TestAnEditThroughApplyPatchIsSeenByTheNextSearch
+mutant "a patch moves the search index" edit.go 's|if _, err := p.Refresh(ctx); err != nil {|if false {|' ./mcp -run TestAnEditThroughApplyPatchIsSeenByTheNextSearch
+mutant "hits carry signature and doc" planner/search.go 's|Signature: d.Signature, Doc: d.Doc, ||' ./mcp -run TestSearchAndItsShortcutsAnswerLikeTheGoAPI
+mutant "content hashes parse strictly" sourcefacts/facts.go 's/|| len(length) > 1 \&\& length\[0\] == .0./|| false/' ./sourcefacts -run TestContentHashStringParsesBackExactly
+mutant "Lines returns at most maxLines lines" internal/textclip/textclip.go 's|start+maxLines-1)|start+maxLines)|' ./internal/textclip -run TestLinesCutsAClampedBoundedRange
+mutant "rlm mcp --allow-write offers apply_patch" cmd/rlm/mcp.go 's|AllowWrite: \*allowWrite|AllowWrite: *allowWrite \&\& false|' ./cmd/rlm -run TestMCPServesStdioWithTheToolsItsFlagsAllow
+mutant "rlm mcp --http serves loopback only" cmd/rlm/mcp.go 's/(ip == nil || !ip.IsLoopback())/(ip == nil || !ip.IsLoopback()) \&\& false/' ./cmd/rlm -run TestMCPRefusesANonLoopbackHTTPAddress
+mutant "npm installs the MCP SDK with chromadb" scripts/chroma-server.sh 's|-f "$ROOT/node_modules/@modelcontextprotocol/sdk/package.json" ]]|true ]]|' . -run TestChromaScriptInstallsEveryNpmPackageTheTestsUse
