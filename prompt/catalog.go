@@ -46,6 +46,7 @@ type Catalog struct {
 	byID     map[string]int
 	contents []content
 	always   []int            // units with activation always
+	mandate  []int            // mandatory units: candidates of every compile
 	tools    []int            // tool and mcp_tool units
 	words    map[string][]int // lower-cased keyword or capability -> units naming it
 	triggers map[string][]int // trigger signal -> units
@@ -119,6 +120,9 @@ func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalo
 		c.contents[i] = ct
 		if u.Activation == ActivationAlways {
 			c.always = append(c.always, i)
+		}
+		if u.Mandatory {
+			c.mandate = append(c.mandate, i)
 		}
 		if u.Kind.IsTool() {
 			c.tools = append(c.tools, i)

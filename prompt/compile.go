@@ -39,8 +39,8 @@ type Options struct {
 	Model string
 	// MaxCandidates bounds the lexical matches handed to the rules (0
 	// means DefaultMaxCandidates; at most retrieval.MaxLimit). Always-on,
-	// host-selected, needed, signalled and context units, and what
-	// candidates require or suggest, come on top.
+	// mandatory, host-selected, needed, signalled and context units, and
+	// what candidates require or suggest, come on top.
 	MaxCandidates int
 }
 
@@ -131,8 +131,9 @@ func (cd *candidate) decision(active bool, b Because) Decision {
 }
 
 // Compile decides which units of cat the model sees for in: Go finds the
-// candidates (BM25 over the catalog, plus always-on, host-selected,
-// needed, signalled and context units and what they require or suggest),
+// candidates (BM25 over the catalog, plus always-on, mandatory,
+// host-selected, needed, signalled and context units and what they
+// require or suggest),
 // the rules (rules/prompt) decide which are active and why, Go packs them
 // to the budget, renders Text and the tool schemas, and counts them.
 // Compile never releases cat.
@@ -355,6 +356,11 @@ func gather(ctx context.Context, cat *Catalog, costs []int, extra []*candidate, 
 	for _, i := range cat.always {
 		chosen[i] = true
 	}
+	// A mandatory unit is decided on every compile, whatever the lexical
+	// cut: in Active, or in Rejected with the rules' reason.
+	for _, i := range cat.mandate {
+		chosen[i] = true
+	}
 	if opts.Mode == ModeAllTools {
 		for _, i := range cat.tools {
 			chosen[i] = true
@@ -537,8 +543,8 @@ func inputTerm(in Input, mode Mode) engine.Term {
 }
 
 // partition splits the candidates into the numbers of those something
-// besides a lexical match calls for (activation always, a host flag, a
-// need, a signal, mode all_tools for a tool, the Why probe) and the
+// besides a lexical match calls for (activation always, mandatory, a host
+// flag, a need, a signal, mode all_tools for a tool, the Why probe) and the
 // others, best lexical rank first and unmatched last: the Called and
 // Ranked arguments of compile_units/5 (rules/prompt/units.pl).
 func partition(cands []*candidate, mode Mode, probe string) (called, ranked engine.Term) {
@@ -546,7 +552,7 @@ func partition(cands []*candidate, mode Mode, probe string) (called, ranked engi
 	var rs []*candidate
 	for _, cd := range cands {
 		u := cd.unit
-		if u.Activation == ActivationAlways || cd.host != hostNone || len(cd.needs) > 0 || len(cd.signals) > 0 ||
+		if u.Activation == ActivationAlways || u.Mandatory || cd.host != hostNone || len(cd.needs) > 0 || len(cd.signals) > 0 ||
 			(mode == ModeAllTools && u.Kind.IsTool()) || (probe != "" && u.ID == probe) {
 			cs = append(cs, engine.Int(int64(cd.n)))
 		} else {

@@ -99,7 +99,10 @@ type Unit struct {
 	// unit wanted, e.g. "git_repo".
 	Triggers []string `json:"triggers,omitempty"`
 	// Mandatory units may never be packed out: if they cannot fit in the
-	// budget, Compile fails with a *BudgetError.
+	// budget, Compile fails with a *BudgetError. A mandatory unit is a
+	// candidate of every compile, so it is always decided: in Active, or
+	// in Rejected with the rules' reason (e.g. a missing capability, or a
+	// relevant unit the task does not call for).
 	Mandatory bool `json:"mandatory,omitempty"`
 	// Priority orders optional units for packing (higher first, then
 	// lexical relevance).

@@ -42,3 +42,6 @@ mutant "rlm compile explains every unit" cmd/rlm/compile.go 's#if decided\[u.ID\
 mutant "a hook clause's rule ID counts as used" rules/prompt/select.pl '/^rule_id_head(extra_select\/4)\./d' ./cmd/rlm -run TestTestRulesAcceptsAPromptHookExtension
 mutant "singular and plural find each other" prompt/catalog.go 's|Doc:       u.Description + otherNumberForms(u.Description),|Doc:       u.Description,|;s|+ otherNumberForms(strings.Join(u.Keywords, " ")+" "+u.Title),|,|' ./prompt -run TestSingularAndPluralFindEachOther
 mutant "catalog schemas are checked against the meta-schema" prompt/unit.go 's|	if _, err := schemacheck.Compile(raw); err != nil {|	if _, err := schemacheck.Compile(raw); err != nil \&\& false {|' ./prompt -run TestCatalogAndRegistryAgreeOnSchemas
+
+# Review fixes (prompt2).
+mutant "a mandatory unit is a candidate of every compile" prompt/compile.go 's#^\tfor _, i := range cat.mandate {#\tfor _, i := range cat.mandate[:0] {#' ./prompt -run TestMandatoryUnitsAreAlwaysDecided
