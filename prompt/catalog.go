@@ -60,10 +60,12 @@ type Catalog struct {
 }
 
 // NewCatalog validates units (see Unit for the rules; every unit a
-// relation names must be in units), counts each unit's tokens and builds
-// the candidate index. The units are copied. Errors: a *CatalogError
-// listing every invalid unit with its Source, field and reason; an error
-// of the index.
+// relation names must be in units; no id may start with ReservedPrefix),
+// counts each unit's tokens and builds the candidate index. The units are
+// copied; a unit without a Source gets "units[I]", its index in units
+// followed by opts.Extra. Errors: a *CatalogError listing every invalid
+// unit with its Source, field and reason (matching ErrReservedID for a
+// reserved id); an error of the index.
 func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalog, error) {
 	if len(opts.Extra) > 0 {
 		have := make(map[string]bool, len(units))
@@ -97,6 +99,10 @@ func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalo
 		}
 		for _, p := range normalize(&u) {
 			problems = append(problems, UnitProblem{Source: u.Source, ID: u.ID, Field: p.field, Reason: p.reason})
+		}
+		if strings.HasPrefix(u.ID, ReservedPrefix) {
+			problems = append(problems, UnitProblem{Source: u.Source, ID: u.ID, Field: "id", Err: ErrReservedID,
+				Reason: fmt.Sprintf("the id prefix %q is reserved for the units the harness adds to one compile", ReservedPrefix)})
 		}
 		if j, dup := c.byID[u.ID]; dup && u.ID != "" {
 			problems = append(problems, UnitProblem{Source: u.Source, ID: u.ID, Field: "id", Reason: "duplicate id (first at " + c.units[j].Source + ")"})

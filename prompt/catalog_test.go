@@ -262,3 +262,49 @@ func TestCatalogAndRegistryAgreeOnSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestReservedIDPrefixIsRefusedInCatalogs: no catalog unit — from a file,
+// from NewCatalog's units or from its Extra units — may take an id with
+// ReservedPrefix; the error names the file line or the unit index. Per-call
+// context units, the harness's own path, may.
+func TestReservedIDPrefixIsRefusedInCatalogs(t *testing.T) {
+	ctx := context.Background()
+	skill := func(id string) Unit { return Unit{ID: id, Kind: KindSkill, Body: "b"} }
+	path := writeFile(t, "c.yaml", "units:\n  - id: ok\n    kind: skill\n    body: b\n  - kind: skill\n    body: b\n    id: rlm:evidence:1\n")
+	for _, tc := range []struct {
+		name, source string
+		load         func() (*Catalog, error)
+	}{
+		{"catalog file", path + ":7", func() (*Catalog, error) { return LoadCatalog(ctx, path, CatalogOptions{}) }},
+		{"units", "units[1]", func() (*Catalog, error) {
+			return NewCatalog(ctx, []Unit{skill("ok"), skill(ReservedPrefix + "facts")}, CatalogOptions{})
+		}},
+		{"extra units", "units[1]", func() (*Catalog, error) {
+			return NewCatalog(ctx, []Unit{skill("ok")}, CatalogOptions{Extra: []Unit{skill(ReservedPrefix + "intent:x")}})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cat, err := tc.load()
+			if cat != nil {
+				cat.Release()
+			}
+			var ce *CatalogError
+			if !errors.As(err, &ce) || !errors.Is(err, ErrReservedID) || !errors.Is(err, ErrCatalog) || len(ce.Problems) != 1 {
+				t.Fatalf("want one reserved-id problem, got %v", err)
+			}
+			if p := ce.Problems[0]; p.Source != tc.source || p.Field != "id" || !strings.Contains(p.Reason, `"rlm:" is reserved`) {
+				t.Errorf("problem %+v, want it at %s on the id", p, tc.source)
+			}
+		})
+	}
+	cat, err := NewCatalog(ctx, []Unit{skill("ok")}, CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	ev := Unit{ID: ReservedPrefix + "evidence:1", Kind: KindContext, Body: "func main() {}", Activation: ActivationAlways}
+	out := compile(t, newCompiler(t), cat, Input{Text: "x", Context: []Unit{ev}}, Options{})
+	if _, ok := decisionOf(out.Active, ev.ID); !ok {
+		t.Errorf("a per-call unit with the reserved prefix is not active: %v", ids(out.Active))
+	}
+}

@@ -24,9 +24,13 @@ type Input struct {
 	Capabilities []string // the capabilities granted for this call
 	// Context are units for this compile only (e.g. retrieved evidence as
 	// kind context): instruction, skill, resource or context units whose
-	// ids differ from the catalog's; their relations may name catalog
-	// units. They are always candidates; give them activation always to
-	// have them wanted.
+	// ids differ from the catalog's and from each other; their relations
+	// may name catalog units. They are always candidates; give them
+	// activation always to have them wanted. This is the one path where an
+	// id may start with ReservedPrefix, which no catalog can hold: the
+	// harness names the units it adds so (the completion loop's evidence,
+	// the intent router's candidates), and a host adding its own context
+	// units next to the harness's should not.
 	Context []Unit
 }
 

@@ -130,12 +130,28 @@ var (
 	unitIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}$`)
 )
 
+// ReservedPrefix starts the ids of the units the harness adds to one
+// compile (Input.Context): the completion loop's evidence
+// ("rlm:evidence:N"), the intent router's candidates ("rlm:intent:NAME")
+// and facts ("rlm:facts"). No catalog unit may take such an id (NewCatalog
+// and LoadCatalog refuse it with ErrReservedID), so a catalog can never
+// collide with, or pass itself off as, what the harness adds per call.
+const ReservedPrefix = "rlm:"
+
+// ErrReservedID is matched by a *CatalogError with a catalog unit whose id
+// starts with ReservedPrefix.
+var ErrReservedID = errors.New("prompt: reserved id prefix")
+
 // UnitProblem is one reason a unit is invalid.
 type UnitProblem struct {
-	Source string // where the unit (or the offending field) came from, e.g. "catalog.yaml:12"; "" if unknown
+	Source string // where the unit (or the offending field) came from, e.g. "catalog.yaml:12" or "units[3]"; "" if unknown
+	Line   int    // the line of Source in the catalog file; 0 when not from a file
 	ID     string // the unit's id, if it has one
 	Field  string // the offending field (e.g. "kind", "schema", "requires"), "" for the unit as a whole
 	Reason string
+	// Err is a sentinel the problem matches through the CatalogError
+	// (ErrReservedID), or nil.
+	Err error
 }
 
 func (p UnitProblem) String() string {
@@ -151,8 +167,9 @@ func (p UnitProblem) String() string {
 }
 
 // CatalogError lists every invalid unit of a catalog (or of a compile's
-// context units), each with its source and reason. It matches ErrCatalog
-// with errors.Is.
+// context units), each with its source and reason, in the order of the
+// file's lines (of the units, for NewCatalog). It matches ErrCatalog, and
+// the Err of each problem, with errors.Is.
 type CatalogError struct {
 	Path     string // the catalog file, when loaded from one
 	Problems []UnitProblem
@@ -182,8 +199,17 @@ func (e *CatalogError) Error() string {
 	return b.String()
 }
 
-// Unwrap makes a CatalogError match ErrCatalog.
-func (e *CatalogError) Unwrap() error { return ErrCatalog }
+// Unwrap makes a CatalogError match ErrCatalog and the sentinels of its
+// problems.
+func (e *CatalogError) Unwrap() []error {
+	out := []error{ErrCatalog}
+	for _, p := range e.Problems {
+		if p.Err != nil && !slices.Contains(out, p.Err) {
+			out = append(out, p.Err)
+		}
+	}
+	return out
+}
 
 // clipID shortens an id for a message (ids may be arbitrary text when
 // invalid).

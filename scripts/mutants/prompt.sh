@@ -45,3 +45,4 @@ mutant "catalog schemas are checked against the meta-schema" prompt/unit.go 's|	
 
 # Review fixes (prompt2).
 mutant "a mandatory unit is a candidate of every compile" prompt/compile.go 's#^\tfor _, i := range cat.mandate {#\tfor _, i := range cat.mandate[:0] {#' ./prompt -run TestMandatoryUnitsAreAlwaysDecided
+mutant "no catalog unit takes the reserved id prefix" prompt/catalog.go 's#if strings.HasPrefix(u.ID, ReservedPrefix) {#if false \&\& strings.HasPrefix(u.ID, ReservedPrefix) {#' ./prompt -run TestReservedIDPrefixIsRefusedInCatalogs
