@@ -127,6 +127,7 @@ type candidate struct {
 	host          string
 	links         [4][]int // requires, suggests, conflicts, supersedes as candidate numbers
 	active        bool
+	pulled        bool // active only because active units require or suggest it (in/3)
 	because       Because
 }
 
@@ -581,9 +582,10 @@ func partition(cands []*candidate, mode Mode, probe string) (called, ranked engi
 	return engine.List(cs...), engine.List(ts...)
 }
 
-// decodeCompiled reads compiled(In, Out, Default): in(N, because(R, Ps))
-// and out(N, because(R, Ps)), each candidate at most once; every
-// candidate neither names is out with Default.
+// decodeCompiled reads compiled(In, Out, Default): in(N, because(R, Ps)),
+// in(N, because(R, Ps), pulled) and out(N, because(R, Ps)), each
+// candidate at most once; every candidate neither names is out with
+// Default.
 func decodeCompiled(v any, cands []*candidate) error {
 	const pred = "compile_units/5"
 	c, ok := v.(engine.CompoundValue)
@@ -602,7 +604,11 @@ func decodeCompiled(v any, cands []*candidate) error {
 		}
 		for _, e := range l {
 			d, ok := e.(engine.CompoundValue)
-			if !ok || d.Functor != functor || len(d.Args) != 2 {
+			pulled := ok && functor == "in" && len(d.Args) == 3 && d.Args[2] == engine.AtomValue("pulled")
+			if !ok || d.Functor != functor || len(d.Args) != 2 && !pulled {
+				if functor == "in" {
+					return badTerm(pred, e, "want in(N, because(RuleID, Premises)) or in(N, because(RuleID, Premises), pulled)")
+				}
 				return badTerm(pred, e, "want %s(N, because(RuleID, Premises))", functor)
 			}
 			n, ok := d.Args[0].(int64)
@@ -617,7 +623,7 @@ func decodeCompiled(v any, cands []*candidate) error {
 			if err != nil {
 				return err
 			}
-			cands[n-1].active, cands[n-1].because = functor == "in", b
+			cands[n-1].active, cands[n-1].pulled, cands[n-1].because = functor == "in", pulled, b
 		}
 	}
 	for i, ok := range decided {

@@ -46,3 +46,8 @@ mutant "catalog schemas are checked against the meta-schema" prompt/unit.go 's|	
 # Review fixes (prompt2).
 mutant "a mandatory unit is a candidate of every compile" prompt/compile.go 's#^\tfor _, i := range cat.mandate {#\tfor _, i := range cat.mandate[:0] {#' ./prompt -run TestMandatoryUnitsAreAlwaysDecided
 mutant "no catalog unit takes the reserved id prefix" prompt/catalog.go 's#if strings.HasPrefix(u.ID, ReservedPrefix) {#if false \&\& strings.HasPrefix(u.ID, ReservedPrefix) {#' ./prompt -run TestReservedIDPrefixIsRefusedInCatalogs
+mutant "a packed-out unit takes what was pulled in only for it" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\]#if true || p.fixed[cd.n]#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "a pulled unit another unit still requires stays" prompt/pack.go 's#if y != cd \&\& !p.out\[y.n\] \&\&#if false \&\& y != cd \&\& !p.out[y.n] \&\&#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "a pulled mandatory unit stays" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\] ||#if !cd.pulled ||#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "the rules mark pulled units" rules/prompt/compile.pl 's#^in_term(_, N, W, in(N, W, pulled))\.#in_term(_, N, W, in(N, W)).#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "only in(N, B, pulled) has three arguments" prompt/compile.go 's#len(d.Args) == 3 \&\& d.Args\[2\] == engine.AtomValue("pulled")#len(d.Args) == 3#' ./prompt -run TestAnswersOutsideTheProtocolAreRuleErrors
