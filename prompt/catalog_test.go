@@ -35,17 +35,17 @@ func TestCatalogFileErrorsNameFileAndLine(t *testing.T) {
 		line             int
 		reason           string
 	}{
-		{"unknown field", "c.yaml", "units:\n" + goodTool + "    colour: blue\n", 6, "field colour not found"},
+		{"unknown field", "c.yaml", "units:\n" + goodTool + "    colour: blue\n", 6, `unknown field "colour"`},
 		{"duplicate id", "c.yaml", "units:\n" + goodTool + goodTool, 6, "duplicate id (first at"},
 		{"unknown kind", "c.yaml", "units:\n  - id: x\n    kind: widget\n    body: hi\n", 3, `unknown kind "widget"`},
 		{"dangling requires", "c.yaml", "units:\n  - id: x\n    kind: skill\n    body: hi\n    requires: [nope]\n", 5, `requires "nope": no such unit`},
 		{"bad schema", "c.yaml", "units:\n  - id: t\n    kind: tool\n    description: d\n    schema:\n      type: array\n", 6, `"type": "object"`},
 		{"invalid JSON Schema", "c.yaml", "units:\n  - id: t\n    kind: tool\n    description: d\n    schema: {type: object, properties: {a: {type: 7}}}\n", 5, "schema:"},
 		{"missing body", "c.yaml", "units:\n  - id: s\n    kind: skill\n", 2, "needs a body"},
-		{"wrong type", "c.yaml", "units:\n  - id: s\n    kind: skill\n    body: b\n    priority: high\n", 5, "cannot unmarshal"},
+		{"wrong type", "c.yaml", "units:\n  - id: s\n    kind: skill\n    body: b\n    priority: high\n", 5, `priority: want a whole number, got "high"`},
 		{"syntax error", "c.yaml", "units:\n  - id: s\n    kind: skill: x\n", 3, "mapping values are not allowed"},
 		{"unknown version", "c.yaml", "version: 7\nunits: []\n", 1, "version 7"},
-		{"JSON unknown field", "c.json", "{\"units\": [\n  {\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n   \"colour\": 1}\n]}\n", 3, "field colour not found"},
+		{"JSON unknown field", "c.json", "{\"units\": [\n  {\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n   \"colour\": 1}\n]}\n", 3, `unknown field "colour"`},
 		{"JSON dangling suggests", "c.json", "{\"units\": [\n\t{\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n\t \"suggests\": [\"zz\"]}\n]}\n", 3, `suggests "zz"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

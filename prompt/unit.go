@@ -194,7 +194,9 @@ func (e *CatalogError) Error() string {
 			fmt.Fprintf(&b, "\n  ... and %d more", len(e.Problems)-i)
 			break
 		}
-		b.WriteString("\n  " + p.String())
+		// A reason of several lines (a JSON Schema's) stays inside its
+		// entry of the list.
+		b.WriteString("\n  " + strings.ReplaceAll(p.String(), "\n", "\n    "))
 	}
 	return b.String()
 }
@@ -232,7 +234,7 @@ func normalize(u *Unit) []fieldProblem {
 	switch {
 	case u.Kind.IsTool():
 		if !toolIDPattern.MatchString(u.ID) {
-			add("id", "a %s id must be 1..%d of A-Z a-z 0-9 _ - (it is sent as a function name)", u.Kind, MaxToolIDBytes)
+			add("id", "%s id must be 1..%d of A-Z a-z 0-9 _ - (it is sent as a function name)", aKind(u.Kind), MaxToolIDBytes)
 		}
 	case u.ID == "":
 		add("id", "no id")
@@ -284,10 +286,10 @@ func normalize(u *Unit) []fieldProblem {
 	}
 	if u.Kind.IsTool() {
 		if u.Body != "" {
-			add("body", "a %s has no body: its schema and description are sent through the tool channel", u.Kind)
+			add("body", "%s has no body: its schema and description are sent through the tool channel", aKind(u.Kind))
 		}
 		if strings.TrimSpace(u.Description) == "" && strings.TrimSpace(u.Title) == "" {
-			add("description", "a %s needs a description (sent with its schema)", u.Kind)
+			add("description", "%s needs a description (sent with its schema)", aKind(u.Kind))
 		}
 		canon, err := canonicalSchema(u.Schema)
 		if err != nil {
@@ -300,7 +302,7 @@ func normalize(u *Unit) []fieldProblem {
 			add("schema", "only tool and mcp_tool units have a schema")
 		}
 		if strings.TrimSpace(u.Body) == "" {
-			add("body", "a %s needs a body (the text rendered into the prompt)", u.Kind)
+			add("body", "%s needs a body (the text rendered into the prompt)", aKind(u.Kind))
 		}
 	}
 	return bad
@@ -324,6 +326,20 @@ func validKind(k Kind) bool {
 		}
 	}
 	return false
+}
+
+// aKind names a unit of kind k with its article, for messages: "a tool",
+// "an MCP tool", "an instruction", "a context unit".
+func aKind(k Kind) string {
+	switch k {
+	case KindMCPTool:
+		return "an MCP tool"
+	case KindInstruction:
+		return "an instruction"
+	case KindContext:
+		return "a context unit"
+	}
+	return "a " + string(k)
 }
 
 func kindNames() string {

@@ -31,8 +31,8 @@ mutant "the encoding follows the model" prompt/tokens.go 's#"gpt-4o", "chatgpt-4
 # Catalog lifecycle and files.
 mutant "compile never releases the host's catalog" prompt/compile.go 's#^\tif err := cat.checkUsable(); err != nil {#\tdefer cat.Release()\n\tif err := cat.checkUsable(); err != nil {#' ./prompt -run TestHostOwnedCatalogIsNeverReleasedByCompile
 mutant "a released catalog refuses to compile" prompt/catalog.go 's#return \(nil, \)\{0,1\}ErrReleased#return \1nil#' ./prompt -run TestReleaseIsIdempotentAndFreesTheIndex
-mutant "catalog errors name the field's line" prompt/load.go 's#ce.Problems\[i\].Source = fmt.Sprintf("%s:%d", path, line)#ce.Problems[i].Source = fmt.Sprintf("%s:%d", path, line+1)#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
-mutant "unknown fields are refused" prompt/load.go 's#dec.KnownFields(true)#dec.KnownFields(false)#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
+mutant "catalog errors name the field's line" prompt/load.go 's#^\t\t\tp.Line = line$#\t\t\tp.Line = line + 1#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
+mutant "unknown fields are refused" prompt/load.go 's#r.add(i, key.Line, id, "", "unknown field %q", clipID(name))#_ = name#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
 mutant "a dangling relation is refused" prompt/catalog.go 's#^\t\t\tcase !ok:#\t\t\tcase !ok \&\& false:#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
 mutant "a duplicate id is refused" prompt/catalog.go 's#dup \&\& u.ID != ""#dup \&\& false#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
 mutant "a tool schema must describe an object" prompt/unit.go 's#t != "object" {#t != "object" \&\& false {#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
@@ -51,3 +51,8 @@ mutant "a pulled unit another unit still requires stays" prompt/pack.go 's#if y 
 mutant "a pulled mandatory unit stays" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\] ||#if !cd.pulled ||#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "the rules mark pulled units" rules/prompt/compile.pl 's#^in_term(_, N, W, in(N, W, pulled))\.#in_term(_, N, W, in(N, W)).#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "only in(N, B, pulled) has three arguments" prompt/compile.go 's#len(d.Args) == 3 \&\& d.Args\[2\] == engine.AtomValue("pulled")#len(d.Args) == 3#' ./prompt -run TestAnswersOutsideTheProtocolAreRuleErrors
+mutant "catalog problems are listed in line order" prompt/load.go 's#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(a.Line, b.Line) })#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(0, 0) })#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "a wrong type does not hide the problems after it" prompt/load.go 's#^\tc, found := prepare(units, opts)#\tc, found := prepare(units, opts)\n\tif len(r.problems) > 0 { found = nil }#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "catalog messages use the right article" prompt/unit.go 's#return "an instruction"#return "a instruction"#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "a value that was not read is not reported twice" prompt/load.go 's#^\t\t\tcontinue // the value was not read#\t\t\t// the value was not read#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "a multi-line reason stays inside its entry" prompt/unit.go 's#strings.ReplaceAll(p.String(), "\\n", "\\n    ")#p.String()#' ./prompt -run TestMultiLineReasonsStayInsideTheirEntry
