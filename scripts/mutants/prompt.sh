@@ -56,3 +56,10 @@ mutant "a wrong type does not hide the problems after it" prompt/load.go 's#^\tc
 mutant "catalog messages use the right article" prompt/unit.go 's#return "an instruction"#return "a instruction"#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
 mutant "a value that was not read is not reported twice" prompt/load.go 's#^\t\t\tcontinue // the value was not read#\t\t\t// the value was not read#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
 mutant "a multi-line reason stays inside its entry" prompt/unit.go 's#strings.ReplaceAll(p.String(), "\\n", "\\n    ")#p.String()#' ./prompt -run TestMultiLineReasonsStayInsideTheirEntry
+mutant "C1 controls never reach the terminal" internal/termsafe/termsafe.go 's#r >= 0x7f \&\& r <= 0x9f#r == 0x7f#' ./internal/termsafe
+mutant "bytes that are not UTF-8 never reach the terminal" internal/termsafe/termsafe.go 's#^\t\tif utf8.ValidString(s) {#\t\tif utf8.ValidString(s) || true {#' ./internal/termsafe
+mutant "tabs pass to the terminal" internal/termsafe/termsafe.go "s#r < 0x20 \&\& r != '\\\\n' \&\& r != '\\\\t'#r < 0x20 \&\& r != '\\\\n'#" ./internal/termsafe
+mutant "rlm compile prints the prompt without control sequences" cmd/rlm/compile.go 's#fmt.Fprint(w, termsafe.String(out.Text))#fmt.Fprint(w, out.Text)#' ./cmd/rlm -run TestCompileNeverPrintsControlSequences
+mutant "rlm compile --json escapes C1 controls" cmd/rlm/compile.go 's#if r >= 0x7f \&\& r <= 0x9f {#if false {#' ./cmd/rlm -run TestCompileNeverPrintsControlSequences
+mutant ":compile without a query prints its usage" cmd/rlm/repl.go 's#case isCompile \&\& q == "":#case false:#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
+mutant ":why without a query prints its usage" cmd/rlm/repl.go 's#case !isCompile \&\& (unit == "" || q == ""):#case !isCompile \&\& unit == "":#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
