@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rlm-dev/rlm/internal/testfixture"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/tools"
 )
 
@@ -306,5 +307,33 @@ func TestReservedIDPrefixIsRefusedInCatalogs(t *testing.T) {
 	out := compile(t, newCompiler(t), cat, Input{Text: "x", Context: []Unit{ev}}, Options{})
 	if _, ok := decisionOf(out.Active, ev.ID); !ok {
 		t.Errorf("a per-call unit with the reserved prefix is not active: %v", ids(out.Active))
+	}
+}
+
+// TestUnitsFromToolsNeverFailOnADescription: a registry tool without a
+// description gets one derived from its name, and one over the catalog's
+// limit is clipped to it, so the ephemeral catalog always builds.
+func TestUnitsFromToolsNeverFailOnADescription(t *testing.T) {
+	long := strings.Repeat("describes the tool at length. ", 100<<10/30) + "é"
+	specs := []ToolSpec{
+		{Name: "empty_desc", Schema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "blank_desc", Description: " \n\t", Schema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "long_desc", Description: long, Schema: json.RawMessage(`{"type":"object"}`)},
+	}
+	units := UnitsFromTools(specs)
+	cat, err := NewCatalog(context.Background(), units, CatalogOptions{})
+	if err != nil {
+		t.Fatalf("the ephemeral catalog does not build: %v", err)
+	}
+	defer cat.Release()
+	for _, name := range []string{"empty_desc", "blank_desc"} {
+		if u, _ := cat.Lookup(name); u.Description != "tool "+name {
+			t.Errorf("%s: description %q, want %q", name, u.Description, "tool "+name)
+		}
+	}
+	u, _ := cat.Lookup("long_desc")
+	kept := strings.TrimSuffix(u.Description, textclip.Ellipsis)
+	if len(u.Description) > MaxDescriptionBytes || len(kept) < MaxDescriptionBytes-8 || !strings.HasPrefix(long, kept) || kept == u.Description {
+		t.Errorf("long description: %d bytes, want it clipped to %d and marked", len(u.Description), MaxDescriptionBytes)
 	}
 }

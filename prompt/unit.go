@@ -113,7 +113,7 @@ type Unit struct {
 }
 
 // Limits on one unit. Longer values are refused (CatalogError), never
-// clipped.
+// clipped (except a registry tool's description, by UnitsFromTools).
 const (
 	MaxIDBytes          = 128
 	MaxToolIDBytes      = 64

@@ -63,3 +63,5 @@ mutant "rlm compile prints the prompt without control sequences" cmd/rlm/compile
 mutant "rlm compile --json escapes C1 controls" cmd/rlm/compile.go 's#if r >= 0x7f \&\& r <= 0x9f {#if false {#' ./cmd/rlm -run TestCompileNeverPrintsControlSequences
 mutant ":compile without a query prints its usage" cmd/rlm/repl.go 's#case isCompile \&\& q == "":#case false:#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
 mutant ":why without a query prints its usage" cmd/rlm/repl.go 's#case !isCompile \&\& (unit == "" || q == ""):#case !isCompile \&\& unit == "":#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
+mutant "a registry tool without a description gets one" prompt/tools.go 's#desc = "tool " + s.Name#desc = ""#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
+mutant "a registry tool's long description is clipped" prompt/tools.go 's#Description:  textclip.Fit(desc, MaxDescriptionBytes),#Description:  desc,#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
