@@ -64,4 +64,4 @@ mutant "rlm compile --json escapes C1 controls" cmd/rlm/compile.go 's#if r >= 0x
 mutant ":compile without a query prints its usage" cmd/rlm/repl.go 's#case isCompile \&\& q == "":#case false:#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
 mutant ":why without a query prints its usage" cmd/rlm/repl.go 's#case !isCompile \&\& (unit == "" || q == ""):#case !isCompile \&\& unit == "":#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
 mutant "a registry tool without a description gets one" prompt/tools.go 's#desc = "tool " + s.Name#desc = ""#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
-mutant "a registry tool's long description is clipped" prompt/tools.go 's#Description:  textclip.Fit(desc, MaxDescriptionBytes),#Description:  desc,#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
+mutant "a registry tool's long description is clipped" prompt/tools.go 's#Description:  textclip.Fit(desc, MaxDescriptionBytes),#Description:  textclip.Fit(desc, 1<<30),#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
