@@ -65,3 +65,4 @@ mutant ":compile without a query prints its usage" cmd/rlm/repl.go 's#case isCom
 mutant ":why without a query prints its usage" cmd/rlm/repl.go 's#case !isCompile \&\& (unit == "" || q == ""):#case !isCompile \&\& unit == "":#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
 mutant "a registry tool without a description gets one" prompt/tools.go 's#desc = "tool " + s.Name#desc = ""#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
 mutant "a registry tool's long description is clipped" prompt/tools.go 's#Description:  textclip.Fit(desc, MaxDescriptionBytes),#Description:  textclip.Fit(desc, 1<<30),#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
+mutant "the prompt compiler doc shows only compiled calls" docs/prompt-compiler.md 's#c, err := rlm.NewCompiler("")#c, err := rlm.NewCompiler(rlm.CompilerOptions{})#' . -run TestPromptCompilerDocSnippetIsACompiledExample
