@@ -71,7 +71,7 @@ func ExampleLoadCatalog() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cat.Release() // the host owns the catalog
+	defer cat.Release()           // the host owns the catalog
 	c, err := rlm.NewCompiler("") // the embedded rules; or a directory whose prompt/ folder is layered over them
 	if err != nil {
 		log.Fatal(err)
