@@ -208,37 +208,27 @@ func (r *fileReader) units(seq *yaml.Node) []Unit {
 
 // field decodes one field of unit i into u.
 func (r *fileReader) field(i int, u *Unit, key, val *yaml.Node) {
-	id := u.ID
-	switch name := key.Value; name {
+	id, name := u.ID, key.Value
+	texts := map[string]*string{"title": &u.Title, "description": &u.Description, "body": &u.Body}
+	lists := map[string]*[]string{"keywords": &u.Keywords, "requires": &u.Requires, "suggests": &u.Suggests, "conflicts": &u.Conflicts,
+		"supersedes": &u.Supersedes, "capabilities": &u.Capabilities, "triggers": &u.Triggers}
+	if p, ok := texts[name]; ok {
+		r.text(i, id, name, val, p)
+		return
+	}
+	if p, ok := lists[name]; ok {
+		r.list(i, id, name, val, p)
+		return
+	}
+	var s string
+	switch name {
 	case "id":
 	case "kind":
-		var s string
 		r.text(i, id, name, val, &s)
 		u.Kind = Kind(s)
 	case "activation":
-		var s string
 		r.text(i, id, name, val, &s)
 		u.Activation = Activation(s)
-	case "title":
-		r.text(i, id, name, val, &u.Title)
-	case "description":
-		r.text(i, id, name, val, &u.Description)
-	case "body":
-		r.text(i, id, name, val, &u.Body)
-	case "keywords":
-		r.list(i, id, name, val, &u.Keywords)
-	case "requires":
-		r.list(i, id, name, val, &u.Requires)
-	case "suggests":
-		r.list(i, id, name, val, &u.Suggests)
-	case "conflicts":
-		r.list(i, id, name, val, &u.Conflicts)
-	case "supersedes":
-		r.list(i, id, name, val, &u.Supersedes)
-	case "capabilities":
-		r.list(i, id, name, val, &u.Capabilities)
-	case "triggers":
-		r.list(i, id, name, val, &u.Triggers)
 	case "mandatory":
 		if v := resolve(val); v.Kind != yaml.ScalarNode || v.Decode(&u.Mandatory) != nil {
 			r.add(i, val.Line, id, name, "%s: want true or false, got %s", name, describe(val))
