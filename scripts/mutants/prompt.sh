@@ -18,8 +18,8 @@ mutant "a candidate decided twice is a RuleError" prompt/compile.go 's#if decide
 
 # Packing, rendering, ledger, fingerprint.
 mutant "mandatory units are packed first or fail" prompt/pack.go 's#if cd.unit.Mandatory {#if false \&\& cd.unit.Mandatory {#' ./prompt -run TestBudgetPackingNeverSilentlyDropsAMandatoryUnit
-mutant "a packed-out tool is not sent" prompt/pack.go 's#if packedSet\[cd.n\] {#if true {#' ./prompt -run TestOptionalToolSelectedThenPackedOutIsNotInTools
-mutant "a packed-out dependency takes its dependents" prompt/pack.go 's#if packedOut\[d.n\] \&\& blocked == nil {#if false \&\& packedOut[d.n] \&\& blocked == nil {#' ./prompt -run TestPackedOutDependencyRemovesItsDependents
+mutant "a packed-out tool is not sent" prompt/pack.go '/for _, cd := range p.active {/{n;s#if p.packed\[cd.n\] {#if true {#}' ./prompt -run TestOptionalToolSelectedThenPackedOutIsNotInTools
+mutant "a packed-out dependency takes its dependents" prompt/pack.go 's#if p.out\[d.n\] \&\& blocked == nil {#if false \&\& p.out[d.n] \&\& blocked == nil {#' ./prompt -run TestPackedOutDependencyRemovesItsDependents
 mutant "tool schemas are exactly the active tools" prompt/render.go 's#tools = append(tools, \*p.c.content.tool)#tools = append(tools, *p.c.content.tool, *p.c.content.tool)#' ./prompt -run TestToolSchemasAreASubsetOfActiveUnits
 mutant "no schema is rendered twice" prompt/render.go 's#^\t\t\tif k.IsTool() {#\t\t\tif k.IsTool() { b.WriteString(p.c.content.text)#' ./prompt -run TestNoSchemaIsRenderedTwice
 mutant "the prompt says active, never registered" prompt/render.go 's# active tools are available# registered tools are available#' ./prompt -run TestPromptSaysActiveNotRegistered
@@ -35,7 +35,7 @@ mutant "catalog errors name the field's line" prompt/load.go 's#^\t\t\tp.Line = 
 mutant "unknown fields are refused" prompt/load.go 's#r.add(i, key.Line, id, "", "unknown field %q", clipID(name))#_ = name#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
 mutant "a dangling relation is refused" prompt/catalog.go 's#^\t\t\tcase !ok:#\t\t\tcase !ok \&\& false:#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
 mutant "a duplicate id is refused" prompt/catalog.go 's#dup \&\& u.ID != ""#dup \&\& false#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
-mutant "a tool schema must describe an object" prompt/unit.go 's#t != "object" {#t != "object" \&\& false {#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
+mutant "a tool schema must describe an object" prompt/unit.go 's#t != "object" {#t != "object" \&\& false {#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits|TestCatalogErrorMessagesArePlainSortedAndComplete'
 
 # The CLI.
 mutant "rlm compile explains every unit" cmd/rlm/compile.go 's#if decided\[u.ID\] {#if true {#' ./cmd/rlm -run TestCompileShowsWhyEveryUnitIsInOrOut
