@@ -60,3 +60,44 @@ func ExampleNewPlanner() {
 	// if symbol_not_found("Server"): exact("Server", case-insensitive) (fb_case_insensitive)
 	// if symbol_not_found("Server"): lexical("Server") (fb_fuzzy_name)
 }
+
+// A host compiles a prompt-unit catalog for one task: the rules choose the
+// units the model sees and say why; packing keeps them within the token
+// budget. docs/prompt-compiler.md shows this example (a test keeps the two
+// the same).
+func ExampleLoadCatalog() {
+	ctx := context.Background()
+	cat, err := rlm.LoadCatalog(ctx, "examples/catalog/catalog.yaml", "gpt-4o") // the file's units, plus the built-in retrieve and recurse tools
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cat.Release()           // the host owns the catalog
+	c, err := rlm.NewCompiler("") // the embedded rules; or a directory whose prompt/ folder is layered over them
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := c.Compile(ctx, cat, rlm.CompileInput{
+		Text:         "review the diff of my staged changes before I commit",
+		Capabilities: []string{"git.read"},
+	}, rlm.CompileOptions{Budget: 4000, Model: "gpt-4o"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range out.Active { // out.Rejected: every other candidate, with its rule too
+		fmt.Println("active:", d.ID, d.Because.Rule)
+	}
+	for _, t := range out.Tools { // the tool channel; out.Text is the compiled part of the system prompt
+		fmt.Println("tool:", t.Name)
+	}
+	fmt.Println("within budget:", out.Ledger.Total <= out.Ledger.Budget, "fingerprint:", len(out.Fingerprint), "hex digits")
+	// Output:
+	// active: answer_style sel_always
+	// active: cite_sources sel_always
+	// active: code_review sel_relevant
+	// active: review_checklist_v2 cl_suggested
+	// active: retrieve sel_always
+	// active: git_diff sel_relevant
+	// tool: retrieve
+	// tool: git_diff
+	// within budget: true fingerprint: 16 hex digits
+}

@@ -198,7 +198,7 @@ func (r *Router) repairUnits(t Turn, names []string) []prompt.Unit {
 		if len(e.Capabilities) > 0 {
 			fmt.Fprintf(&b, "\nneeds capabilities: %s", strings.Join(e.Capabilities, ", "))
 		}
-		units = append(units, prompt.Unit{ID: "intent:" + n, Kind: prompt.KindContext, Title: "candidate " + n,
+		units = append(units, prompt.Unit{ID: prompt.ReservedPrefix + "intent:" + n, Kind: prompt.KindContext, Title: "candidate " + n,
 			Body: b.String(), Activation: prompt.ActivationAlways, Mandatory: true, Priority: 50 - i, Source: "router"})
 	}
 	var state []string
@@ -210,7 +210,7 @@ func (r *Router) repairUnits(t Turn, names []string) []prompt.Unit {
 		state = state[:16]
 	}
 	caps := r.opts.Policy.Capabilities
-	units = append(units, prompt.Unit{ID: "router:facts", Kind: prompt.KindContext, Title: "facts",
+	units = append(units, prompt.Unit{ID: prompt.ReservedPrefix + "facts", Kind: prompt.KindContext, Title: "facts",
 		Body: fmt.Sprintf("turn: %s\ngranted capabilities: %s\nstate:\n%s", textclip.Clean(t.ID, 64),
 			strings.Join(caps, ", "), strings.Join(state, "\n")),
 		Activation: prompt.ActivationAlways, Mandatory: true, Source: "router"})

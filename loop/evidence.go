@@ -89,7 +89,7 @@ func contextUnits(r *retrieval) []prompt.Unit {
 	var out []prompt.Unit
 	for i, h := range r.Hits {
 		out = append(out, prompt.Unit{
-			ID:         fmt.Sprintf("evidence:%d", i+1),
+			ID:         fmt.Sprintf("%sevidence:%d", prompt.ReservedPrefix, i+1),
 			Kind:       prompt.KindContext,
 			Title:      fmt.Sprintf("%s:%d-%d %s", h.Path, h.StartLine, h.EndLine, h.Symbol),
 			Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n```\n%s```", h.Path, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.ContentHash, h.Code),

@@ -46,6 +46,7 @@ type Catalog struct {
 	byID     map[string]int
 	contents []content
 	always   []int            // units with activation always
+	mandate  []int            // mandatory units: candidates of every compile
 	tools    []int            // tool and mcp_tool units
 	words    map[string][]int // lower-cased keyword or capability -> units naming it
 	triggers map[string][]int // trigger signal -> units
@@ -59,11 +60,43 @@ type Catalog struct {
 }
 
 // NewCatalog validates units (see Unit for the rules; every unit a
-// relation names must be in units), counts each unit's tokens and builds
-// the candidate index. The units are copied. Errors: a *CatalogError
-// listing every invalid unit with its Source, field and reason; an error
-// of the index.
+// relation names must be in units; no id may start with ReservedPrefix),
+// counts each unit's tokens and builds the candidate index. The units are
+// copied; a unit without a Source gets "units[I]", its index in units
+// followed by opts.Extra. Errors: a *CatalogError listing every invalid
+// unit with its Source, field and reason, in unit order (matching
+// ErrReservedID for a reserved id); an error of the index.
 func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalog, error) {
+	c, problems := prepare(units, opts)
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b problem) int { return a.unit - b.unit })
+		return nil, &CatalogError{Problems: unitProblems(problems)}
+	}
+	if err := c.build(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// problem is a UnitProblem with the index of its unit (-1 for none), for
+// sorting and for finding the unit's lines in a catalog file.
+type problem struct {
+	unit int
+	UnitProblem
+}
+
+func unitProblems(ps []problem) []UnitProblem {
+	out := make([]UnitProblem, len(ps))
+	for i, p := range ps {
+		out[i] = p.UnitProblem
+	}
+	return out
+}
+
+// prepare validates units and opts.Extra (the ones whose ids units do not
+// take) into a catalog without contents or index, or returns every
+// problem found.
+func prepare(units []Unit, opts CatalogOptions) (*Catalog, []problem) {
 	if len(opts.Extra) > 0 {
 		have := make(map[string]bool, len(units))
 		for _, u := range units {
@@ -77,7 +110,7 @@ func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalo
 		}
 	}
 	if len(units) > MaxUnits {
-		return nil, &CatalogError{Problems: []UnitProblem{{Reason: fmt.Sprintf("%d units, over the limit of %d", len(units), MaxUnits)}}}
+		return nil, []problem{{unit: -1, UnitProblem: UnitProblem{Reason: fmt.Sprintf("%d units, over the limit of %d", len(units), MaxUnits)}}}
 	}
 	c := &Catalog{
 		units:    make([]Unit, len(units)),
@@ -88,37 +121,54 @@ func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalo
 		enc:      EncodingFor(opts.Model),
 		costs:    map[Encoding][]int{},
 	}
-	var problems []UnitProblem
+	var problems []problem
+	add := func(i int, u *Unit, field, reason string, err error) {
+		problems = append(problems, problem{unit: i, UnitProblem: UnitProblem{Source: u.Source, ID: u.ID, Field: field, Reason: reason, Err: err}})
+	}
 	for i, u := range units {
 		u = cloneUnit(u)
 		if u.Source == "" {
 			u.Source = fmt.Sprintf("units[%d]", i)
 		}
 		for _, p := range normalize(&u) {
-			problems = append(problems, UnitProblem{Source: u.Source, ID: u.ID, Field: p.field, Reason: p.reason})
+			add(i, &u, p.field, p.reason, nil)
+		}
+		if strings.HasPrefix(u.ID, ReservedPrefix) {
+			add(i, &u, "id", fmt.Sprintf("the id prefix %q is reserved for the units the harness adds to one compile", ReservedPrefix), ErrReservedID)
 		}
 		if j, dup := c.byID[u.ID]; dup && u.ID != "" {
-			problems = append(problems, UnitProblem{Source: u.Source, ID: u.ID, Field: "id", Reason: "duplicate id (first at " + c.units[j].Source + ")"})
+			add(i, &u, "id", "duplicate id (first at "+c.units[j].Source+")", nil)
 		} else {
 			c.byID[u.ID] = i
 		}
 		c.units[i] = u
 	}
 	for i := range c.units {
-		problems = append(problems, c.checkLinks(&c.units[i])...)
+		for _, p := range c.checkLinks(&c.units[i]) {
+			problems = append(problems, problem{unit: i, UnitProblem: p})
+		}
 	}
 	if len(problems) > 0 {
-		return nil, &CatalogError{Problems: problems}
+		return nil, problems
 	}
+	return c, nil
+}
+
+// build renders and counts the prepared units and builds the candidate
+// index.
+func (c *Catalog) build(ctx context.Context) error {
 	for i := range c.units {
 		u := &c.units[i]
 		ct, err := contentOf(u)
 		if err != nil {
-			return nil, fmt.Errorf("prompt: unit %q: %w", u.ID, err)
+			return fmt.Errorf("prompt: unit %q: %w", clipID(u.ID), err)
 		}
 		c.contents[i] = ct
 		if u.Activation == ActivationAlways {
 			c.always = append(c.always, i)
+		}
+		if u.Mandatory {
+			c.mandate = append(c.mandate, i)
 		}
 		if u.Kind.IsTool() {
 			c.tools = append(c.tools, i)
@@ -136,12 +186,9 @@ func NewCatalog(ctx context.Context, units []Unit, opts CatalogOptions) (*Catalo
 		}
 	}
 	if _, err := c.unitCosts(c.enc); err != nil {
-		return nil, err
+		return err
 	}
-	if err := c.buildIndex(ctx); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c.buildIndex(ctx)
 }
 
 func cloneUnit(u Unit) Unit {

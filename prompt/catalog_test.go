@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rlm-dev/rlm/internal/testfixture"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/tools"
 )
 
@@ -35,17 +36,17 @@ func TestCatalogFileErrorsNameFileAndLine(t *testing.T) {
 		line             int
 		reason           string
 	}{
-		{"unknown field", "c.yaml", "units:\n" + goodTool + "    colour: blue\n", 6, "field colour not found"},
+		{"unknown field", "c.yaml", "units:\n" + goodTool + "    colour: blue\n", 6, `unknown field "colour"`},
 		{"duplicate id", "c.yaml", "units:\n" + goodTool + goodTool, 6, "duplicate id (first at"},
 		{"unknown kind", "c.yaml", "units:\n  - id: x\n    kind: widget\n    body: hi\n", 3, `unknown kind "widget"`},
 		{"dangling requires", "c.yaml", "units:\n  - id: x\n    kind: skill\n    body: hi\n    requires: [nope]\n", 5, `requires "nope": no such unit`},
 		{"bad schema", "c.yaml", "units:\n  - id: t\n    kind: tool\n    description: d\n    schema:\n      type: array\n", 6, `"type": "object"`},
 		{"invalid JSON Schema", "c.yaml", "units:\n  - id: t\n    kind: tool\n    description: d\n    schema: {type: object, properties: {a: {type: 7}}}\n", 5, "schema:"},
 		{"missing body", "c.yaml", "units:\n  - id: s\n    kind: skill\n", 2, "needs a body"},
-		{"wrong type", "c.yaml", "units:\n  - id: s\n    kind: skill\n    body: b\n    priority: high\n", 5, "cannot unmarshal"},
+		{"wrong type", "c.yaml", "units:\n  - id: s\n    kind: skill\n    body: b\n    priority: high\n", 5, `priority: want a whole number, got "high"`},
 		{"syntax error", "c.yaml", "units:\n  - id: s\n    kind: skill: x\n", 3, "mapping values are not allowed"},
 		{"unknown version", "c.yaml", "version: 7\nunits: []\n", 1, "version 7"},
-		{"JSON unknown field", "c.json", "{\"units\": [\n  {\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n   \"colour\": 1}\n]}\n", 3, "field colour not found"},
+		{"JSON unknown field", "c.json", "{\"units\": [\n  {\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n   \"colour\": 1}\n]}\n", 3, `unknown field "colour"`},
 		{"JSON dangling suggests", "c.json", "{\"units\": [\n\t{\"id\": \"s\", \"kind\": \"skill\", \"body\": \"b\",\n\t \"suggests\": [\"zz\"]}\n]}\n", 3, `suggests "zz"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -260,5 +261,79 @@ func TestCatalogAndRegistryAgreeOnSchemas(t *testing.T) {
 		if (catErr == nil) != (regErr == nil) {
 			t.Errorf("%s: catalog %v, registry %v", schema, catErr, regErr)
 		}
+	}
+}
+
+// TestReservedIDPrefixIsRefusedInCatalogs: no catalog unit — from a file,
+// from NewCatalog's units or from its Extra units — may take an id with
+// ReservedPrefix; the error names the file line or the unit index. Per-call
+// context units, the harness's own path, may.
+func TestReservedIDPrefixIsRefusedInCatalogs(t *testing.T) {
+	ctx := context.Background()
+	skill := func(id string) Unit { return Unit{ID: id, Kind: KindSkill, Body: "b"} }
+	path := writeFile(t, "c.yaml", "units:\n  - id: ok\n    kind: skill\n    body: b\n  - kind: skill\n    body: b\n    id: rlm:evidence:1\n")
+	for _, tc := range []struct {
+		name, source string
+		load         func() (*Catalog, error)
+	}{
+		{"catalog file", path + ":7", func() (*Catalog, error) { return LoadCatalog(ctx, path, CatalogOptions{}) }},
+		{"units", "units[1]", func() (*Catalog, error) {
+			return NewCatalog(ctx, []Unit{skill("ok"), skill(ReservedPrefix + "facts")}, CatalogOptions{})
+		}},
+		{"extra units", "units[1]", func() (*Catalog, error) {
+			return NewCatalog(ctx, []Unit{skill("ok")}, CatalogOptions{Extra: []Unit{skill(ReservedPrefix + "intent:x")}})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cat, err := tc.load()
+			if cat != nil {
+				cat.Release()
+			}
+			var ce *CatalogError
+			if !errors.As(err, &ce) || !errors.Is(err, ErrReservedID) || !errors.Is(err, ErrCatalog) || len(ce.Problems) != 1 {
+				t.Fatalf("want one reserved-id problem, got %v", err)
+			}
+			if p := ce.Problems[0]; p.Source != tc.source || p.Field != "id" || !strings.Contains(p.Reason, `"rlm:" is reserved`) {
+				t.Errorf("problem %+v, want it at %s on the id", p, tc.source)
+			}
+		})
+	}
+	cat, err := NewCatalog(ctx, []Unit{skill("ok")}, CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	ev := Unit{ID: ReservedPrefix + "evidence:1", Kind: KindContext, Body: "func main() {}", Activation: ActivationAlways}
+	out := compile(t, newCompiler(t), cat, Input{Text: "x", Context: []Unit{ev}}, Options{})
+	if _, ok := decisionOf(out.Active, ev.ID); !ok {
+		t.Errorf("a per-call unit with the reserved prefix is not active: %v", ids(out.Active))
+	}
+}
+
+// TestUnitsFromToolsNeverFailOnADescription: a registry tool without a
+// description gets one derived from its name, and one over the catalog's
+// limit is clipped to it, so the ephemeral catalog always builds.
+func TestUnitsFromToolsNeverFailOnADescription(t *testing.T) {
+	long := strings.Repeat("describes the tool at length. ", 100<<10/30) + "é"
+	specs := []ToolSpec{
+		{Name: "empty_desc", Schema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "blank_desc", Description: " \n\t", Schema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "long_desc", Description: long, Schema: json.RawMessage(`{"type":"object"}`)},
+	}
+	units := UnitsFromTools(specs)
+	cat, err := NewCatalog(context.Background(), units, CatalogOptions{})
+	if err != nil {
+		t.Fatalf("the ephemeral catalog does not build: %v", err)
+	}
+	defer cat.Release()
+	for _, name := range []string{"empty_desc", "blank_desc"} {
+		if u, _ := cat.Lookup(name); u.Description != "tool "+name {
+			t.Errorf("%s: description %q, want %q", name, u.Description, "tool "+name)
+		}
+	}
+	u, _ := cat.Lookup("long_desc")
+	kept := strings.TrimSuffix(u.Description, textclip.Ellipsis)
+	if len(u.Description) > MaxDescriptionBytes || len(kept) < MaxDescriptionBytes-8 || !strings.HasPrefix(long, kept) || kept == u.Description {
+		t.Errorf("long description: %d bytes, want it clipped to %d and marked", len(u.Description), MaxDescriptionBytes)
 	}
 }

@@ -24,9 +24,13 @@ type Input struct {
 	Capabilities []string // the capabilities granted for this call
 	// Context are units for this compile only (e.g. retrieved evidence as
 	// kind context): instruction, skill, resource or context units whose
-	// ids differ from the catalog's; their relations may name catalog
-	// units. They are always candidates; give them activation always to
-	// have them wanted.
+	// ids differ from the catalog's and from each other; their relations
+	// may name catalog units. They are always candidates; give them
+	// activation always to have them wanted. This is the one path where an
+	// id may start with ReservedPrefix, which no catalog can hold: the
+	// harness names the units it adds so (the completion loop's evidence,
+	// the intent router's candidates), and a host adding its own context
+	// units next to the harness's should not.
 	Context []Unit
 }
 
@@ -39,8 +43,8 @@ type Options struct {
 	Model string
 	// MaxCandidates bounds the lexical matches handed to the rules (0
 	// means DefaultMaxCandidates; at most retrieval.MaxLimit). Always-on,
-	// host-selected, needed, signalled and context units, and what
-	// candidates require or suggest, come on top.
+	// mandatory, host-selected, needed, signalled and context units, and
+	// what candidates require or suggest, come on top.
 	MaxCandidates int
 }
 
@@ -123,6 +127,7 @@ type candidate struct {
 	host          string
 	links         [4][]int // requires, suggests, conflicts, supersedes as candidate numbers
 	active        bool
+	pulled        bool // active only because active units require or suggest it (in/3)
 	because       Because
 }
 
@@ -131,8 +136,9 @@ func (cd *candidate) decision(active bool, b Because) Decision {
 }
 
 // Compile decides which units of cat the model sees for in: Go finds the
-// candidates (BM25 over the catalog, plus always-on, host-selected,
-// needed, signalled and context units and what they require or suggest),
+// candidates (BM25 over the catalog, plus always-on, mandatory,
+// host-selected, needed, signalled and context units and what they
+// require or suggest),
 // the rules (rules/prompt) decide which are active and why, Go packs them
 // to the budget, renders Text and the tool schemas, and counts them.
 // Compile never releases cat.
@@ -355,6 +361,11 @@ func gather(ctx context.Context, cat *Catalog, costs []int, extra []*candidate, 
 	for _, i := range cat.always {
 		chosen[i] = true
 	}
+	// A mandatory unit is decided on every compile, whatever the lexical
+	// cut: in Active, or in Rejected with the rules' reason.
+	for _, i := range cat.mandate {
+		chosen[i] = true
+	}
 	if opts.Mode == ModeAllTools {
 		for _, i := range cat.tools {
 			chosen[i] = true
@@ -537,8 +548,8 @@ func inputTerm(in Input, mode Mode) engine.Term {
 }
 
 // partition splits the candidates into the numbers of those something
-// besides a lexical match calls for (activation always, a host flag, a
-// need, a signal, mode all_tools for a tool, the Why probe) and the
+// besides a lexical match calls for (activation always, mandatory, a host
+// flag, a need, a signal, mode all_tools for a tool, the Why probe) and the
 // others, best lexical rank first and unmatched last: the Called and
 // Ranked arguments of compile_units/5 (rules/prompt/units.pl).
 func partition(cands []*candidate, mode Mode, probe string) (called, ranked engine.Term) {
@@ -546,7 +557,7 @@ func partition(cands []*candidate, mode Mode, probe string) (called, ranked engi
 	var rs []*candidate
 	for _, cd := range cands {
 		u := cd.unit
-		if u.Activation == ActivationAlways || cd.host != hostNone || len(cd.needs) > 0 || len(cd.signals) > 0 ||
+		if u.Activation == ActivationAlways || u.Mandatory || cd.host != hostNone || len(cd.needs) > 0 || len(cd.signals) > 0 ||
 			(mode == ModeAllTools && u.Kind.IsTool()) || (probe != "" && u.ID == probe) {
 			cs = append(cs, engine.Int(int64(cd.n)))
 		} else {
@@ -571,9 +582,10 @@ func partition(cands []*candidate, mode Mode, probe string) (called, ranked engi
 	return engine.List(cs...), engine.List(ts...)
 }
 
-// decodeCompiled reads compiled(In, Out, Default): in(N, because(R, Ps))
-// and out(N, because(R, Ps)), each candidate at most once; every
-// candidate neither names is out with Default.
+// decodeCompiled reads compiled(In, Out, Default): in(N, because(R, Ps)),
+// in(N, because(R, Ps), pulled) and out(N, because(R, Ps)), each
+// candidate at most once; every candidate neither names is out with
+// Default.
 func decodeCompiled(v any, cands []*candidate) error {
 	const pred = "compile_units/5"
 	c, ok := v.(engine.CompoundValue)
@@ -592,7 +604,11 @@ func decodeCompiled(v any, cands []*candidate) error {
 		}
 		for _, e := range l {
 			d, ok := e.(engine.CompoundValue)
-			if !ok || d.Functor != functor || len(d.Args) != 2 {
+			pulled := ok && functor == "in" && len(d.Args) == 3 && d.Args[2] == engine.AtomValue("pulled")
+			if !ok || d.Functor != functor || len(d.Args) != 2 && !pulled {
+				if functor == "in" {
+					return badTerm(pred, e, "want in(N, because(RuleID, Premises)) or in(N, because(RuleID, Premises), pulled)")
+				}
 				return badTerm(pred, e, "want %s(N, because(RuleID, Premises))", functor)
 			}
 			n, ok := d.Args[0].(int64)
@@ -607,7 +623,7 @@ func decodeCompiled(v any, cands []*candidate) error {
 			if err != nil {
 				return err
 			}
-			cands[n-1].active, cands[n-1].because = functor == "in", b
+			cands[n-1].active, cands[n-1].pulled, cands[n-1].because = functor == "in", pulled, b
 		}
 	}
 	for i, ok := range decided {

@@ -3,6 +3,7 @@ package prompt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -408,5 +409,43 @@ func TestBadInputIsRefusedWithAStructuredError(t *testing.T) {
 		if err := call(); !errors.Is(err, ErrBadInput) {
 			t.Errorf("%s: want ErrBadInput, got %v", name, err)
 		}
+	}
+}
+
+// TestMandatoryUnitsAreAlwaysDecided: a mandatory unit is handed to the
+// rules on every compile, whatever the lexical cut does, so it is in
+// Active or in Rejected with a reason; it never silently vanishes.
+func TestMandatoryUnitsAreAlwaysDecided(t *testing.T) {
+	c := newCompiler(t)
+	var units []Unit
+	for i := range 8 {
+		units = append(units, Unit{ID: fmt.Sprintf("deploy_%d", i), Kind: KindSkill, Keywords: []string{"deploy", "release"},
+			Body: "How to deploy a release to production."})
+	}
+	units = append(units, Unit{ID: "legal_notice", Kind: KindInstruction, Body: "Never share customer records.", Mandatory: true},
+		Unit{ID: "changelog", Kind: KindResource, Keywords: []string{"deploy"}, Body: "What changed, by version.", Mandatory: true})
+	cat, err := NewCatalog(context.Background(), units, CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	for _, tc := range []struct {
+		name string
+		in   Input
+		opts Options
+	}{
+		{"no lexical match", Input{Text: "deploy the release"}, Options{}},
+		{"past the candidate cut", Input{Text: "deploy the release"}, Options{MaxCandidates: 1}},
+		{"empty task", Input{}, Options{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := compile(t, c, cat, tc.in, tc.opts)
+			for _, id := range []string{"legal_notice", "changelog"} {
+				d, ok := decisionOf(append(slices.Clone(out.Active), out.Rejected...), id)
+				if !ok || d.Because.Rule == "" || !d.Candidate {
+					t.Errorf("%s: not decided (active %v, rejected %v)", id, ids(out.Active), ids(out.Rejected))
+				}
+			}
+		})
 	}
 }

@@ -73,7 +73,8 @@ type Compiler struct {
 }
 
 // NewCompiler loads the prompt rules. Bad rule files give an
-// *engine.LoadError; a packing table without both events a *RuleError.
+// *engine.LoadError; a packing table (pack_because/2) without a clause for
+// every packing event a *RuleError.
 func NewCompiler(opts CompilerOptions) (*Compiler, error) {
 	eo, err := EngineOptions(opts)
 	if err != nil {
@@ -98,7 +99,7 @@ func NewCompiler(opts CompilerOptions) (*Compiler, error) {
 			c.pack[string(ev)] = b.Rule
 		}
 	}
-	for _, ev := range []string{eventOverBudget, eventDependencyPackedOut} {
+	for _, ev := range []string{eventOverBudget, eventDependencyPackedOut, eventRequirerPackedOut} {
 		if c.pack[ev] == "" {
 			return nil, badTerm("pack_because/2", engine.AtomValue(ev), "no explanation for the packing event %s", ev)
 		}
@@ -188,6 +189,7 @@ const (
 const (
 	eventOverBudget          = "over_budget"
 	eventDependencyPackedOut = "dependency_packed_out"
+	eventRequirerPackedOut   = "requirer_packed_out"
 )
 
 // Engine returns the compiler's rule engine (for the REPL and rule tests).

@@ -1,14 +1,14 @@
 package prompt
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -17,7 +17,8 @@ import (
 // MaxCatalogFileBytes bounds a catalog file.
 const MaxCatalogFileBytes = 64 << 20
 
-// catalogFile is the format of a catalog file (docs/prompt-compiler.md):
+// A catalog file (docs/prompt-compiler.md) is YAML or JSON (JSON is read
+// as YAML):
 //
 //	version: 1          # optional
 //	units:
@@ -25,44 +26,21 @@ const MaxCatalogFileBytes = 64 << 20
 //	    kind: tool
 //	    ...
 //
-// YAML or JSON (JSON is read as YAML); unknown fields are errors.
-type catalogFile struct {
-	Version int        `yaml:"version"`
-	Units   []fileUnit `yaml:"units"`
-}
+// Each unit is a mapping of the fields of Unit in snake_case, the schema
+// written as YAML or JSON. Unknown fields are errors.
 
-// fileUnit is one unit as written in a catalog file: the fields of Unit
-// (snake_case), with the schema written as YAML or JSON.
-type fileUnit struct {
-	ID           string    `yaml:"id"`
-	Kind         string    `yaml:"kind"`
-	Title        string    `yaml:"title"`
-	Description  string    `yaml:"description"`
-	Keywords     []string  `yaml:"keywords"`
-	Body         string    `yaml:"body"`
-	Schema       yaml.Node `yaml:"schema"`
-	Activation   string    `yaml:"activation"`
-	Requires     []string  `yaml:"requires"`
-	Suggests     []string  `yaml:"suggests"`
-	Conflicts    []string  `yaml:"conflicts"`
-	Supersedes   []string  `yaml:"supersedes"`
-	Capabilities []string  `yaml:"capabilities"`
-	Triggers     []string  `yaml:"triggers"`
-	Mandatory    bool      `yaml:"mandatory"`
-	Priority     int       `yaml:"priority"`
-}
-
-// yamlLine finds the line in a go-yaml message ("line 12: ...", "yaml:
-// line 12: ...").
+// yamlLine finds the line in a go-yaml syntax error ("yaml: line 12: ...").
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
-// LoadCatalog reads a catalog file (YAML or JSON, with go.yaml.in/yaml/v3
-// and unknown fields refused) and builds the catalog with NewCatalog. Each
-// unit's Source is "PATH:LINE" of its entry. Errors: a *CatalogError
-// (Path set) listing every problem with PATH:LINE — syntax errors, unknown
-// fields, wrong types, and every invalid unit at the line of the offending
-// field (unknown kind, duplicate id, a relation naming no unit, a bad
-// schema, ...); the file system's error, wrapped.
+// LoadCatalog reads a catalog file (YAML or JSON, parsed with
+// go.yaml.in/yaml/v3) and builds the catalog with NewCatalog. Each unit's
+// Source is "PATH:LINE" of its entry. Errors: a *CatalogError (Path set)
+// listing every problem of the file at PATH:LINE (UnitProblem.Line), in
+// line order: a syntax error (which stops the reading), else every unknown
+// field, every value of the wrong type, and every invalid unit at the line
+// of the offending field (unknown kind, duplicate id, a relation naming no
+// unit, a bad schema, a reserved id, ...); the file system's error,
+// wrapped.
 func LoadCatalog(ctx context.Context, path string, opts CatalogOptions) (*Catalog, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -76,133 +54,269 @@ func LoadCatalog(ctx context.Context, path string, opts CatalogOptions) (*Catalo
 	if len(data) > MaxCatalogFileBytes {
 		return nil, &CatalogError{Path: path, Problems: []UnitProblem{{Source: path, Reason: fmt.Sprintf("over %d bytes", MaxCatalogFileBytes)}}}
 	}
-	units, fields, err := parseCatalog(path, data)
-	if err != nil {
-		return nil, err
+	r := &fileReader{path: path}
+	units := r.read(data)
+	if r.syntax {
+		return nil, &CatalogError{Path: path, Problems: unitProblems(r.problems)}
 	}
-	cat, err := NewCatalog(ctx, units, opts)
-	var ce *CatalogError
-	if errors.As(err, &ce) {
-		ce.Path = path
-		for i, p := range ce.Problems {
-			if line, ok := fields[p.Source][p.Field]; ok && p.Field != "" {
-				ce.Problems[i].Source = fmt.Sprintf("%s:%d", path, line)
+	c, found := prepare(units, opts)
+	bad := map[fieldAt]bool{}
+	for _, p := range r.problems {
+		bad[fieldAt{p.unit, p.Field}] = true
+	}
+	problems := r.problems
+	for _, p := range found {
+		if p.unit < 0 || p.unit >= len(r.fields) {
+			if p.Source == "" {
+				p.Source = path
 			}
+			problems = append(problems, p) // the catalog as a whole, or an Extra unit
+			continue
 		}
-	}
-	return cat, err
-}
-
-// parseCatalog decodes a catalog file into units (Source "PATH:LINE") and,
-// per unit source, the line of each field it writes.
-func parseCatalog(path string, data []byte) ([]Unit, map[string]map[string]int, error) {
-	fail := func(problems []UnitProblem) error { return &CatalogError{Path: path, Problems: problems} }
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, nil, fail(yamlProblems(path, err))
-	}
-	var cf catalogFile
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cf); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, fail(yamlProblems(path, err))
-	}
-	if cf.Version != 0 && cf.Version != 1 {
-		return nil, nil, fail([]UnitProblem{{Source: fmt.Sprintf("%s:%d", path, keyLine(docNode(&root), "version")), Field: "version",
-			Reason: fmt.Sprintf("version %d: this rlm reads version 1", cf.Version)}})
-	}
-	var entries []*yaml.Node
-	if seq := valueNode(docNode(&root), "units"); seq != nil && seq.Kind == yaml.SequenceNode {
-		entries = seq.Content
-	}
-	units := make([]Unit, len(cf.Units))
-	fields := map[string]map[string]int{}
-	var problems []UnitProblem
-	for i, fu := range cf.Units {
-		line := 0
-		if i < len(entries) {
-			line = entries[i].Line
+		if bad[fieldAt{p.unit, p.Field}] {
+			continue // the value was not read: its problem is said already
 		}
-		src := fmt.Sprintf("%s:%d", path, line)
-		fl := map[string]int{}
-		if i < len(entries) && entries[i].Kind == yaml.MappingNode {
-			for k := 0; k+1 < len(entries[i].Content); k += 2 {
-				fl[entries[i].Content[k].Value] = entries[i].Content[k+1].Line
-			}
+		if line, ok := r.fields[p.unit][p.Field]; ok && p.Field != "" {
+			p.Line = line
+		} else {
+			p.Line = r.lines[p.unit]
 		}
-		fields[src] = fl
-		u := Unit{ID: fu.ID, Kind: Kind(fu.Kind), Title: fu.Title, Description: fu.Description, Keywords: fu.Keywords,
-			Body: fu.Body, Activation: Activation(fu.Activation), Requires: fu.Requires, Suggests: fu.Suggests,
-			Conflicts: fu.Conflicts, Supersedes: fu.Supersedes, Capabilities: fu.Capabilities, Triggers: fu.Triggers,
-			Mandatory: fu.Mandatory, Priority: fu.Priority, Source: src}
-		if fu.Schema.Kind != 0 {
-			var v any
-			err := fu.Schema.Decode(&v)
-			var b []byte
-			if err == nil {
-				b, err = json.Marshal(v)
-			}
-			if err != nil {
-				problems = append(problems, UnitProblem{Source: fmt.Sprintf("%s:%d", path, fu.Schema.Line), ID: fu.ID, Field: "schema",
-					Reason: fmt.Sprintf("schema: cannot be read as JSON: %v", err)})
-				continue
-			}
-			u.Schema = b
-		}
-		units[i] = u
+		p.Source = fmt.Sprintf("%s:%d", path, p.Line)
+		problems = append(problems, p)
 	}
 	if len(problems) > 0 {
-		return nil, nil, fail(problems)
+		slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(a.Line, b.Line) })
+		return nil, &CatalogError{Path: path, Problems: unitProblems(problems)}
 	}
-	return units, fields, nil
+	if err := c.build(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
-// yamlProblems turns a go-yaml error into problems at PATH:LINE.
-func yamlProblems(path string, err error) []UnitProblem {
-	var msgs []string
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	} else {
-		msgs = []string{err.Error()}
-	}
-	out := make([]UnitProblem, len(msgs))
-	for i, m := range msgs {
-		out[i] = UnitProblem{Source: path, Reason: m}
-		if sm := yamlLine.FindStringSubmatch(m); sm != nil {
-			if n, err := strconv.Atoi(sm[1]); err == nil {
-				out[i] = UnitProblem{Source: fmt.Sprintf("%s:%d", path, n), Reason: sm[2]}
-			}
+// fieldAt names one field of one unit (by index).
+type fieldAt struct {
+	unit  int
+	field string
+}
+
+// fileReader reads the units of a catalog file, collecting every problem.
+type fileReader struct {
+	path     string
+	problems []problem
+	syntax   bool             // a syntax error: nothing else was read
+	lines    []int            // per unit: the line of its entry
+	fields   []map[string]int // per unit: the line of each field's value
+}
+
+func (r *fileReader) add(unit, line int, id, field, format string, args ...any) {
+	r.problems = append(r.problems, problem{unit: unit, UnitProblem: UnitProblem{Source: fmt.Sprintf("%s:%d", r.path, line), Line: line,
+		ID: id, Field: field, Reason: fmt.Sprintf(format, args...)}})
+}
+
+// read parses data and decodes every unit it can, field by field.
+func (r *fileReader) read(data []byte) []Unit {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		r.syntax = true
+		line, msg := 0, err.Error()
+		if sm := yamlLine.FindStringSubmatch(msg); sm != nil {
+			line, _ = strconv.Atoi(sm[1])
+			msg = sm[2]
 		}
-	}
-	return out
-}
-
-// docNode returns the top mapping of a parsed document, or nil.
-func docNode(root *yaml.Node) *yaml.Node {
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		return root.Content[0]
-	}
-	return nil
-}
-
-// valueNode returns the value of key in mapping m, or nil.
-func valueNode(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
+		r.problems = append(r.problems, problem{unit: -1, UnitProblem: UnitProblem{Source: r.path, Line: line, Reason: msg}})
+		if line > 0 {
+			r.problems[0].Source = fmt.Sprintf("%s:%d", r.path, line)
+		}
 		return nil
 	}
-	for k := 0; k+1 < len(m.Content); k += 2 {
-		if m.Content[k].Value == key {
-			return m.Content[k+1]
+	if root.Kind == 0 {
+		return nil // an empty file: no units
+	}
+	doc := resolve(root.Content[0])
+	if doc.Kind != yaml.MappingNode {
+		r.add(-1, doc.Line, "", "", "a catalog is a mapping with the keys version and units, got %s", describe(doc))
+		return nil
+	}
+	var units []Unit
+	keys := map[string]int{}
+	for k := 0; k+1 < len(doc.Content); k += 2 {
+		key, val := doc.Content[k], doc.Content[k+1]
+		if first, dup := keys[key.Value]; dup {
+			r.add(-1, key.Line, "", "", "field %q is given twice (first at line %d)", clipID(key.Value), first)
+			continue
+		}
+		keys[key.Value] = key.Line
+		switch key.Value {
+		case "version":
+			var v int
+			if r.integer(-1, "", "version", val, &v) && v != 0 && v != 1 {
+				r.add(-1, val.Line, "", "version", "version %d: this rlm reads version 1", v)
+			}
+		case "units":
+			units = r.units(val)
+		default:
+			r.add(-1, key.Line, "", "", "unknown field %q (a catalog has version and units)", clipID(key.Value))
 		}
 	}
-	return nil
+	return units
 }
 
-// keyLine returns the line of key in mapping m, 0 if absent.
-func keyLine(m *yaml.Node, key string) int {
-	if v := valueNode(m, key); v != nil {
-		return v.Line
+// units decodes the units list.
+func (r *fileReader) units(seq *yaml.Node) []Unit {
+	seq = resolve(seq)
+	if isNull(seq) {
+		return nil
 	}
-	return 0
+	if seq.Kind != yaml.SequenceNode {
+		r.add(-1, seq.Line, "", "units", "units: want a list of units, got %s", describe(seq))
+		return nil
+	}
+	var units []Unit
+	for _, entry := range seq.Content {
+		i := len(units)
+		e := resolve(entry)
+		if e.Kind != yaml.MappingNode {
+			r.add(-1, e.Line, "", "", "a unit is a mapping of its fields (id, kind, ...), got %s", describe(e))
+			continue
+		}
+		u := Unit{Source: fmt.Sprintf("%s:%d", r.path, entry.Line)}
+		fields := map[string]int{}
+		r.lines = append(r.lines, entry.Line)
+		r.fields = append(r.fields, fields)
+		// The id first, so that every problem of the unit names it.
+		for k := 0; k+1 < len(e.Content); k += 2 {
+			if e.Content[k].Value == "id" {
+				r.text(i, "", "id", e.Content[k+1], &u.ID)
+			}
+		}
+		keys := map[string]int{}
+		for k := 0; k+1 < len(e.Content); k += 2 {
+			key, val := e.Content[k], e.Content[k+1]
+			if first, dup := keys[key.Value]; dup {
+				r.add(i, key.Line, u.ID, "", "field %q is given twice (first at line %d)", clipID(key.Value), first)
+				continue
+			}
+			keys[key.Value] = key.Line
+			fields[key.Value] = val.Line
+			r.field(i, &u, key, val)
+		}
+		units = append(units, u)
+	}
+	return units
+}
+
+// field decodes one field of unit i into u.
+func (r *fileReader) field(i int, u *Unit, key, val *yaml.Node) {
+	id, name := u.ID, key.Value
+	texts := map[string]*string{"title": &u.Title, "description": &u.Description, "body": &u.Body}
+	lists := map[string]*[]string{"keywords": &u.Keywords, "requires": &u.Requires, "suggests": &u.Suggests, "conflicts": &u.Conflicts,
+		"supersedes": &u.Supersedes, "capabilities": &u.Capabilities, "triggers": &u.Triggers}
+	if p, ok := texts[name]; ok {
+		r.text(i, id, name, val, p)
+		return
+	}
+	if p, ok := lists[name]; ok {
+		r.list(i, id, name, val, p)
+		return
+	}
+	var s string
+	switch name {
+	case "id":
+	case "kind":
+		r.text(i, id, name, val, &s)
+		u.Kind = Kind(s)
+	case "activation":
+		r.text(i, id, name, val, &s)
+		u.Activation = Activation(s)
+	case "mandatory":
+		if v := resolve(val); v.Kind != yaml.ScalarNode || v.Decode(&u.Mandatory) != nil {
+			r.add(i, val.Line, id, name, "%s: want true or false, got %s", name, describe(val))
+		}
+	case "priority":
+		r.integer(i, id, name, val, &u.Priority)
+	case "schema":
+		var v any
+		if err := val.Decode(&v); err != nil {
+			r.add(i, val.Line, id, name, "schema: cannot be read: %s", describe(val))
+			return
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			r.add(i, val.Line, id, name, "schema: not JSON: object keys must be text and numbers finite")
+			return
+		}
+		u.Schema = b
+	default:
+		r.add(i, key.Line, id, "", "unknown field %q", clipID(name))
+	}
+}
+
+// text decodes a scalar into s; a list or a mapping is a problem.
+func (r *fileReader) text(i int, id, field string, val *yaml.Node, s *string) {
+	if v := resolve(val); v.Kind != yaml.ScalarNode || v.Decode(s) != nil {
+		r.add(i, val.Line, id, field, "%s: want text, got %s", field, describe(val))
+	}
+}
+
+// list decodes a list of scalars into xs (left nil on a problem).
+func (r *fileReader) list(i int, id, field string, val *yaml.Node, xs *[]string) {
+	v := resolve(val)
+	if isNull(v) {
+		return
+	}
+	if v.Kind != yaml.SequenceNode {
+		if v.Kind == yaml.ScalarNode {
+			r.add(i, val.Line, id, field, "%s: want a list, got %s (write [%s])", field, describe(val), clipID(v.Value))
+		} else {
+			r.add(i, val.Line, id, field, "%s: want a list, got %s", field, describe(val))
+		}
+		return
+	}
+	out := make([]string, 0, len(v.Content))
+	for n, e := range v.Content {
+		var s string
+		if ev := resolve(e); ev.Kind != yaml.ScalarNode || ev.Decode(&s) != nil {
+			r.add(i, e.Line, id, field, "%s: entry %d: want text, got %s", field, n+1, describe(e))
+			return
+		}
+		out = append(out, s)
+	}
+	*xs = out
+}
+
+// integer decodes a whole number into n and reports whether it could.
+func (r *fileReader) integer(i int, id, field string, val *yaml.Node, n *int) bool {
+	if v := resolve(val); v.Kind != yaml.ScalarNode || v.Decode(n) != nil {
+		r.add(i, val.Line, id, field, "%s: want a whole number, got %s", field, describe(val))
+		return false
+	}
+	return true
+}
+
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// describe says what a value is, in words: a scalar quoted (clipped), "a
+// list", "a mapping".
+func describe(n *yaml.Node) string {
+	switch n = resolve(n); n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return "nothing"
+		}
+		return strconv.Quote(clipID(n.Value))
+	}
+	return "something else"
 }

@@ -48,111 +48,91 @@ func (e *BudgetError) Unwrap() error { return ErrBudget }
 // already packed out (dependency_packed_out). Text's framing (header and
 // section titles) is charged too, and the final projection is counted
 // once more: while it is over the budget the optional unit packed last
-// goes out (over_budget) with what requires it.
+// goes out (over_budget) with what requires it. Whenever a unit goes out,
+// so does every pulled unit (active only because active units require or
+// suggest it) that no unit still in requires or suggests, unless it is
+// mandatory (requirer_packed_out, naming the unit that went out).
 func (c *Compiler) project(cands []*candidate, enc Encoding, opts Options) (*Compiled, error) {
-	var active []*candidate
-	byN := map[int]*candidate{}
-	out := &Compiled{Mode: opts.Mode, Encoding: enc, Candidates: len(cands), Rejected: []Decision{}}
+	p := &packing{c: c, byN: map[int]*candidate{}, packed: map[int]bool{}, out: map[int]bool{}, fixed: map[int]bool{},
+		res: &Compiled{Mode: opts.Mode, Encoding: enc, Candidates: len(cands), Rejected: []Decision{}}}
 	for _, cd := range cands {
 		if cd.active {
-			active = append(active, cd)
-			byN[cd.n] = cd
+			p.active = append(p.active, cd)
+			p.byN[cd.n] = cd
 		} else {
-			out.Rejected = append(out.Rejected, cd.decision(false, cd.because))
+			p.res.Rejected = append(p.res.Rejected, cd.decision(false, cd.because))
 		}
 	}
-	// requires returns the active units cd requires, transitively.
-	requires := func(cd *candidate) []*candidate {
-		var group []*candidate
-		seen := map[int]bool{cd.n: true}
-		queue := []*candidate{cd}
-		for len(queue) > 0 {
-			x := queue[0]
-			queue = queue[1:]
-			for _, n := range x.links[0] {
-				if d, ok := byN[n]; ok && !seen[n] {
-					seen[n] = true
-					group = append(group, d)
-					queue = append(queue, d)
-				}
-			}
-		}
-		return group
-	}
-	packedSet := map[int]bool{}
-	var order []*candidate // optional units in the order they were packed
 	var mandatory []*candidate
-	for _, cd := range active {
+	for _, cd := range p.active {
 		if cd.unit.Mandatory {
-			for _, d := range append([]*candidate{cd}, requires(cd)...) {
-				if !packedSet[d.n] {
-					packedSet[d.n] = true
+			for _, d := range append([]*candidate{cd}, p.requires(cd)...) {
+				if !p.fixed[d.n] {
+					p.fixed[d.n], p.packed[d.n] = true, true
 					mandatory = append(mandatory, d)
 				}
 			}
 		}
 	}
-	packedOut := map[int]bool{}
 	if opts.Budget > 0 {
 		if err := c.checkMandatory(enc, opts.Budget, mandatory); err != nil {
 			return nil, err
 		}
 		// Pack against the framing of every active unit: at least what
 		// the packed subset's framing will be.
-		full, err := measure(enc, active)
+		full, err := measure(enc, p.active)
 		if err != nil {
 			return nil, err
 		}
-		used := full.framing
+		p.used = full.framing
 		for _, d := range mandatory {
-			used += d.cost
+			p.used += d.cost
 		}
-		optional := slices.Clone(active)
+		optional := slices.Clone(p.active)
 		slices.SortStableFunc(optional, packOrder)
 		for _, cd := range optional {
-			if packedSet[cd.n] || packedOut[cd.n] {
+			if p.packed[cd.n] || p.out[cd.n] {
 				continue
 			}
 			group := []*candidate{cd}
 			var blocked *candidate
-			for _, d := range requires(cd) {
-				if packedOut[d.n] && blocked == nil {
+			for _, d := range p.requires(cd) {
+				if p.out[d.n] && blocked == nil {
 					blocked = d
 				}
-				if !packedSet[d.n] {
+				if !p.packed[d.n] {
 					group = append(group, d)
 				}
 			}
 			if blocked != nil {
-				packedOut[cd.n] = true
-				out.Rejected = append(out.Rejected, cd.decision(false, Because{Rule: c.pack[eventDependencyPackedOut],
-					Premises: []string{fmt.Sprintf("requires(%q)", blocked.unit.ID)}}))
+				p.drop(cd, Because{Rule: c.pack[eventDependencyPackedOut], Premises: []string{fmt.Sprintf("requires(%q)", blocked.unit.ID)}})
+				p.dropPulled(cd)
 				continue
 			}
 			need := 0
 			for _, d := range group {
 				need += d.cost
 			}
-			if used+need > opts.Budget {
-				packedOut[cd.n] = true
-				out.Rejected = append(out.Rejected, cd.decision(false, c.overBudget(need, opts.Budget-used)))
+			if p.used+need > opts.Budget {
+				p.drop(cd, c.overBudget(need, opts.Budget-p.used))
+				p.dropPulled(cd)
 				continue
 			}
-			used += need
+			p.used += need
 			for _, d := range group {
-				packedSet[d.n] = true
-				order = append(order, d)
+				p.packed[d.n] = true
+				p.order = append(p.order, d)
 			}
 		}
 	} else {
-		for _, cd := range active {
-			packedSet[cd.n] = true
+		for _, cd := range p.active {
+			p.packed[cd.n] = true
 		}
 	}
 	for {
 		var kept []*candidate
-		for _, cd := range active {
-			if packedSet[cd.n] {
+		for _, cd := range p.active {
+			if p.packed[cd.n] {
 				kept = append(kept, cd)
 			}
 		}
@@ -162,26 +142,94 @@ func (c *Compiler) project(cands []*candidate, enc Encoding, opts Options) (*Com
 			return nil, err
 		}
 		if opts.Budget == 0 || m.total() <= opts.Budget {
-			return c.finish(out, kept, m, opts)
+			return c.finish(p.res, kept, m, opts)
 		}
-		if len(order) == 0 {
+		if len(p.order) == 0 {
 			return nil, c.checkMandatory(enc, opts.Budget, mandatory)
 		}
 		// The counted projection is over: the optional unit packed last
 		// goes, with every packed unit that requires it.
-		last := order[len(order)-1]
-		order = order[:len(order)-1]
-		delete(packedSet, last.n)
-		out.Rejected = append(out.Rejected, last.decision(false, c.overBudget(last.cost, opts.Budget-(m.total()-last.cost))))
-		for _, cd := range slices.Clone(order) {
-			if slices.Contains(requires(cd), last) {
-				delete(packedSet, cd.n)
-				order = slices.DeleteFunc(order, func(x *candidate) bool { return x == cd })
-				out.Rejected = append(out.Rejected, cd.decision(false, Because{Rule: c.pack[eventDependencyPackedOut],
-					Premises: []string{fmt.Sprintf("requires(%q)", last.unit.ID)}}))
+		last := p.order[len(p.order)-1]
+		p.drop(last, c.overBudget(last.cost, opts.Budget-(m.total()-last.cost)))
+		for _, cd := range slices.Clone(p.order) {
+			if slices.Contains(p.requires(cd), last) {
+				p.drop(cd, Because{Rule: c.pack[eventDependencyPackedOut], Premises: []string{fmt.Sprintf("requires(%q)", last.unit.ID)}})
+			}
+		}
+		p.dropPulled(last)
+	}
+}
+
+// packing is the state of one project call.
+type packing struct {
+	c      *Compiler
+	res    *Compiled
+	active []*candidate       // the rules' active units, in candidate order
+	byN    map[int]*candidate // active units by candidate number
+	packed map[int]bool       // in the projection so far
+	out    map[int]bool       // packed out
+	fixed  map[int]bool       // mandatory units and what they require: never packed out
+	order  []*candidate       // optional units in the order they were packed
+	used   int                // tokens of the packed units and the framing
+}
+
+// requires returns the active units cd requires, transitively.
+func (p *packing) requires(cd *candidate) []*candidate {
+	var group []*candidate
+	seen := map[int]bool{cd.n: true}
+	queue := []*candidate{cd}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, n := range x.links[0] {
+			if d, ok := p.byN[n]; ok && !seen[n] {
+				seen[n] = true
+				group = append(group, d)
+				queue = append(queue, d)
 			}
 		}
 	}
+	return group
+}
+
+// drop packs cd out with reason b, giving back its tokens if it was
+// packed.
+func (p *packing) drop(cd *candidate, b Because) {
+	p.out[cd.n] = true
+	if p.packed[cd.n] {
+		delete(p.packed, cd.n)
+		p.used -= cd.cost
+		p.order = slices.DeleteFunc(p.order, func(x *candidate) bool { return x == cd })
+	}
+	p.res.Rejected = append(p.res.Rejected, cd.decision(false, b))
+}
+
+// dropPulled packs out, after gone went out, every pulled unit that no
+// active unit still in (packed, or not yet considered) requires or
+// suggests, unless it is mandatory or a mandatory unit requires it, until
+// none is left.
+func (p *packing) dropPulled(gone *candidate) {
+	for changed := true; changed; {
+		changed = false
+		for _, cd := range p.active {
+			if !cd.pulled || p.fixed[cd.n] || p.out[cd.n] || p.broughtIn(cd) {
+				continue
+			}
+			p.drop(cd, Because{Rule: p.c.pack[eventRequirerPackedOut], Premises: []string{fmt.Sprintf("packed_out(%q)", gone.unit.ID)}})
+			changed = true
+		}
+	}
+}
+
+// broughtIn reports whether an active unit that is not packed out
+// requires or suggests cd.
+func (p *packing) broughtIn(cd *candidate) bool {
+	for _, y := range p.active {
+		if y != cd && !p.out[y.n] && (slices.Contains(y.links[0], cd.n) || slices.Contains(y.links[1], cd.n)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Compiler) overBudget(need, left int) Because {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func schema(props ...string) json.RawMessage {
@@ -184,5 +186,57 @@ func TestEncodingIsChosenByModel(t *testing.T) {
 	b, _ := countTokens(Cl100kBase, "supercalifragilistic expialidocious")
 	if a == 0 || b == 0 {
 		t.Fatal("no tokens counted")
+	}
+}
+
+// TestPackedOutUnitLeavesNoRequirementBehind: migration is wanted and
+// brings what it requires (helper) and suggests (tips); both pack before
+// it, then migration does not fit. Helper and tips were in the prompt
+// only for migration, so they go with it, naming it; shared stays (an
+// active unit still requires it), and so do glossary (mandatory) and
+// rollback (always wanted, on its own).
+func TestPackedOutUnitLeavesNoRequirementBehind(t *testing.T) {
+	c := newCompiler(t)
+	body := func(words int) string { return strings.Repeat("lorem ipsum dolor ", words) }
+	units := []Unit{
+		{ID: "migration", Kind: KindSkill, Keywords: []string{"migration", "schema"}, Body: body(200),
+			Requires: []string{"helper", "shared", "glossary", "rollback"}, Suggests: []string{"tips"}},
+		{ID: "rollback", Kind: KindSkill, Body: "Undo a migration.", Requires: []string{"shared"}, Activation: ActivationAlways, Priority: 5},
+		{ID: "helper", Kind: KindResource, Title: "Helper", Body: "Helper text.", Priority: 9},
+		{ID: "tips", Kind: KindResource, Title: "Tips", Body: "Tips text.", Priority: 8},
+		{ID: "shared", Kind: KindResource, Title: "Shared", Body: "Shared text.", Priority: 7},
+		{ID: "glossary", Kind: KindResource, Title: "Glossary", Body: "Glossary text.", Mandatory: true},
+	}
+	cat, err := NewCatalog(context.Background(), units, CatalogOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	in := Input{Text: "plan the schema migration"}
+	full := compile(t, c, cat, in, Options{})
+	if got := ids(full.Active); len(got) != len(units) {
+		t.Fatalf("without a budget every unit is active: %v", got)
+	}
+	out := compile(t, c, cat, in, Options{Budget: full.Ledger.Total - 1})
+	sorted := func(xs []string) []string { slices.Sort(xs); return xs }
+	if diff := cmp.Diff([]string{"glossary", "rollback", "shared"}, sorted(ids(out.Active))); diff != "" {
+		t.Errorf("active (-want +got):\n%s", diff)
+	}
+	want := map[string]Because{
+		"migration": {Rule: "pk_over_budget"},
+		"helper":    {Rule: "pk_requirer_packed_out", Premises: []string{`packed_out("migration")`}},
+		"tips":      {Rule: "pk_requirer_packed_out", Premises: []string{`packed_out("migration")`}},
+	}
+	if len(out.Rejected) != len(want) {
+		t.Errorf("rejected %v, want %d units", ids(out.Rejected), len(want))
+	}
+	for id, w := range want {
+		d, ok := decisionOf(out.Rejected, id)
+		if !ok || d.Active || d.Because.Rule != w.Rule || w.Premises != nil && !slices.Equal(d.Because.Premises, w.Premises) {
+			t.Errorf("%s: %+v, want %+v", id, d, w)
+		}
+	}
+	if strings.Contains(out.Text, "Helper text.") || strings.Contains(out.Text, "Tips text.") || out.Ledger.Total > out.Ledger.Budget {
+		t.Errorf("left-behind units are still sent (ledger %+v):\n%s", out.Ledger, out.Text)
 	}
 }

@@ -36,6 +36,7 @@ func TestAnswersOutsideTheProtocolAreRuleErrors(t *testing.T) {
 		"rule ID is a string":   `all_out(Us, [out(N, _)|Os]), C = compiled([], [out(N, because("r", []))|Os], because(d, []))`,
 		"premises not a list":   "all_out(Us, [out(N, _)|Os]), C = compiled([], [out(N, because(r, p))|Os], because(d, []))",
 		"in list holds an out":  "all_out(Us, [O|Os]), C = compiled([O], Os, because(d, []))",
+		"in/3 not pulled":       "all_out(Us, [out(N, B)|Os]), C = compiled([in(N, B, wanted)], Os, because(d, []))",
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := rulesDir(t, map[string]string{"prompt/compile.pl": "compile_units(_, T, _, _, C) :- T =.. [_|Us], " + answer + ".\n" +

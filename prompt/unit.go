@@ -99,7 +99,10 @@ type Unit struct {
 	// unit wanted, e.g. "git_repo".
 	Triggers []string `json:"triggers,omitempty"`
 	// Mandatory units may never be packed out: if they cannot fit in the
-	// budget, Compile fails with a *BudgetError.
+	// budget, Compile fails with a *BudgetError. A mandatory unit is a
+	// candidate of every compile, so it is always decided: in Active, or
+	// in Rejected with the rules' reason (e.g. a missing capability, or a
+	// relevant unit the task does not call for).
 	Mandatory bool `json:"mandatory,omitempty"`
 	// Priority orders optional units for packing (higher first, then
 	// lexical relevance).
@@ -110,7 +113,7 @@ type Unit struct {
 }
 
 // Limits on one unit. Longer values are refused (CatalogError), never
-// clipped.
+// clipped (except a registry tool's description, by UnitsFromTools).
 const (
 	MaxIDBytes          = 128
 	MaxToolIDBytes      = 64
@@ -127,12 +130,28 @@ var (
 	unitIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}$`)
 )
 
+// ReservedPrefix starts the ids of the units the harness adds to one
+// compile (Input.Context): the completion loop's evidence
+// ("rlm:evidence:N"), the intent router's candidates ("rlm:intent:NAME")
+// and facts ("rlm:facts"). No catalog unit may take such an id (NewCatalog
+// and LoadCatalog refuse it with ErrReservedID), so a catalog can never
+// collide with, or pass itself off as, what the harness adds per call.
+const ReservedPrefix = "rlm:"
+
+// ErrReservedID is matched by a *CatalogError with a catalog unit whose id
+// starts with ReservedPrefix.
+var ErrReservedID = errors.New("prompt: reserved id prefix")
+
 // UnitProblem is one reason a unit is invalid.
 type UnitProblem struct {
-	Source string // where the unit (or the offending field) came from, e.g. "catalog.yaml:12"; "" if unknown
+	Source string // where the unit (or the offending field) came from, e.g. "catalog.yaml:12" or "units[3]"; "" if unknown
+	Line   int    // the line of Source in the catalog file; 0 when not from a file
 	ID     string // the unit's id, if it has one
 	Field  string // the offending field (e.g. "kind", "schema", "requires"), "" for the unit as a whole
 	Reason string
+	// Err is a sentinel the problem matches through the CatalogError
+	// (ErrReservedID), or nil.
+	Err error
 }
 
 func (p UnitProblem) String() string {
@@ -148,8 +167,9 @@ func (p UnitProblem) String() string {
 }
 
 // CatalogError lists every invalid unit of a catalog (or of a compile's
-// context units), each with its source and reason. It matches ErrCatalog
-// with errors.Is.
+// context units), each with its source and reason, in the order of the
+// file's lines (of the units, for NewCatalog). It matches ErrCatalog, and
+// the Err of each problem, with errors.Is.
 type CatalogError struct {
 	Path     string // the catalog file, when loaded from one
 	Problems []UnitProblem
@@ -174,13 +194,24 @@ func (e *CatalogError) Error() string {
 			fmt.Fprintf(&b, "\n  ... and %d more", len(e.Problems)-i)
 			break
 		}
-		b.WriteString("\n  " + p.String())
+		// A reason of several lines (a JSON Schema's) stays inside its
+		// entry of the list.
+		b.WriteString("\n  " + strings.ReplaceAll(p.String(), "\n", "\n    "))
 	}
 	return b.String()
 }
 
-// Unwrap makes a CatalogError match ErrCatalog.
-func (e *CatalogError) Unwrap() error { return ErrCatalog }
+// Unwrap makes a CatalogError match ErrCatalog and the sentinels of its
+// problems.
+func (e *CatalogError) Unwrap() []error {
+	out := []error{ErrCatalog}
+	for _, p := range e.Problems {
+		if p.Err != nil && !slices.Contains(out, p.Err) {
+			out = append(out, p.Err)
+		}
+	}
+	return out
+}
 
 // clipID shortens an id for a message (ids may be arbitrary text when
 // invalid).
@@ -203,7 +234,7 @@ func normalize(u *Unit) []fieldProblem {
 	switch {
 	case u.Kind.IsTool():
 		if !toolIDPattern.MatchString(u.ID) {
-			add("id", "a %s id must be 1..%d of A-Z a-z 0-9 _ - (it is sent as a function name)", u.Kind, MaxToolIDBytes)
+			add("id", "%s id must be 1..%d of A-Z a-z 0-9 _ - (it is sent as a function name)", aKind(u.Kind), MaxToolIDBytes)
 		}
 	case u.ID == "":
 		add("id", "no id")
@@ -255,10 +286,10 @@ func normalize(u *Unit) []fieldProblem {
 	}
 	if u.Kind.IsTool() {
 		if u.Body != "" {
-			add("body", "a %s has no body: its schema and description are sent through the tool channel", u.Kind)
+			add("body", "%s has no body: its schema and description are sent through the tool channel", aKind(u.Kind))
 		}
 		if strings.TrimSpace(u.Description) == "" && strings.TrimSpace(u.Title) == "" {
-			add("description", "a %s needs a description (sent with its schema)", u.Kind)
+			add("description", "%s needs a description (sent with its schema)", aKind(u.Kind))
 		}
 		canon, err := canonicalSchema(u.Schema)
 		if err != nil {
@@ -271,7 +302,7 @@ func normalize(u *Unit) []fieldProblem {
 			add("schema", "only tool and mcp_tool units have a schema")
 		}
 		if strings.TrimSpace(u.Body) == "" {
-			add("body", "a %s needs a body (the text rendered into the prompt)", u.Kind)
+			add("body", "%s needs a body (the text rendered into the prompt)", aKind(u.Kind))
 		}
 	}
 	return bad
@@ -295,6 +326,20 @@ func validKind(k Kind) bool {
 		}
 	}
 	return false
+}
+
+// aKind names a unit of kind k with its article, for messages: "a tool",
+// "an MCP tool", "an instruction", "a context unit".
+func aKind(k Kind) string {
+	switch k {
+	case KindMCPTool:
+		return "an MCP tool"
+	case KindInstruction:
+		return "an instruction"
+	case KindContext:
+		return "a context unit"
+	}
+	return "a " + string(k)
 }
 
 func kindNames() string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/termsafe"
 )
 
 // stringList is a flag that may be given several times.
@@ -101,19 +103,46 @@ func cmdCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	cat, c, err := f.open(ctx)
 	if err != nil {
-		return err
+		return termError{err}
 	}
 	defer cat.Release()
 	rep, err := compileAll(ctx, c, cat, f.input(strings.Join(pos, " ")), opts)
 	if err != nil {
-		return err
+		return termError{err}
 	}
 	rep.Catalog = f.catalog
 	if *asJSON {
-		return writeJSON(stdout, rep)
+		return writeTermJSON(stdout, rep)
 	}
 	printCompiled(stdout, rep, true)
 	return nil
+}
+
+// termError is an error whose message may quote a catalog or a model,
+// printed with its control characters replaced (termsafe.String).
+type termError struct{ err error }
+
+func (e termError) Error() string { return termsafe.String(e.err.Error()) }
+func (e termError) Unwrap() error { return e.err }
+
+// writeTermJSON is writeJSON with DEL and the C1 control characters,
+// which encoding/json writes as they are, escaped as \u00XX (they occur
+// only inside strings), so that the JSON is safe on a terminal too.
+func writeTermJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, v); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, r := range buf.String() {
+		if r >= 0x7f && r <= 0x9f {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // compileAll compiles and explains every unit of the catalog: the
@@ -162,7 +191,7 @@ func printCompiled(w io.Writer, rep *compileReport, withText bool) {
 		return
 	}
 	fmt.Fprintln(w, "\n--- text (the prompt) ---")
-	fmt.Fprint(w, out.Text)
+	fmt.Fprint(w, termsafe.String(out.Text))
 	fmt.Fprintln(w, "--- tools (the tool channel) ---")
 	for _, t := range out.Tools {
 		fmt.Fprintf(w, "%s: %s\n    %s\n", printable(t.Name), printable(clipText(t.Description, 200)), printable(clipText(string(t.Parameters), 400)))

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 const exampleCatalog = "../../examples/catalog/catalog.yaml"
@@ -134,5 +136,82 @@ func TestTestRulesAcceptsAPromptHookExtension(t *testing.T) {
 	out, errs, code := runCLI(t, "", "test-rules", "-v", dir)
 	if code != 0 || !strings.Contains(out, "test the_pinned_skill_is_selected: ok") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// evilCatalog holds terminal control sequences in every text a catalog may
+// carry them in: a skill's body (rendered into the prompt) and a tool's
+// description (sent with its schema).
+const evilCatalog = `units:
+  - id: evil_skill
+    kind: skill
+    activation: always
+    body: "clear\e[2J clip\e]52;c;cm0gLXJmIH4K\a csi\u009b31m del\x7f end"
+  - id: evil_tool
+    kind: mcp_tool
+    activation: always
+    description: "desc\e[2J\u009b31m\a"
+    schema: {type: object}
+`
+
+// noControl fails t if s holds a control character other than a line
+// break or a tab, or bytes that are not UTF-8.
+func noControl(t *testing.T, what, s string) {
+	t.Helper()
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
+		t.Errorf("%s holds a control character or invalid UTF-8:\n%q", what, s)
+	}
+}
+
+// TestCompileNeverPrintsControlSequences: what a catalog holds reaches the
+// terminal without its control characters, in the text output, the JSON
+// output, the REPL and the error messages of rlm compile.
+func TestCompileNeverPrintsControlSequences(t *testing.T) {
+	dir := t.TempDir()
+	evil := filepath.Join(dir, "evil.yaml")
+	broken := filepath.Join(dir, "broken.yaml")
+	if err := os.WriteFile(evil, []byte(evilCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, []byte("units:\n  - id: x\n    kind: \"\\e[2J\\u009b\"\n    body: b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "", "compile", "--catalog", evil, "anything")
+	if code != 0 || !strings.Contains(out, "clear\uFFFD[2J clip\uFFFD]52;c;cm0gLXJmIH4K\uFFFD csi\uFFFD31m del\uFFFD end") {
+		t.Errorf("text output (exit %d, %s):\n%s", code, errs, out)
+	}
+	noControl(t, "compile", out+errs)
+	out, errs, code = runCLI(t, "", "compile", "--json", "--catalog", evil, "anything")
+	if code != 0 || !strings.Contains(out, `del\u007f end`) || !json.Valid([]byte(out)) {
+		t.Errorf("JSON output (exit %d, %s):\n%s", code, errs, out)
+	}
+	noControl(t, "compile --json", out+errs)
+	out, errs, _ = runCLI(t, "", "compile", "--catalog", broken, "anything")
+	if !strings.Contains(errs, "unknown kind") {
+		t.Errorf("no catalog error: %s%s", out, errs)
+	}
+	noControl(t, "compile error", out+errs)
+	out, errs, _ = runCLI(t, ":compile anything\n:why evil_skill anything\n", "repl", "--catalog", evil)
+	if !strings.Contains(out, "evil_skill") {
+		t.Errorf("repl: %s%s", out, errs)
+	}
+	noControl(t, "repl", strings.ReplaceAll(out+errs, "\r", ""))
+}
+
+// TestReplCompileWithoutAQueryPrintsItsUsage: ":compile" and ":why" with
+// nothing to compile print how to use them, and compile nothing.
+func TestReplCompileWithoutAQueryPrintsItsUsage(t *testing.T) {
+	out, errs, code := runCLI(t, ":compile\n:compile   \n:why\n:why git_diff\n", "repl", "--catalog", exampleCatalog)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, "usage: :compile QUERY"); n != 2 {
+		t.Errorf("%d usage lines for :compile, want 2:\n%s", n, out)
+	}
+	if n := strings.Count(out, "usage: :why UNIT QUERY"); n != 2 {
+		t.Errorf("%d usage lines for :why, want 2:\n%s", n, out)
+	}
+	if strings.Contains(out, "error") || strings.Contains(out, "fingerprint:") {
+		t.Errorf("compiled or failed instead of printing the usage:\n%s", out)
 	}
 }

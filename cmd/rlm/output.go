@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/internal/textclip"
@@ -99,11 +100,11 @@ func printExplanation(w io.Writer, e *rlm.Explanation) {
 
 // printable quotes s if it holds control or non-printable characters, so
 // that a file name or query cannot move the cursor or retitle the terminal.
+// printable returns s, or s quoted (control characters and bytes that are
+// not UTF-8 as escapes) if it holds anything but printable characters.
 func printable(s string) string {
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
 	}
 	return s
 }

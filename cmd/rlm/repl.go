@@ -25,7 +25,7 @@ const replHelp = `Type a Prolog query against the rules, e.g.
 Commands:
   :search QUERY    run the whole search (needs --root)
   :explain QUERY   the plan as a tree
-  :compile QUERY   the prompt units a model would see, and why (needs --catalog)
+  :compile QUERY   the prompt units a model would see for QUERY, and why (needs --catalog)
   :why UNIT QUERY  why one unit is in or out of that projection (needs --catalog)
   :help            this text
   :quit            leave (or halt., or Ctrl-D)
@@ -121,7 +121,7 @@ func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, cs *compileS
 			return
 		}
 		printExplanation(stdout, e)
-	case strings.HasPrefix(line, ":compile ") || strings.HasPrefix(line, ":why "):
+	case line == ":compile" || line == ":why" || strings.HasPrefix(line, ":compile ") || strings.HasPrefix(line, ":why "):
 		replCompile(ctx, cs, line, stdout)
 	case strings.HasPrefix(line, ":search "):
 		if p == nil {
@@ -139,26 +139,44 @@ func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, cs *compileS
 	}
 }
 
-// replCompile answers ":compile QUERY" and ":why UNIT QUERY".
+// Usage lines of :compile and :why, printed when the query is missing.
+const (
+	replCompileUsage = "usage: :compile QUERY   (the prompt units a model would see for the task QUERY, and why)"
+	replWhyUsage     = "usage: :why UNIT QUERY   (why the unit UNIT is in or out of the projection for QUERY)"
+)
+
+// replCompile answers ":compile QUERY" and ":why UNIT QUERY" (a usage line
+// when the query is missing).
 func replCompile(ctx context.Context, cs *compileSession, line string, w io.Writer) {
-	if cs == nil {
+	q, isCompile := strings.CutPrefix(line, ":compile")
+	var unit string
+	if !isCompile {
+		unit, q, _ = strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, ":why")), " ")
+	}
+	switch q = strings.TrimSpace(q); {
+	case isCompile && q == "":
+		fmt.Fprintln(w, replCompileUsage)
+		return
+	case !isCompile && (unit == "" || q == ""):
+		fmt.Fprintln(w, replWhyUsage)
+		return
+	case cs == nil:
 		fmt.Fprintln(w, "error: start the repl with --catalog FILE to compile")
 		return
 	}
 	opts, _ := cs.flags.options()
-	if q, ok := strings.CutPrefix(line, ":compile "); ok {
+	if isCompile {
 		rep, err := compileAll(ctx, cs.c, cs.cat, cs.flags.input(q), opts)
 		if err != nil {
-			fmt.Fprintln(w, "error:", err)
+			fmt.Fprintln(w, "error:", termError{err})
 			return
 		}
 		printCompiled(w, rep, false)
 		return
 	}
-	unit, q, _ := strings.Cut(strings.TrimPrefix(line, ":why "), " ")
 	d, err := cs.c.Why(ctx, cs.cat, cs.flags.input(q), opts, unit)
 	if err != nil {
-		fmt.Fprintln(w, "error:", err)
+		fmt.Fprintln(w, "error:", termError{err})
 		return
 	}
 	state := "out"

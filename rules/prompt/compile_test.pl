@@ -25,7 +25,7 @@ test(every_candidate_is_decided_once) :-
     git(Us),
     input_from_list([granted(["git.read"])], In),
     run(In, Us, compiled(Ins, Outs, _)),
-    findall(N, member(in(N, _), Ins), InNs0),
+    findall(N, (member(I, Ins), arg(1, I, N)), InNs0),
     findall(N, member(out(N, _), Outs), OutNs0),
     msort(InNs0, InNs),
     msort(OutNs0, OutNs),
@@ -37,16 +37,27 @@ test(the_reasons_name_the_rules) :-
     input_from_list([], In),
     run(In, Us, compiled(Ins, Outs, _)),
     memberchk(in(1, because(sel_relevant, _)), Ins),
-    memberchk(in(2, because(cl_required, [by("git_diff")])), Ins),
+    memberchk(in(2, because(cl_required, [by("git_diff")]), pulled), Ins),
     memberchk(in(5, because(sel_always, [])), Ins),
     memberchk(out(3, because(sel_not_relevant, [lexical_rank(2), score_percent(15)])), Outs),
     memberchk(out(4, because(cap_missing, [missing(["git.write"])])), Outs).
+
+test(only_units_active_for_another_are_pulled) :-
+    unit_from_list([n(1), id("migrate"), kind(skill), rank(1), percent(100), requires([2, 3])], M),
+    unit_from_list([n(2), id("helper"), kind(resource)], H),
+    unit_from_list([n(3), id("rollback"), kind(skill), rank(2), percent(90)], R),
+    input_from_list([], In),
+    run(In, [M, H, R], compiled(Ins0, [], _)),
+    msort(Ins0, Ins),
+    Ins == [in(1, because(sel_relevant, [lexical_rank(1), score_percent(100)])),
+            in(3, because(sel_relevant, [lexical_rank(2), score_percent(90)])),
+            in(2, because(cl_required, [by("migrate")]), pulled)].
 
 test(all_tools_mode_activates_every_authorized_tool) :-
     git(Us),
     input_from_list([mode(all_tools), granted(["git.write"])], In),
     run(In, Us, compiled(Ins, Outs, _)),
-    findall(N, member(in(N, _), Ins), InNs0),
+    findall(N, (member(I, Ins), arg(1, I, N)), InNs0),
     msort(InNs0, InNs),
     InNs == [1, 2, 3, 4, 5],
     Outs == [].
@@ -85,9 +96,9 @@ test(ranked_units_past_the_lexical_cut_are_out) :-
     compile_units(In, units(A, B, C, D, E), [5], [1, 2, 3, 4], compiled(Ins0, Outs, Default)),
     msort(Ins0, Ins),
     Ins == [in(1, because(sel_relevant, [lexical_rank(1), score_percent(100)])),
-            in(3, because(cl_required, [by("base")])),
-            in(4, because(cl_required, [by("base")])),
-            in(5, because(sel_always, []))],
+            in(5, because(sel_always, [])),
+            in(3, because(cl_required, [by("base")]), pulled),
+            in(4, because(cl_required, [by("base")]), pulled)],
     \+ memberchk(out(1, _), Outs),
     \+ memberchk(out(5, _), Outs),
     Default = because(sel_not_relevant, [lexical_cut(_, _)]).

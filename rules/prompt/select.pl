@@ -129,8 +129,9 @@ relevant_because(R, P, because(sel_relevant, [lexical_rank(R), score_percent(P)]
 %! decide_ranked(+Input, +Unit, +Rank, +Percent, -State) is det.
 %  The state of a Ranked unit inside the lexical cut (compile.pl), when no
 %  extension hook of this file is loaded: decide_unit/3 cut short. A
-%  Ranked unit has activation relevant, no host flag, need or signal, and
-%  is not a tool in mode all_tools (else Go would have put it in Called),
+%  Ranked unit has activation relevant, no host flag, need or signal, is
+%  not mandatory and is not a tool in mode all_tools (else Go would have
+%  put it in Called),
 %  so only host denial's absence, capabilities and sel_relevant apply.
 decide_ranked(In, U, _, _, St) :-
     unauthorized(In, U, B), !,

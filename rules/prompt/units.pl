@@ -1,7 +1,7 @@
 /*  units.pl -- the terms the prompt rules read.
 
     Go (package prompt) finds the candidate units of one compile -- the
-    catalog's best lexical matches for the task, the always-on,
+    catalog's best lexical matches for the task, the always-on, mandatory,
     host-selected, needed and signalled units, and everything they require
     or suggest -- and calls
 
@@ -9,8 +9,9 @@
 
     Table is units(U1, ..., Un), the candidates by number (arg(N, Table, U)
     reads one in constant time). Called holds the numbers of the candidates
-    that something besides a lexical match calls for (activation always, a
-    host flag, a need, a signal, or mode all_tools for a tool); Ranked the
+    that something besides a lexical match calls for (activation always,
+    mandatory, a host flag, a need, a signal, or mode all_tools for a
+    tool); Ranked the
     numbers of the others, best lexical match first, candidates without a
     lexical match last. Each candidate is
 

@@ -18,8 +18,8 @@ mutant "a candidate decided twice is a RuleError" prompt/compile.go 's#if decide
 
 # Packing, rendering, ledger, fingerprint.
 mutant "mandatory units are packed first or fail" prompt/pack.go 's#if cd.unit.Mandatory {#if false \&\& cd.unit.Mandatory {#' ./prompt -run TestBudgetPackingNeverSilentlyDropsAMandatoryUnit
-mutant "a packed-out tool is not sent" prompt/pack.go 's#if packedSet\[cd.n\] {#if true {#' ./prompt -run TestOptionalToolSelectedThenPackedOutIsNotInTools
-mutant "a packed-out dependency takes its dependents" prompt/pack.go 's#if packedOut\[d.n\] \&\& blocked == nil {#if false \&\& packedOut[d.n] \&\& blocked == nil {#' ./prompt -run TestPackedOutDependencyRemovesItsDependents
+mutant "a packed-out tool is not sent" prompt/pack.go '/for _, cd := range p.active {/{n;s#if p.packed\[cd.n\] {#if true {#}' ./prompt -run TestOptionalToolSelectedThenPackedOutIsNotInTools
+mutant "a packed-out dependency takes its dependents" prompt/pack.go 's#if p.out\[d.n\] \&\& blocked == nil {#if false \&\& p.out[d.n] \&\& blocked == nil {#' ./prompt -run TestPackedOutDependencyRemovesItsDependents
 mutant "tool schemas are exactly the active tools" prompt/render.go 's#tools = append(tools, \*p.c.content.tool)#tools = append(tools, *p.c.content.tool, *p.c.content.tool)#' ./prompt -run TestToolSchemasAreASubsetOfActiveUnits
 mutant "no schema is rendered twice" prompt/render.go 's#^\t\t\tif k.IsTool() {#\t\t\tif k.IsTool() { b.WriteString(p.c.content.text)#' ./prompt -run TestNoSchemaIsRenderedTwice
 mutant "the prompt says active, never registered" prompt/render.go 's# active tools are available# registered tools are available#' ./prompt -run TestPromptSaysActiveNotRegistered
@@ -31,14 +31,38 @@ mutant "the encoding follows the model" prompt/tokens.go 's#"gpt-4o", "chatgpt-4
 # Catalog lifecycle and files.
 mutant "compile never releases the host's catalog" prompt/compile.go 's#^\tif err := cat.checkUsable(); err != nil {#\tdefer cat.Release()\n\tif err := cat.checkUsable(); err != nil {#' ./prompt -run TestHostOwnedCatalogIsNeverReleasedByCompile
 mutant "a released catalog refuses to compile" prompt/catalog.go 's#return \(nil, \)\{0,1\}ErrReleased#return \1nil#' ./prompt -run TestReleaseIsIdempotentAndFreesTheIndex
-mutant "catalog errors name the field's line" prompt/load.go 's#ce.Problems\[i\].Source = fmt.Sprintf("%s:%d", path, line)#ce.Problems[i].Source = fmt.Sprintf("%s:%d", path, line+1)#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
-mutant "unknown fields are refused" prompt/load.go 's#dec.KnownFields(true)#dec.KnownFields(false)#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
+mutant "catalog errors name the field's line" prompt/load.go 's#^\t\t\tp.Line = line$#\t\t\tp.Line = line + 1#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
+mutant "unknown fields are refused" prompt/load.go 's#r.add(i, key.Line, id, "", "unknown field %q", clipID(name))#_ = name#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
 mutant "a dangling relation is refused" prompt/catalog.go 's#^\t\t\tcase !ok:#\t\t\tcase !ok \&\& false:#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
 mutant "a duplicate id is refused" prompt/catalog.go 's#dup \&\& u.ID != ""#dup \&\& false#' ./prompt -run TestCatalogFileErrorsNameFileAndLine
-mutant "a tool schema must describe an object" prompt/unit.go 's#t != "object" {#t != "object" \&\& false {#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits'
+mutant "a tool schema must describe an object" prompt/unit.go 's#t != "object" {#t != "object" \&\& false {#' ./prompt -run 'TestCatalogFileErrorsNameFileAndLine|TestNewCatalogRefusesInvalidUnits|TestCatalogErrorMessagesArePlainSortedAndComplete'
 
 # The CLI.
 mutant "rlm compile explains every unit" cmd/rlm/compile.go 's#if decided\[u.ID\] {#if true {#' ./cmd/rlm -run TestCompileShowsWhyEveryUnitIsInOrOut
 mutant "a hook clause's rule ID counts as used" rules/prompt/select.pl '/^rule_id_head(extra_select\/4)\./d' ./cmd/rlm -run TestTestRulesAcceptsAPromptHookExtension
 mutant "singular and plural find each other" prompt/catalog.go 's|Doc:       u.Description + otherNumberForms(u.Description),|Doc:       u.Description,|;s|+ otherNumberForms(strings.Join(u.Keywords, " ")+" "+u.Title),|,|' ./prompt -run TestSingularAndPluralFindEachOther
 mutant "catalog schemas are checked against the meta-schema" prompt/unit.go 's|	if _, err := schemacheck.Compile(raw); err != nil {|	if _, err := schemacheck.Compile(raw); err != nil \&\& false {|' ./prompt -run TestCatalogAndRegistryAgreeOnSchemas
+
+# Review fixes (prompt2).
+mutant "a mandatory unit is a candidate of every compile" prompt/compile.go 's#^\tfor _, i := range cat.mandate {#\tfor _, i := range cat.mandate[:0] {#' ./prompt -run TestMandatoryUnitsAreAlwaysDecided
+mutant "no catalog unit takes the reserved id prefix" prompt/catalog.go 's#if strings.HasPrefix(u.ID, ReservedPrefix) {#if false \&\& strings.HasPrefix(u.ID, ReservedPrefix) {#' ./prompt -run TestReservedIDPrefixIsRefusedInCatalogs
+mutant "a packed-out unit takes what was pulled in only for it" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\]#if true || p.fixed[cd.n]#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "a pulled unit another unit still requires stays" prompt/pack.go 's#if y != cd \&\& !p.out\[y.n\] \&\&#if false \&\& y != cd \&\& !p.out[y.n] \&\&#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "a pulled mandatory unit stays" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\] ||#if !cd.pulled ||#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "the rules mark pulled units" rules/prompt/compile.pl 's#^in_term(_, N, W, in(N, W, pulled))\.#in_term(_, N, W, in(N, W)).#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "only in(N, B, pulled) has three arguments" prompt/compile.go 's#len(d.Args) == 3 \&\& d.Args\[2\] == engine.AtomValue("pulled")#len(d.Args) == 3#' ./prompt -run TestAnswersOutsideTheProtocolAreRuleErrors
+mutant "catalog problems are listed in line order" prompt/load.go 's#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(a.Line, b.Line) })#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(0, 0) })#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "a wrong type does not hide the problems after it" prompt/load.go 's#^\tc, found := prepare(units, opts)#\tc, found := prepare(units, opts)\n\tif len(r.problems) > 0 { found = nil }#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "catalog messages use the right article" prompt/unit.go 's#return "an instruction"#return "a instruction"#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "a value that was not read is not reported twice" prompt/load.go 's#^\t\t\tcontinue // the value was not read#\t\t\t// the value was not read#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
+mutant "a multi-line reason stays inside its entry" prompt/unit.go 's#strings.ReplaceAll(p.String(), "\\n", "\\n    ")#p.String()#' ./prompt -run TestMultiLineReasonsStayInsideTheirEntry
+mutant "C1 controls never reach the terminal" internal/termsafe/termsafe.go 's#r >= 0x7f \&\& r <= 0x9f#r == 0x7f#' ./internal/termsafe
+mutant "bytes that are not UTF-8 never reach the terminal" internal/termsafe/termsafe.go 's#^\t\tif utf8.ValidString(s) {#\t\tif utf8.ValidString(s) || true {#' ./internal/termsafe
+mutant "tabs pass to the terminal" internal/termsafe/termsafe.go "s#r < 0x20 \&\& r != '\\\\n' \&\& r != '\\\\t'#r < 0x20 \&\& r != '\\\\n'#" ./internal/termsafe
+mutant "rlm compile prints the prompt without control sequences" cmd/rlm/compile.go 's#fmt.Fprint(w, termsafe.String(out.Text))#fmt.Fprint(w, out.Text)#' ./cmd/rlm -run TestCompileNeverPrintsControlSequences
+mutant "rlm compile --json escapes C1 controls" cmd/rlm/compile.go 's#if r >= 0x7f \&\& r <= 0x9f {#if false {#' ./cmd/rlm -run TestCompileNeverPrintsControlSequences
+mutant ":compile without a query prints its usage" cmd/rlm/repl.go 's#case isCompile \&\& q == "":#case false:#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
+mutant ":why without a query prints its usage" cmd/rlm/repl.go 's#case !isCompile \&\& (unit == "" || q == ""):#case !isCompile \&\& unit == "":#' ./cmd/rlm -run TestReplCompileWithoutAQueryPrintsItsUsage
+mutant "a registry tool without a description gets one" prompt/tools.go 's#desc = "tool " + s.Name#desc = ""#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
+mutant "a registry tool's long description is clipped" prompt/tools.go 's#Description:  textclip.Fit(desc, MaxDescriptionBytes),#Description:  textclip.Fit(desc, 1<<30),#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
+mutant "the prompt compiler doc shows only compiled calls" docs/prompt-compiler.md 's#c, err := rlm.NewCompiler("")#c, err := rlm.NewCompiler(rlm.CompilerOptions{})#' . -run TestPromptCompilerDocSnippetIsACompiledExample

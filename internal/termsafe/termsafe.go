@@ -1,0 +1,47 @@
+// Package termsafe makes text from files, catalogs and models safe to
+// print to a terminal: such text must never reach it as control sequences
+// (clearing the screen, setting the clipboard with OSC 52, moving the
+// cursor to overwrite what was printed, ringing the bell).
+package termsafe
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Replacement is what String puts in place of each character it removes.
+const Replacement = '\uFFFD'
+
+// String returns s with every C0 control character except '\n' and '\t'
+// (U+0000–U+001F: ESC, BEL, '\r', ...), DEL (U+007F), every C1 control
+// character (U+0080–U+009F, e.g. U+009B, CSI) and every byte that is not
+// part of valid UTF-8 (a lone 0x9B is CSI to an 8-bit terminal) replaced
+// with U+FFFD. Everything else, line breaks and tabs included, is kept as
+// it is; s itself is returned when nothing needs replacing.
+func String(s string) string {
+	i := strings.IndexFunc(s, unsafe)
+	if i < 0 {
+		if utf8.ValidString(s) {
+			return s
+		}
+		i = 0
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		// Ranging over a string yields utf8.RuneError for every byte that
+		// is not valid UTF-8.
+		if unsafe(r) {
+			r = Replacement
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// unsafe reports whether r is a control character String replaces (a
+// U+FFFD that stands for invalid bytes is replaced by itself).
+func unsafe(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f
+}
