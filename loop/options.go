@@ -118,7 +118,7 @@ type Options struct {
 	Temperature *float64
 	Seed        *int64
 	// Instruction replaces the loop's own instruction to the model (the
-	// mandatory unit "loop:answer"), e.g. for a host that asks for a
+	// mandatory unit "rlm:answer"), e.g. for a host that asks for a
 	// structured choice rather than an answer about a source tree.
 	Instruction string
 	// ResponseSchema, when set, asks for an answer that is one JSON object

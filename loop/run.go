@@ -218,7 +218,7 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 	if r.opts.Instruction != "" {
 		body = r.opts.Instruction
 	}
-	units := []prompt.Unit{{ID: "loop:answer", Kind: prompt.KindInstruction, Title: "how to answer", Body: body,
+	units := []prompt.Unit{{ID: prompt.ReservedPrefix + "answer", Kind: prompt.KindInstruction, Title: "how to answer", Body: body,
 		Activation: prompt.ActivationAlways, Mandatory: true, Priority: 100, Source: "loop"}}
 	if r.opts.Retriever != nil {
 		ev, err := c.evidence(ctx, question, r.limits.Evidence)

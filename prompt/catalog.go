@@ -29,9 +29,12 @@ type CatalogOptions struct {
 	// counted with when the catalog is built (EncodingFor). A compile for
 	// a model of another encoding counts them again, once, on first use.
 	Model string
-	// Extra units join the catalog's own unless one of those has the same
-	// id (e.g. loop.BuiltinUnits: the completion loop's built-in tools
-	// for a catalog read from a file).
+	// Extra units join the catalog's own (e.g. loop.BuiltinUnits: the
+	// completion loop's built-in tools, for a catalog read from a file).
+	// A catalog tool unit with an Extra tool unit's id keeps its own title,
+	// description, keywords, activation, relations and priority but takes
+	// the Extra unit's kind and schema: the schema the executor checks
+	// calls against is the only one the model is shown.
 	Extra []Unit
 }
 
@@ -98,15 +101,19 @@ func unitProblems(ps []problem) []UnitProblem {
 // problem found.
 func prepare(units []Unit, opts CatalogOptions) (*Catalog, []problem) {
 	if len(opts.Extra) > 0 {
-		have := make(map[string]bool, len(units))
-		for _, u := range units {
-			have[u.ID] = true
+		at := make(map[string]int, len(units))
+		for i, u := range units {
+			at[u.ID] = i
 		}
 		units = append([]Unit(nil), units...)
 		for _, u := range opts.Extra {
-			if !have[u.ID] {
-				units = append(units, u)
+			if i, ok := at[u.ID]; ok {
+				if units[i].Kind.IsTool() && u.Kind.IsTool() {
+					units[i].Kind, units[i].Schema = u.Kind, u.Schema
+				}
+				continue
 			}
+			units = append(units, u)
 		}
 	}
 	if len(units) > MaxUnits {

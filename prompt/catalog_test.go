@@ -337,3 +337,36 @@ func TestUnitsFromToolsNeverFailOnADescription(t *testing.T) {
 		t.Errorf("long description: %d bytes, want it clipped to %d and marked", len(u.Description), MaxDescriptionBytes)
 	}
 }
+
+// TestExtraToolUnitsGiveTheirSchemaToACatalogToolOfTheSameID: a catalog
+// that redescribes a built-in tool keeps its own description and
+// activation, but the schema sent is the built-in's (the one its calls
+// are checked against); a non-tool unit of that id is left alone.
+func TestExtraToolUnitsGiveTheirSchemaToACatalogToolOfTheSameID(t *testing.T) {
+	ctx := context.Background()
+	builtin := Unit{ID: "retrieve", Kind: KindTool, Description: "built-in", Schema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)}
+	mine := Unit{ID: "retrieve", Kind: KindTool, Description: "search our monorepo", Activation: ActivationRelevant,
+		Schema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
+	cat, err := NewCatalog(ctx, []Unit{mine}, CatalogOptions{Extra: []Unit{builtin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Release()
+	got, ok := cat.Lookup("retrieve")
+	if !ok || cat.Len() != 1 {
+		t.Fatalf("catalog has %d units, retrieve %v", cat.Len(), ok)
+	}
+	want, _ := canonicalSchema(builtin.Schema)
+	if string(got.Schema) != string(want) || got.Description != "search our monorepo" || got.Activation != ActivationRelevant {
+		t.Errorf("got schema %s, description %q, activation %q; want the built-in's schema and the catalog's text", got.Schema, got.Description, got.Activation)
+	}
+	note := Unit{ID: "retrieve", Kind: KindInstruction, Body: "use retrieve sparingly"}
+	cat2, err := NewCatalog(ctx, []Unit{note}, CatalogOptions{Extra: []Unit{builtin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat2.Release()
+	if got, _ := cat2.Lookup("retrieve"); got.Kind != KindInstruction || cat2.Len() != 1 {
+		t.Errorf("a non-tool unit of the built-in's id became %s (%d units)", got.Kind, cat2.Len())
+	}
+}

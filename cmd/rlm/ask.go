@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/termsafe"
 )
 
 // cmdAsk answers a question about a source tree with the completion loop:
@@ -67,7 +68,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !*asJSON {
 		opts.OnDelta = func(s string) {
 			streamed = true
-			fmt.Fprint(stdout, s)
+			fmt.Fprint(stdout, termsafe.String(s))
 		}
 	}
 	res, err := p.Ask(ctx, question, opts)
@@ -84,7 +85,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if !streamed && res.Answer != "" {
-		fmt.Fprint(stdout, res.Answer)
+		fmt.Fprint(stdout, termsafe.String(res.Answer))
 	}
 	if streamed || res.Answer != "" {
 		fmt.Fprintln(stdout)

@@ -86,3 +86,23 @@ func TestAskWithAnUnsetKeyVariableFailsBeforeIndexing(t *testing.T) {
 		t.Fatalf("the tree was opened before the key was checked:\n%s", errs)
 	}
 }
+
+// TestAskNeverPrintsTheModelsControlSequences: an answer holding escape
+// sequences (clear screen, OSC 52 clipboard, a bidi override) reaches the
+// terminal without them, streamed or as one JSON-free text.
+func TestAskNeverPrintsTheModelsControlSequences(t *testing.T) {
+	hostile := "Fetch\x1b[2J is at \x1b]52;c;cm0gLXJm\x07sub/client.go:6\u202e and\x9b31m here"
+	fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+		return testfixture.ChatTurn{Content: hostile}
+	})
+	out, errs, code := runCLI(t, "", "ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "", "where is Fetch?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") {
+		t.Fatalf("a control sequence reached the terminal: %q", out)
+	}
+	if !strings.Contains(out, "sub/client.go:6") {
+		t.Fatalf("the answer is missing: %q", out)
+	}
+}

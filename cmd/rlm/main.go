@@ -20,6 +20,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/rlm-dev/rlm/internal/termsafe"
 )
 
 const usage = `rlm: LLM-harness retrieval planned by Prolog rules
@@ -88,10 +90,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "rlm %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "rlm %s: %s\n", args[0], termsafe.String(err.Error()))
 		return 2
 	default:
-		fmt.Fprintf(stderr, "rlm %s: %v\n", args[0], err)
+		// An error may quote a file, a catalog or a model's refusal.
+		fmt.Fprintf(stderr, "rlm %s: %s\n", args[0], termsafe.String(err.Error()))
 		return 1
 	}
 }

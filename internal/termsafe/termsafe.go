@@ -15,7 +15,8 @@ const Replacement = '\uFFFD'
 // String returns s with every C0 control character except '\n' and '\t'
 // (U+0000–U+001F: ESC, BEL, '\r', ...), DEL (U+007F), every C1 control
 // character (U+0080–U+009F, e.g. U+009B, CSI) and every byte that is not
-// part of valid UTF-8 (a lone 0x9B is CSI to an 8-bit terminal) replaced
+// part of valid UTF-8 (a lone 0x9B is CSI to an 8-bit terminal), and the
+// bidirectional overrides and isolates (see bidiControl) replaced
 // with U+FFFD. Everything else, line breaks and tabs included, is kept as
 // it is; s itself is returned when nothing needs replacing.
 func String(s string) string {
@@ -43,5 +44,13 @@ func String(s string) string {
 // unsafe reports whether r is a control character String replaces (a
 // U+FFFD that stands for invalid bytes is replaced by itself).
 func unsafe(r rune) bool {
-	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || bidiControl(r)
+}
+
+// bidiControl reports whether r is a bidirectional embedding, override or
+// isolate (U+202A–U+202E, U+2066–U+2069): printed, they reorder the text
+// after them, so "a.go:12" can be shown as something else ("Trojan
+// Source", CVE-2021-42574).
+func bidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }

@@ -24,6 +24,7 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 		{"printable text passes", "héllo 日本 🙂 \u00a0 <b>&", "héllo 日本 🙂 \u00a0 <b>&"},
 		{"invalid UTF-8 alone", "ok\xff\xfe", "ok" + r + r},
 		{"empty", "", ""},
+		{"bidi override and isolate", "see a\u202egol.b\u202c and \u2066x\u2069", "see a" + r + "gol.b" + r + " and " + r + "x" + r},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := String(tc.in)

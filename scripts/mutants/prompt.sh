@@ -66,3 +66,5 @@ mutant ":why without a query prints its usage" cmd/rlm/repl.go 's#case !isCompil
 mutant "a registry tool without a description gets one" prompt/tools.go 's#desc = "tool " + s.Name#desc = ""#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
 mutant "a registry tool's long description is clipped" prompt/tools.go 's#Description:  textclip.Fit(desc, MaxDescriptionBytes),#Description:  textclip.Fit(desc, 1<<30),#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
 mutant "the prompt compiler doc shows only compiled calls" docs/prompt-compiler.md 's#c, err := rlm.NewCompiler("")#c, err := rlm.NewCompiler(rlm.CompilerOptions{})#' . -run TestPromptCompilerDocSnippetIsACompiledExample
+mutant "bidi overrides never reach the terminal" internal/termsafe/termsafe.go 's#|| bidiControl(r)$#|| false \&\& bidiControl(r)#' ./internal/termsafe
+mutant "extra tool units give their schema" prompt/catalog.go 's|					units\[i\].Kind, units\[i\].Schema = u.Kind, u.Schema|					_ = u|' ./prompt -run TestExtraToolUnitsGiveTheirSchema
