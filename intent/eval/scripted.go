@@ -299,7 +299,9 @@ func fill(c scriptedCand, toks []string) (map[string]any, *scriptedSlot) {
 		}
 	}
 	// Typed values first, so that free words are what they leave.
-	order := func(t string) int { return map[string]int{"duration": 0, "enum": 1, "integer": 2, "number": 2, "string": 3}[t] }
+	order := func(t string) int {
+		return map[string]int{"duration": 0, "enum": 1, "integer": 2, "number": 2, "string": 3}[t]
+	}
 	slots := slices.Clone(c.slots)
 	slices.SortStableFunc(slots, func(a, b scriptedSlot) int { return order(a.typ) - order(b.typ) })
 	for i := range slots {
