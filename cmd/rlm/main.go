@@ -9,6 +9,9 @@
 //	rlm repl [--root DIR] [--rules DIR] [--catalog FILE [--cap C]...]
 //	rlm test-rules [DIR]
 //	rlm rules dump DIR | rlm rules ids
+//	rlm ask --root DIR [--model M] QUESTION
+//	rlm route --intents DIR [--explain] [--json] [--model M] [--cap C]... [--allow write,...] UTTERANCE
+//	rlm route eval --intents DIR --corpus FILE [--scripted | --model M]
 package main
 
 import (
@@ -34,6 +37,9 @@ usage:
   rlm test-rules [DIR]
   rlm rules dump DIR | rlm rules ids [--rules DIR]
   rlm ask --root DIR [--model M] [--base-url URL] [--key-env NAME] [--mode compiled|all_tools] [--trace] QUESTION
+  rlm route --intents DIR [--explain] [--json] [--spell] [--model M --base-url URL --key-env NAME]
+            [--cap C]... [--allow write,...] UTTERANCE
+  rlm route eval --intents DIR --corpus FILE [--scripted | --model M ...] [--json] [--misses]
 
 Run "rlm COMMAND -h" for a command's flags.
 `
@@ -71,6 +77,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdRules(ctx, args[1:], stdout, stderr)
 	case "ask":
 		err = cmdAsk(ctx, args[1:], stdout, stderr)
+	case "route":
+		err = cmdRoute(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
