@@ -40,8 +40,8 @@ func TestSpellingRewriterFixesOnlyClearTyposOfTheIntentsWords(t *testing.T) {
 		}
 	}
 	// A word one edit from two dictionary words of the same kind stays.
-	two := intent.SpellingRewriter([]intent.Intent{{Name: "x", Description: "sand band", Phrasings: []string{"sand"}}})
-	if got := two("sbnd"); got != "sbnd" {
+	two := intent.SpellingRewriter([]intent.Intent{{Name: "x", Description: "store score", Phrasings: []string{"store"}}})
+	if got := two("sore"); got != "sore" {
 		t.Errorf("a word near two dictionary words was rewritten to %q", got)
 	}
 }
