@@ -148,11 +148,7 @@ func printRouteChain(w io.Writer, res *rlm.RouteResult, utterance string, rewrit
 	}
 	fmt.Fprintln(w, "chain (resolver, repair, validation, in order):")
 	for _, b := range res.Evidence {
-		fmt.Fprintf(w, "  %s", b.Rule)
-		if len(b.Premises) > 0 {
-			fmt.Fprintf(w, "  <- %s", printable(strings.Join(b.Premises, ", ")))
-		}
-		fmt.Fprintln(w)
+		printBecause(w, b.Rule, b.Premises)
 	}
 	switch {
 	case res.By == "repair":
