@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -61,6 +62,9 @@ func SpellingRewriter(intents []Intent) func(string) string {
 	for w := range dict {
 		r := []rune(w)[0]
 		byFirst[r] = append(byFirst[r], w)
+	}
+	for _, ws := range byFirst {
+		slices.Sort(ws) // one order, whatever the map's
 	}
 	known := func(w string) bool {
 		return dict[w] || dict[w+"s"] || strings.HasSuffix(w, "s") && dict[w[:len(w)-1]]

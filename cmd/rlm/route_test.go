@@ -165,8 +165,9 @@ func TestRouteRefusesBadUsage(t *testing.T) {
 }
 
 // TestRouteEvalScoresACorpus: `rlm route eval --scripted` prints the
-// three configurations and the per-category table; without a model only
-// two, and it says so; --json is the report.
+// three configurations and the per-category table; --model scores an
+// OpenAI-compatible endpoint as the repair; without a model only two
+// configurations, and it says so; --json is the report.
 func TestRouteEvalScoresACorpus(t *testing.T) {
 	out, errs, code := runCLI(t, "", "route", "eval", "--intents", homeIntents, "--corpus", smallCorpus, "--scripted", "--misses")
 	if code != 0 {
@@ -177,6 +178,14 @@ func TestRouteEvalScoresACorpus(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	fake := testfixture.NewChatFake(t, func(int, testfixture.Request) testfixture.ChatTurn {
+		return testfixture.ChatTurn{Content: `{"result":"fallback_chat"}`}
+	})
+	out, errs, code = runCLI(t, "", "route", "eval", "--intents", homeIntents, "--corpus", smallCorpus,
+		"--model", "gpt-4o-mini", "--base-url", fake.URL(), "--key-env", "")
+	if code != 0 || !strings.Contains(out, "(repair model: gpt-4o-mini)") || len(fake.Requests()) == 0 {
+		t.Fatalf("an endpoint as the repair: exit %d, %d requests: %s%s", code, len(fake.Requests()), out, errs)
 	}
 	out, errs, code = runCLI(t, "", "route", "eval", "--intents", homeIntents, "--corpus", smallCorpus, "--json")
 	if code != 0 || !strings.Contains(errs, "the repair configuration is not scored") {
