@@ -35,7 +35,8 @@ var layers = map[string][]string{
 	"prompt":                  {"engine", "rules", "retrieval", "retrieval/embedded", "internal/*"},
 	"loop":                    {"planner", "prompt", "tools", "providers", "retrieval", "internal/*"},
 	"intent":                  {"engine", "rules", "loop", "prompt", "tools", "providers", "retrieval", "retrieval/embedded", "internal/*"},
-	"":                        {"planner", "project", "prompt", "loop", "tools", "intent", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
+	"intent/eval":             {"intent", "loop", "prompt", "providers", "tools", "internal/*"},
+	"":                        {"planner", "project", "prompt", "loop", "tools", "intent", "intent/eval", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"mcp":                     {"", "tools", "prompt", "internal/*"},
 	"cmd/rlm":                 {"", "mcp", "internal/*"},
 }

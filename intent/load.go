@@ -160,3 +160,27 @@ func (r *Router) readValidation(ctx context.Context) (map[string]string, error) 
 	}
 	return out, nil
 }
+
+// readSynonyms maps each word of synonym/2 (resolve.pl) to its canonical
+// words.
+func (r *Router) readSynonyms(ctx context.Context) (map[string][]string, error) {
+	sol, err := r.eng.Once(ctx, "synonyms", engine.NewVar())
+	if err != nil {
+		return nil, fmt.Errorf("intent: reading synonyms: %w", err)
+	}
+	out := map[string][]string{}
+	ps, _ := sol[0].([]any)
+	for _, v := range ps {
+		c, ok := v.(engine.CompoundValue)
+		if !ok || c.Functor != "-" || len(c.Args) != 2 {
+			return nil, fmt.Errorf("intent: synonyms/1 gave %s, want Word-Canonical", engine.FormatValue(v))
+		}
+		w, ok1 := engine.Text(c.Args[0])
+		canon, ok2 := engine.Text(c.Args[1])
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("intent: synonym(%s): want two strings", engine.FormatValue(v))
+		}
+		out[w] = append(out[w], canon)
+	}
+	return out, nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,7 +57,8 @@ type Router struct {
 	order    []string
 	index    retrieval.Backend
 	exec     *tools.Executor
-	validate map[string]string // validation check -> rule ID (validate.pl)
+	validate map[string]string   // validation check -> rule ID (validate.pl)
+	synonyms map[string][]string // word -> canonical words (synonym/2)
 }
 
 type entry struct {
@@ -115,6 +117,9 @@ func New(ctx context.Context, opts Options) (*Router, error) {
 	if r.validate, err = r.readValidation(ctx); err != nil {
 		return nil, err
 	}
+	if r.synonyms, err = r.readSynonyms(ctx); err != nil {
+		return nil, err
+	}
 	if err := r.buildIndex(ctx); err != nil {
 		return nil, err
 	}
@@ -163,12 +168,21 @@ func (r *Router) buildIndex(ctx context.Context) error {
 	return nil
 }
 
-// candidates are the intents nearest the tokens by BM25, best first.
+// candidates are the intents nearest the tokens by BM25, best first; the
+// search also looks for the canonical words of the tokens' synonyms.
 func (r *Router) candidates(ctx context.Context, toks []string) ([]Candidate, error) {
 	if len(toks) == 0 || len(r.order) == 0 {
 		return nil, nil
 	}
-	hits, err := r.index.Search(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: strings.Join(toks, " "), Limit: MaxCandidates})
+	q := slices.Clone(toks)
+	for _, t := range toks {
+		for _, c := range r.synonyms[t] {
+			if !slices.Contains(q, c) {
+				q = append(q, c)
+			}
+		}
+	}
+	hits, err := r.index.Search(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: strings.Join(q, " "), Limit: MaxCandidates})
 	if err != nil {
 		return nil, fmt.Errorf("intent: candidates: %w", err)
 	}

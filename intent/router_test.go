@@ -40,3 +40,19 @@ func TestSmoke(t *testing.T) {
 		t.Logf("%q -> %s %s %v q=%q reason=%s by=%s cands=%v ev=%v", u, res.Kind, res.Intent, res.Args, res.Question, res.Reason, res.By, res.Considered, res.Evidence)
 	}
 }
+
+// TestSynonymsLeadToTheirIntents: a word the rules declare a synonym of a
+// phrasing's word finds that intent among the candidates, so the resolver
+// accepts "ring grandma" (synonym("ring", "call")) without a model.
+func TestSynonymsLeadToTheirIntents(t *testing.T) {
+	r := newRouter(t, intent.Options{})
+	for u, want := range map[string]string{"ring grandma": "grandma", "dial the office": "the office"} {
+		res, err := r.Route(context.Background(), intent.Turn{ID: "s", Utterance: u})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Kind != intent.Accept || res.Intent != "call_contact" || res.By != "resolver" || res.Args["who"] != want {
+			t.Errorf("%q: %s %s %v by %s, want call_contact who=%q by the resolver", u, res.Kind, res.Intent, res.Args, res.By, want)
+		}
+	}
+}

@@ -102,6 +102,10 @@ func parseDuration(words []string) (int, bool) {
 		if w == "and" {
 			continue
 		}
+		// "half an hour", "two and a half hours": the article belongs to half.
+		if (w == "a" || w == "an") && (i > 0 && words[i-1] == "half" || i+1 < len(words) && words[i+1] == "half") {
+			continue
+		}
 		if w == "half" {
 			if have {
 				amount += 0.5

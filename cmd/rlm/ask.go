@@ -19,9 +19,7 @@ import (
 func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("ask", stderr)
 	root := fs.String("root", "", "source tree to ask about")
-	modelID := fs.String("model", envOr("RLM_CHAT_MODEL", "gpt-4o-mini"), "chat model id (default $RLM_CHAT_MODEL or gpt-4o-mini)")
-	baseURL := fs.String("base-url", envOr("RLM_CHAT_BASE_URL", "https://api.openai.com/v1"), "base URL of an OpenAI-compatible chat endpoint (default $RLM_CHAT_BASE_URL)")
-	keyEnv := fs.String("key-env", "OPENAI_API_KEY", "name of the environment variable holding the API key (\"\" for none)")
+	chat := addChatFlags(fs, envOr("RLM_CHAT_MODEL", "gpt-4o-mini"), "chat model id (default $RLM_CHAT_MODEL or gpt-4o-mini)")
 	mode := fs.String("mode", "compiled", "what the model sees: compiled (the prompt compiler's projection) or all_tools")
 	trace := fs.Bool("trace", false, "print the trace (projection, plan steps, tool calls, usage) as JSON lines on stderr")
 	asJSON := fs.Bool("json", false, "print the whole result as one JSON object instead of streaming the answer")
@@ -42,10 +40,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{fmt.Sprintf("--mode %q: want compiled or all_tools", *mode)}
 	}
 	question := strings.Join(pos, " ")
-	if *keyEnv != "" && os.Getenv(*keyEnv) == "" {
-		return usageError{fmt.Sprintf("the environment variable %s holding the API key is not set: export it, name another with --key-env, or pass --key-env '' for an endpoint without keys", *keyEnv)}
-	}
-	model, err := rlm.NewChatModel(*baseURL, *modelID, *keyEnv)
+	model, err := chat.open()
 	if err != nil {
 		return err
 	}
@@ -57,7 +52,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := rlm.AskOptions{Model: model, Mode: rlm.CompileMode(*mode), Limits: rlm.AskLimits{PromptBudget: *budget, Wall: *timeout},
 		Policy: rlm.ToolPolicy{Capabilities: caps}, Input: rlm.CompileInput{Capabilities: caps}}
 	if *catalog != "" {
-		cat, err := rlm.LoadCatalog(ctx, *catalog, *modelID)
+		cat, err := rlm.LoadCatalog(ctx, *catalog, *chat.model)
 		if err != nil {
 			return err
 		}

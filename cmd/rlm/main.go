@@ -10,6 +10,9 @@
 //	rlm test-rules [DIR]
 //	rlm rules dump DIR | rlm rules ids
 //	rlm mcp --root DIR [--allow-write] [--http 127.0.0.1:PORT] [--catalog FILE]
+//	rlm ask --root DIR [--model M] QUESTION
+//	rlm route --intents DIR [--explain] [--json] [--model M] [--cap C]... [--allow write,...] UTTERANCE
+//	rlm route eval --intents DIR --corpus FILE [--scripted | --model M]
 package main
 
 import (
@@ -39,6 +42,9 @@ usage:
   rlm ask --root DIR [--model M] [--base-url URL] [--key-env NAME] [--mode compiled|all_tools] [--trace] QUESTION
   rlm mcp --root DIR [--rules DIR] [--embedder E] [--backend B] [--allow-write]
           [--http 127.0.0.1:PORT] [--catalog FILE [--model M]]
+  rlm route --intents DIR [--explain] [--json] [--spell] [--model M --base-url URL --key-env NAME]
+            [--cap C]... [--allow write,...] UTTERANCE
+  rlm route eval --intents DIR --corpus FILE [--scripted | --model M ...] [--json] [--misses]
 
 Run "rlm COMMAND -h" for a command's flags.
 `
@@ -78,6 +84,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdAsk(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		err = cmdMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "route":
+		err = cmdRoute(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

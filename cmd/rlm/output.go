@@ -47,13 +47,18 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 	if explain {
 		fmt.Fprintln(w, "\nwhy:")
 		for _, b := range a.Explain {
-			fmt.Fprintf(w, "  %s", b.Rule)
-			if len(b.Premises) > 0 {
-				fmt.Fprintf(w, "  <- %s", printable(strings.Join(b.Premises, ", ")))
-			}
-			fmt.Fprintln(w)
+			printBecause(w, b.Rule, b.Premises)
 		}
 	}
+}
+
+// printBecause prints one decision of a chain: "  rule  <- premises".
+func printBecause(w io.Writer, rule string, premises []string) {
+	fmt.Fprintf(w, "  %s", rule)
+	if len(premises) > 0 {
+		fmt.Fprintf(w, "  <- %s", printable(strings.Join(premises, ", ")))
+	}
+	fmt.Fprintln(w)
 }
 
 func printExplanation(w io.Writer, e *rlm.Explanation) {

@@ -36,6 +36,13 @@
                                  "start")
       filler(Word)               a word an utterance may add anywhere
                                  ("please")
+      conjunction(Word)          a word that joins two requests ("and",
+                                 "then"): a slot never takes in a
+                                 conjunction followed by the first word of
+                                 a candidate's phrasing ("play jazz and
+                                 turn on the lights" is two requests, not
+                                 music called "jazz and turn on the
+                                 lights"); such a turn goes to the repair
       extra_resolution(Utterance, Candidates, Result)
                                  tried before the default rules
 */
@@ -46,12 +53,17 @@
 :- multifile(filler/1).
 :- multifile(extra_resolution/3).
 :- dynamic(extra_resolution/3).
+:- multifile(conjunction/1).
 
 rule_id(in_empty, "the utterance has no words").
 rule_id(in_out_of_scope, "no registered intent is near the utterance").
 rule_id(in_exact_phrasing, "one intent's phrasing matches the whole utterance").
 rule_id(in_same_phrasing, "several intents' phrasings match the whole utterance").
 rule_id(in_no_phrasing, "no phrasing matches the whole utterance: the model may choose among the nearest intents").
+rule_id(in_joined_requests, "a phrasing matches only if a slot takes in a second request joined by a conjunction: the model may choose among the nearest intents").
+
+conjunction("and").
+conjunction("then").
 
 filler("please").
 filler("kindly").
@@ -68,14 +80,29 @@ filler("the").
 filler("a").
 filler("an").
 
+%! synonyms(-Pairs) is det.
+%  Every synonym/2 as Word-Canonical: Go adds the canonical words to the
+%  candidate search, so that "ring grandma" finds the intent said with
+%  "call".
+synonyms(Ps) :-
+    findall(W-C, synonym(W, C), Ps).
+
 %! resolve(+Utterance, +Candidates, -Result) is det.
 resolve(U, Cs, R) :-
     extra_resolution(U, Cs, R), !.
 resolve(utterance([]), _, reject(empty_utterance, [because(in_empty, [])])) :- !.
 resolve(_, [], fallback_chat(out_of_scope, [because(in_out_of_scope, [candidates(0)])])) :- !.
 resolve(utterance(Ts), Cs, R) :-
-    findall(I-Args, (member(cand(I, Ps, _), Cs), best_match(Ps, Ts, Args)), Matches),
-    decide(Matches, Cs, R).
+    findall(W, ( member(cand(_, Ps, _), Cs), member([w(W)|_], Ps) ), Ws),
+    sort(Ws, Starts),
+    findall(I-Args, (member(cand(I, Ps, _), Cs), best_match(Ps, Ts, Starts, Args)), Matches),
+    (   Matches == [],
+        findall(I, ( member(cand(I, Ps, _), Cs), best_match(Ps, Ts, [], _) ), Joined),
+        Joined \== []
+    ->  findall(I, member(cand(I, _, _), Cs), Is),
+        R = repair(Is, [because(in_joined_requests, [intents(Joined)])])
+    ;   decide(Matches, Cs, R)
+    ).
 
 %! decide(+Matches, +Candidates, -Result) is det.
 decide([I-Args], _, accept(I, Args, [because(in_exact_phrasing, [intent(I)])])) :- !.
@@ -84,12 +111,14 @@ decide([I-_, J-_|More], _, clarify(which(Is), Is, [because(in_same_phrasing, [in
 decide([], Cs, repair(Is, [because(in_no_phrasing, [candidates(Is)])])) :-
     findall(I, member(cand(I, _, _), Cs), Is).
 
-%! best_match(+Phrasings, +Tokens, -Args) is semidet.
+%! best_match(+Phrasings, +Tokens, +Starts, -Args) is semidet.
 %  The most specific phrasing that matches all of Tokens (the most literal
 %  words: "set the thermostat to {degrees} degrees" before "set the
 %  thermostat to {degrees}"; the first such on a tie), and its slot values.
-best_match(Ps, Ts, Args) :-
-    findall(N-A, ( member(P, Ps), once(match(P, Ts, A)), literal_count(P, N) ), [N0-A0|More]),
+%  Starts are the first words of the candidates' phrasings: no slot takes
+%  in a conjunction followed by one of them.
+best_match(Ps, Ts, Starts, Args) :-
+    findall(N-A, ( member(P, Ps), once(match(P, Ts, Starts, A)), literal_count(P, N) ), [N0-A0|More]),
     best_of(More, N0-A0, _-Args).
 
 best_of([], Best, Best).
@@ -104,22 +133,39 @@ literal_count(P, N) :-
     findall(x, member(w(_), P), Ws),
     length(Ws, N).
 
-%! match(+Pattern, +Tokens, -Args) is nondet.
+%! match(+Pattern, +Tokens, +Starts, -Args) is nondet.
 %  Pattern matches Tokens, every token used: words equal (or synonyms),
-%  fillers skipped, a slot taking one or more tokens (the fewest first).
-match([], [], []).
-match([], [T|Ts], Args) :-
+%  fillers skipped, a slot taking one or more tokens (the fewest first)
+%  that do not join another request (Starts, see best_match/4).
+match([], [], _, []).
+match([], [T|Ts], Ss, Args) :-
     filler(T),
-    match([], Ts, Args).
-match([w(W)|P], [T|Ts], Args) :-
+    match([], Ts, Ss, Args).
+match([w(W)|P], [T|Ts], Ss, Args) :-
     same_word(T, W),
-    match(P, Ts, Args).
-match([w(W)|P], [T|Ts], Args) :-
+    match(P, Ts, Ss, Args).
+match([w(W)|P], [T|Ts], Ss, Args) :-
     filler(T), T \== W,
-    match([w(W)|P], Ts, Args).
-match([slot(S)|P], Ts, [arg(S, [V|Vs])|Args]) :-
+    match([w(W)|P], Ts, Ss, Args).
+match([slot(S)|P], Ts, Ss, [arg(S, [V|Vs])|Args]) :-
     append([V|Vs], Rest, Ts),
-    match(P, Rest, Args).
+    \+ joins_request([V|Vs], Ss),
+    match(P, Rest, Ss, Args).
+
+%! joins_request(+Words, +Starts) is semidet.
+%  Words hold a conjunction followed (after fillers and conjunctions) by a
+%  word that starts a phrasing.
+joins_request(Ws, Ss) :-
+    append(_, [C|After], Ws),
+    conjunction(C),
+    first_word(After, W),
+    member(S, Ss),
+    same_word(W, S), !.
+
+first_word([W|Ws], F) :-
+    ( filler(W) ; conjunction(W) ), !,
+    first_word(Ws, F).
+first_word([W|_], W).
 
 %! same_word(+Token, +Word) is semidet.
 same_word(T, W) :-

@@ -65,3 +65,18 @@ test(the_most_specific_phrasing_wins) :-
     resolve(utterance(["set", "the", "thermostat", "to", "21.5", "degrees"]), [C], R),
     R = accept(_, Args, _),
     Args == [arg("degrees", ["21.5"])].
+
+test(a_slot_does_not_take_in_a_joined_request) :-
+    A = cand("music_play", [[w("play"), slot("what")]], 100),
+    lights(L),
+    resolve(utterance(["play", "jazz", "and", "then", "turn", "on", "the", "lights"]), [A, L], R),
+    R = repair(Is, [because(Rule, [intents(Joined)])]),
+    Is == ["music_play", "lights_on"],
+    Rule == in_joined_requests,
+    Joined == ["music_play"].
+
+test(a_conjunction_inside_a_value_stays) :-
+    A = cand("shopping_add", [[w("add"), slot("item"), w("to"), w("the"), w("list")]], 100),
+    resolve(utterance(["add", "milk", "and", "eggs", "to", "the", "list"]), [A], R),
+    R = accept(_, Args, _),
+    Args == [arg("item", ["milk", "and", "eggs"])].

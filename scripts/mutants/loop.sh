@@ -13,5 +13,5 @@ mutant "a bare path does not cite" loop/evidence.go 's|	return named \&\& mentio
 mutant "a symbol is matched as a whole word" loop/evidence.go 's|		if (i == 0 \|\| !ident(s\[i-1\])) \&\& (end == len(s) \|\| !ident(s\[end\])) {|		if _, _ = ident, end; true {|' ./loop -run TestAnAnswerCites
 mutant "streamed calls set apart" loop/run.go 's|					r.opts.OnDelta(StreamSeparator)|					_ = StreamSeparator|' ./loop -run TestTextStreamedBeforeAToolCallIsSetApart
 mutant "negative token counts clamped" loop/budget.go 's|	clamp := func(n int64) int { return int(min(max(n, 0), MaxReportedTokens)) }|	clamp := func(n int64) int { return int(n) }|' ./loop -run TestTokenCountsFromTheServerAreClamped
-mutant "rlm ask checks the key variable before indexing" cmd/rlm/ask.go 's|	if \*keyEnv != "" \&\& os.Getenv(\*keyEnv) == "" {|	if false {|' ./cmd/rlm -run TestAskWithAnUnsetKeyVariableFailsBeforeIndexing
+mutant "rlm ask checks the key variable before indexing" cmd/rlm/route.go 's|	if \*c.keyEnv != "" \&\& os.Getenv(\*c.keyEnv) == "" {|	if _ = os.Getenv; false {|' ./cmd/rlm -run TestAskWithAnUnsetKeyVariableFailsBeforeIndexing
 mutant "rlm ask never prints control sequences" cmd/rlm/ask.go 's|			fmt.Fprint(stdout, termsafe.String(s))|			fmt.Fprint(stdout, s)|' ./cmd/rlm -run TestAskNeverPrintsTheModelsControlSequences

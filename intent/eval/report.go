@@ -1,0 +1,69 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Markdown writes the report as tables: one row per configuration
+// (accuracy, clarify rate, latency, model calls, false-positive
+// executions), then accuracy per category with each configuration as a
+// column. With misses, it lists each configuration's misses after.
+func (r *Report) Markdown(w io.Writer, misses bool) error {
+	var b strings.Builder
+	model := ""
+	if r.Model != "" {
+		model = " (repair model: " + r.Model + ")"
+	}
+	fmt.Fprintf(&b, "%d cases%s\n\n", r.Cases, model)
+	b.WriteString("| configuration | accuracy | clarify rate | p50 | p99 | model calls | false-positive executions | wrong-argument accepts | errors |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	for _, s := range r.Configs {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %d | %d | %d |\n", s.Config, pct(s.Correct, s.Cases), pct(s.Clarify, s.Cases),
+			ms(s.P50), ms(s.P99), s.ModelCalls, s.FalsePositives, s.WrongArgs, s.Errors)
+	}
+	b.WriteString("\n| category | cases |")
+	for _, s := range r.Configs {
+		b.WriteString(" " + s.Config + " |")
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(r.Configs)) + "\n")
+	for i, c := range r.Categories {
+		n := 0
+		if len(r.Configs) > 0 {
+			n = r.Configs[0].Categories[i].Cases
+		}
+		fmt.Fprintf(&b, "| %s | %d |", c, n)
+		for _, s := range r.Configs {
+			cs := s.Categories[i]
+			fmt.Fprintf(&b, " %s (%d model calls, %d FP, p50 %s) |", pct(cs.Correct, cs.Cases), cs.ModelCalls, cs.FalsePositives, ms(cs.P50))
+		}
+		b.WriteString("\n")
+	}
+	if misses {
+		for _, s := range r.Configs {
+			fmt.Fprintf(&b, "\n%s: %d misses\n", s.Config, len(s.Misses))
+			for _, f := range s.Misses {
+				fp := ""
+				if f.FalsePositive {
+					fp = "  FALSE POSITIVE"
+				}
+				fmt.Fprintf(&b, "  line %d [%s] %q: want %s, got %s%s\n", f.Line, f.Category, f.Utterance, f.Want, f.Got, fp)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func pct(n, of int) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f %%", 100*float64(n)/float64(of))
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}

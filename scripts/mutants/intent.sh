@@ -1,0 +1,39 @@
+# Mutants for the intent router's issue-9 parts: core fixes, the spelling
+# rewriter, the eval (intent/eval), rlm route and the example host (see
+# scripts/mutants.sh).
+mutant "an article belongs to half" intent/slots.go 's/if (w == "a" || w == "an") \&\& (i > 0/if false \&\& (w == "a" || w == "an") \&\& (i > 0/' ./intent -run TestDurationsAreReadAsPeopleSayThem
+mutant "a minus before a digit stays" intent/tokens.go "s/case r == '-' \&\& i+1 < len(rs)/case false \&\& r == '-' \&\& i+1 < len(rs)/" ./intent -run TestTokensKeepTheSignOfANumber
+mutant "synonyms reach the candidate search" intent/router.go 's/range r.synonyms\[t\]/range r.synonyms[t+" "]/' ./intent -run TestSynonymsLeadToTheirIntents
+mutant "a slot never takes in a joined request" rules/intent/resolve.pl 's/    \\+ joins_request(\[V|Vs\], Ss),/    true,/' ./rules -run 'TestRules/intent/resolve_test'
+mutant "a conjunction inside a value stays" rules/intent/resolve.pl 's/^    first_word(After, W),$/    true,/' ./rules -run 'TestRules/intent/resolve_test'
+mutant "a substitution only in long words" intent/spell.go 's/if k == 2 \&\& len(rs) < 6 || k == 0 {/if k == 0 {/' ./intent -run TestSpellingRewriterFixesOnlyClearTyposOfTheIntentsWords
+mutant "plurals of known words stay" intent/spell.go 's/return dict\[w\] || dict\[w+"s"\] || strings.HasSuffix(w, "s") \&\& dict\[w\[:len(w)-1\]\]/return dict[w]/' ./intent -run TestSpellingRewriterFixesOnlyClearTyposOfTheIntentsWords
+mutant "only a unique correction" intent/spell.go 's/return best, n == 1/return best, n >= 1/' ./intent -run TestSpellingRewriterFixesOnlyClearTyposOfTheIntentsWords
+mutant "closer kinds of edit first" intent/spell.go 's/case k < rank:/case k <= rank \&\& n == 0:/' ./intent -run TestSpellingRewriterFixesOnlyClearTyposOfTheIntentsWords
+mutant "an unchanged utterance is returned as is" intent/spell.go 's/if !changed {/if !changed \&\& false {/' ./intent -run TestSpellingRewriterFixesOnlyClearTyposOfTheIntentsWords
+mutant "rewritten commands reach the resolver" intent/router.go 's/text = r.opts.Rewriter(text)/_ = r.opts.Rewriter(text)/' ./intent -run TestRewrittenCommandsNeedNoModelCall
+mutant "async routing routes the same turn" intent/session.go 's/p.res, p.err = s.r.Route(ctx, t)/p.res, p.err = s.r.Route(ctx, Turn{ID: t.ID, Utterance: t.Utterance + " zz"})/' ./intent -run TestSyncAndAsyncRoutingAgree
+mutant "a repair has one model call" intent/repair.go 's/lim.ModelCalls = 1$/lim.ModelCalls = 2/' ./intent -run TestARepairNeverExceedsItsBudget
+mutant "a repair's prompt budget applies" intent/repair.go 's/if lim.PromptBudget <= 0 {/if true {/' ./intent -run TestARepairNeverExceedsItsBudget
+mutant "a cancelled repair is an error" intent/repair.go 's/if ctx.Err() != nil {$/if false {/' ./intent -run TestCancellingATurnDrainsItsModelCall
+mutant "an accept of another intent is a false positive" intent/eval/corpus.go 's/if !kindOK || res.Intent != c.Intent {/if !kindOK {/' ./intent/eval -run TestJudgeCountsAnUnexpectedAcceptAsAFalsePositive
+mutant "arguments are judged" intent/eval/corpus.go 's/if c.Args != nil \&\& !argsEqual(c.Args, res.Args) {/if false {/' ./intent/eval -run TestJudgeCountsAnUnexpectedAcceptAsAFalsePositive
+mutant "a clarify must be about the expected intent" intent/eval/corpus.go 's/if kindOK \&\& c.Intent != "" \&\& res.Intent != c.Intent/if false \&\& res.Intent != c.Intent/' ./intent/eval -run TestJudgeCountsAnUnexpectedAcceptAsAFalsePositive
+mutant "words compare without leading determiners" intent/eval/corpus.go 's/for len(ts) > 1 \&\& slices.Contains/for false \&\& slices.Contains/' ./intent/eval -run TestJudgeCountsAnUnexpectedAcceptAsAFalsePositive
+mutant "an accept needs its intent" intent/eval/corpus.go 's/if accept \&\& c.Intent == "" {/if false {/' ./intent/eval -run TestReadCorpusRefusesMalformedLinesByNumber
+mutant "corpus errors name their line" intent/eval/corpus.go 's/return nil, \&CorpusError{File: name, Line: n, Reason: reason}/return nil, \&CorpusError{File: name, Line: 0, Reason: reason}/' ./intent/eval -run TestReadCorpusRefusesMalformedLinesByNumber
+mutant "unknown intents in a corpus are refused" intent/eval/eval.go 's/if c.Intent != "" \&\& !known\[c.Intent\] {/if false {/' ./intent/eval -run TestEvalRefusesACaseOfAnUnknownIntent
+mutant "model calls are counted" intent/eval/eval.go 's/		s.ModelCalls += res.ModelCalls/		_ = res.ModelCalls/' ./intent/eval -run TestEvalScoresThreeConfigurations
+mutant "the second configuration rewrites" intent/eval/eval.go 's/withRW.Rewriter = rw/withRW.Rewriter = nil/' ./intent/eval -run TestEvalScoresThreeConfigurations
+mutant "false positives are counted" intent/eval/eval.go 's/			s.FalsePositives++/			_ = s/' ./intent/eval -run TestEvalScoresThreeConfigurations
+mutant "scripted model asks on a tie" intent/eval/scripted.go 's/	case len(top) > 1:/	case false:/' ./intent/eval -run TestScriptedModelAnswersFromTheRequestAlone
+mutant "scripted model asks for a missing value" intent/eval/scripted.go 's/			if s.required {/			if false {/' ./intent/eval -run TestScriptedModelAnswersFromTheRequestAlone
+mutant "scripted model sees two requests" intent/eval/scripted.go 's/if parts := partsBest(cands, utterance); len(parts) > 1 {/if parts := partsBest(cands, utterance); len(parts) > 9 {/' ./intent/eval -run TestScriptedModelAnswersFromTheRequestAlone
+mutant "scripted model names only what it is shown" intent/eval/scripted.go 's/			c := scriptedCand{name: m\[1\], words: map\[string\]bool{}}/			c := scriptedCand{name: m[1] + "x", words: map[string]bool{}}/' ./intent/eval -run TestScriptedModelNamesOnlyTheIntentsItIsShown
+mutant "rlm route --allow grants side effects" cmd/rlm/route.go 's/			out = append(out, e)/			_ = e/' ./cmd/rlm -run TestRouteAcceptsAnExactCommandWithTypedArguments
+mutant "rlm route --cap grants capabilities" cmd/rlm/route.go 's/Policy: rlm.ToolPolicy{Capabilities: caps}/Policy: rlm.ToolPolicy{}/' ./cmd/rlm -run TestRouteAcceptsAnExactCommandWithTypedArguments
+mutant "rlm route --explain says no model was configured" cmd/rlm/route.go 's/	case res.Reason == "no_model":/	case false:/' ./cmd/rlm -run TestRouteWithoutAModelAsksInsteadOfGuessing
+mutant "rlm route --model enables the repair" cmd/rlm/route.go 's/	if \*chat.model != "" {/	if false {/' ./cmd/rlm -run TestRouteRepairsThroughTheChatEndpoint
+mutant "rlm route eval --scripted scores the repair" cmd/rlm/route.go 's/		opts.Model = rlm.ScriptedRouteModel()/		_ = rlm.ScriptedRouteModel()/' ./cmd/rlm -run TestRouteEvalScoresACorpus
+mutant "the example's handlers refuse out-of-range brightness" examples/router/home.go 's/if level < 0 || level > 100 {/if false {/' ./examples/router -run TestAConversationChangesTheHome
+mutant "the example rewrites misspellings" examples/router/main.go 's/opts.Rewriter = rlm.SpellingRewriter(intents)/_ = intents/' ./examples/router -run TestAConversationChangesTheHome
