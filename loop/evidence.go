@@ -3,7 +3,10 @@ package loop
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/planner"
@@ -88,17 +91,47 @@ func excerpt(h planner.Hit, src []byte, limit int) evidence {
 func contextUnits(r *retrieval) []prompt.Unit {
 	var out []prompt.Unit
 	for i, h := range r.Hits {
+		path, sym := label(h.Path), label(h.Symbol)
+		f := fence(h.Code)
 		out = append(out, prompt.Unit{
 			ID:         fmt.Sprintf("%sevidence:%d", prompt.ReservedPrefix, i+1),
 			Kind:       prompt.KindContext,
-			Title:      fmt.Sprintf("%s:%d-%d %s", h.Path, h.StartLine, h.EndLine, h.Symbol),
-			Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n```\n%s```", h.Path, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.ContentHash, h.Code),
+			Title:      textclip.Clip(fmt.Sprintf("%s:%d-%d %s", path, h.StartLine, h.EndLine, sym), prompt.MaxTitleBytes),
+			Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n%s\n%s%s", path, h.StartLine, h.EndLine, label(h.Kind), sym, h.ContentHash, f, h.Code, f),
 			Activation: prompt.ActivationAlways,
 			Priority:   -i,
 			Source:     "retrieval",
 		})
 	}
 	return out
+}
+
+// label renders a path, symbol or kind for the prompt: as it is when it
+// is valid UTF-8 and every rune is printable, Go-quoted otherwise, so
+// that a file name cannot hold a line break that starts a prompt section
+// of its own (or a control character the compiler refuses in a title).
+func label(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// fence is a Markdown code fence for code: three backticks, or one more
+// than the longest run of backticks in code, so code can never close its
+// fence early and write prompt text of its own (CommonMark §4.5: a fence
+// closes only with at least as many backticks as opened it).
+func fence(code string) string {
+	n, run := 3, 0
+	for i := 0; i < len(code); i++ {
+		if code[i] != '`' {
+			run = 0
+			continue
+		}
+		run++
+		n = max(n, run+1)
+	}
+	return strings.Repeat("`", n)
 }
 
 // citations are the evidence given, deduplicated, each re-read with

@@ -222,3 +222,40 @@ func TestTokenCountsFromTheServerAreClamped(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoToolCallsUnderOneIDRunOnlyTheFirst: a model answer with two
+// calls sharing an id runs the first; the second is refused (the model
+// is told why, the trace says duplicate_call_id) and its handler never
+// runs.
+func TestTwoToolCallsUnderOneIDRunOnlyTheFirst(t *testing.T) {
+	rec := &recorder{}
+	m, fake := model(t, func(i int, _ testfixture.Request) testfixture.ChatTurn {
+		if i == 0 {
+			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{
+				{ID: "call_1", Name: "git_diff", Arguments: `{}`},
+				{ID: "call_1", Name: "project_search", Arguments: `{}`},
+			}}
+		}
+		return testfixture.ChatTurn{Content: "done"}
+	})
+	o := opts(t, m, gitRegistry(t, rec), nil)
+	o.Mode = prompt.ModeAllTools
+	res, err := loop.Run(context.Background(), "show the git diff", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rec.runs.Load(); n != 1 {
+		t.Fatalf("%d handler runs, want 1 (the first call only)", n)
+	}
+	msgs := toolMessages(fake.Requests()[1])
+	if len(msgs) != 2 || !strings.Contains(msgs[1], "duplicate_call_id") || strings.Contains(msgs[0], "duplicate") {
+		t.Fatalf("tool messages %q: want the first call's result, then a duplicate_call_id refusal", msgs)
+	}
+	var refused bool
+	for _, e := range res.Trace {
+		refused = refused || e.Kind == loop.EventTool && e.Refusal == "duplicate_call_id"
+	}
+	if !refused {
+		t.Error("the trace does not record the refusal")
+	}
+}

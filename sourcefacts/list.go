@@ -102,7 +102,11 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 		return nil, fmt.Errorf("sourcefacts: list: %s is not a directory", root)
 	}
 	var out []string
-	if err := l.listDir(ctx, root, nil, l.rootRules(root), &out); err != nil {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("sourcefacts: list: %w", err)
+	}
+	if err := l.listDir(ctx, realRoot, root, nil, l.rootRules(root), &out); err != nil {
 		return nil, fmt.Errorf("sourcefacts: list: %w", err)
 	}
 	slices.Sort(out)
@@ -111,8 +115,8 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 
 // listDir appends to out the listed files of directory abs, whose path
 // components below the root are comps; rules are the ignore patterns of
-// its ancestors.
-func (l Lister) listDir(ctx context.Context, abs string, comps []string, rules []gitignore.Pattern, out *[]string) error {
+// its ancestors; realRoot is the root with its symbolic links resolved.
+func (l Lister) listDir(ctx context.Context, realRoot, abs string, comps []string, rules []gitignore.Pattern, out *[]string) error {
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		return err
@@ -127,7 +131,7 @@ func (l Lister) listDir(ctx context.Context, abs string, comps []string, rules [
 		childAbs := filepath.Join(abs, name)
 		if e.IsDir() {
 			if !l.skipDir(childAbs, child, rules) {
-				if err := l.listDir(ctx, childAbs, child, rules, out); err != nil {
+				if err := l.listDir(ctx, realRoot, childAbs, child, rules, out); err != nil {
 					return err
 				}
 			}
@@ -140,7 +144,7 @@ func (l Lister) listDir(ctx context.Context, abs string, comps []string, rules [
 		switch t := e.Type(); {
 		case t.IsRegular():
 		case t&fs.ModeSymlink != 0:
-			if fi, err := os.Stat(childAbs); err != nil || !fi.Mode().IsRegular() {
+			if !linkToFileInside(realRoot, childAbs) {
 				continue
 			}
 		default:
@@ -186,10 +190,27 @@ func (l Lister) Includes(root, p string) bool {
 	case fi.Mode().IsRegular():
 		return true
 	case fi.Mode()&fs.ModeSymlink != 0:
-		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
-		return err == nil && fi.Mode().IsRegular()
+		realRoot, err := filepath.EvalSymlinks(root)
+		return err == nil && linkToFileInside(realRoot, filepath.Join(root, filepath.FromSlash(p)))
 	}
 	return false
+}
+
+// linkToFileInside reports whether the symbolic link at abs leads, through
+// every link on the way, to a regular file under realRoot (a root with its
+// own links resolved). A link out of the tree (to ~/.aws/credentials, to
+// /etc) is not the project's file: listing it would put the bytes of a
+// file outside the root into the index and its answers.
+func linkToFileInside(realRoot, abs string) bool {
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false
+	}
+	if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	rel, err := filepath.Rel(realRoot, target)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // skipDir reports whether the directory abs, with path components comps

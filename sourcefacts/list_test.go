@@ -276,3 +276,45 @@ func TestIncludesAgreesWithListForEveryPathOfRandomTrees(t *testing.T) {
 		t.Errorf("the random trees never exercised ignore files (%v) or the skip list (%v)", sawIgnored, sawSkipped)
 	}
 }
+
+// TestLinksToFilesOutsideTheRootAreNotListed: a symbolic link to a file
+// outside the tree (a credentials file, /etc/passwd) is neither listed nor
+// included, directly or through a chain of links; a link to a file inside
+// the tree is, also when the root itself is reached through a link.
+func TestLinksToFilesOutsideTheRootAreNotListed(t *testing.T) {
+	outside := t.TempDir()
+	testfixture.WriteFiles(t, outside, map[string]string{"credentials.py": "aws_secret_access_key = 'x'\n"})
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	testfixture.WriteFiles(t, root, map[string]string{"pkg/a.py": "def a(): pass\n"})
+	for link, target := range map[string]string{
+		"pkg/creds.py":    filepath.Join(outside, "credentials.py"),
+		"pkg/hop.py":      filepath.Join(root, "pkg", "creds.py"), // inside, but leads outside
+		"pkg/dotdot.py":   "../../" + filepath.Base(outside) + "/credentials.py",
+		"pkg/inside.py":   filepath.Join(root, "pkg", "a.py"),
+		"pkg/relative.py": "a.py",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	viaLink := filepath.Join(base, "via")
+	if err := os.Symlink(root, viaLink); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"pkg/a.py", "pkg/inside.py", "pkg/relative.py"}
+	for _, r := range []string{root, viaLink} {
+		got, err := (Lister{}).List(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("List(%s) (-want +got):\n%s", r, d)
+		}
+		for _, p := range []string{"pkg/creds.py", "pkg/hop.py", "pkg/dotdot.py"} {
+			if (Lister{}).Includes(r, p) {
+				t.Errorf("Includes(%s, %q) = true for a link out of the tree", r, p)
+			}
+		}
+	}
+}

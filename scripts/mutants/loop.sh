@@ -15,3 +15,6 @@ mutant "streamed calls set apart" loop/run.go 's|					r.opts.OnDelta(StreamSepar
 mutant "negative token counts clamped" loop/budget.go 's|	clamp := func(n int64) int { return int(min(max(n, 0), MaxReportedTokens)) }|	clamp := func(n int64) int { return int(n) }|' ./loop -run TestTokenCountsFromTheServerAreClamped
 mutant "rlm ask checks the key variable before indexing" cmd/rlm/route.go 's|	if \*c.keyEnv != "" \&\& os.Getenv(\*c.keyEnv) == "" {|	if _ = os.Getenv; false {|' ./cmd/rlm -run TestAskWithAnUnsetKeyVariableFailsBeforeIndexing
 mutant "rlm ask never prints control sequences" cmd/rlm/ask.go 's|			fmt.Fprint(stdout, termsafe.String(s))|			fmt.Fprint(stdout, s)|' ./cmd/rlm -run TestAskNeverPrintsTheModelsControlSequences
+mutant "code cannot close its evidence fence" loop/evidence.go 's|		n = max(n, run+1)|		n = max(n, 3)|' ./loop -run TestSourceFilesCannotWriteSectionsOfThePrompt
+mutant "file names cannot write prompt lines" loop/evidence.go 's|	return strconv.Quote(s)$|	return strconv.Quote(s)[:0] + s|' ./loop -run TestSourceFilesCannotWriteSectionsOfThePrompt
+mutant "a repeated tool-call id does not run" loop/run.go 's|			if ids\[tc.ID\] {|			if ids[tc.ID] \&\& false {|' ./loop -run TestTwoToolCallsUnderOneIDRunOnlyTheFirst

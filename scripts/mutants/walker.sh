@@ -30,3 +30,4 @@ mutant "an oversized ignore file is absent" $L 's|len(b) > MaxIgnoreFileBytes {|
 mutant "hinted paths go through Includes" sourcefacts/store/validate.go 's|if s.lister.Includes(s.root, p) {|if true {|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
 mutant "Flush indexes only included paths" sourcefacts/store/journal.go 's|if !s.lister.Includes(s.root, p) {|if false {|' $S -run TestHarnessWriteToAnIgnoredFileIndexesNothing
 mutant "unindexed dirty paths are shown only if included" sourcefacts/store/snapshot.go 's|return s.lister.Includes(s.root, p) }|return true }|' $S -run TestHarnessWriteToAnIgnoredFileIndexesNothing
+mutant "links out of the root are not listed" sourcefacts/list.go 's|	return err == nil \&\& rel != ".." \&\& !strings.HasPrefix(rel, ".."+string(filepath.Separator)) \&\& !filepath.IsAbs(rel)|	return err == nil \&\& rel != "-"|' ./sourcefacts -run TestLinksToFilesOutsideTheRootAreNotListed
