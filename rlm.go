@@ -19,6 +19,8 @@ package rlm
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -30,6 +32,7 @@ import (
 	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
+	"github.com/rlm-dev/rlm/tms"
 )
 
 // Options configure Open and NewPlanner.
@@ -45,6 +48,12 @@ type Options struct {
 	Inferences     int64           // per-query rule budget (0: the engine's default)
 	HostPredicates []HostPredicate // extra host predicates the rules may call (data only)
 	Progress       func(Progress)
+	// Memory keeps conclusions with their justifications in a
+	// truth-maintenance store beside the knowledge base (MemoryFile):
+	// Search serves a repeated question from the cache while its answer
+	// is IN, sessions (NewSession) keep their context true across turns,
+	// and Conclusions, WhatIf and Why explain them.
+	Memory bool
 }
 
 // Types of the answers and options, defined in the packages that own them.
@@ -82,8 +91,9 @@ type Project struct {
 	opts    Options
 	proj    *project.Project
 	planner *planner.Planner
-	mu      sync.Mutex // serialises Refresh
+	mu      sync.Mutex // serialises Refresh (and the memory's relabelling with it)
 	comp    compilerOnce
+	mem     *memory // nil unless Options.Memory
 }
 
 // Open loads the rules and opens root's knowledge base and search index
@@ -106,7 +116,14 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 			return nil, err
 		}
 	}
-	return &Project{opts: opts, proj: proj, planner: pl}, nil
+	p := &Project{opts: opts, proj: proj, planner: pl}
+	if opts.Memory {
+		if err := p.openMemory(ctx); err != nil {
+			proj.Close()
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // NewPlanner loads the rules for planning without a tree, for the
@@ -128,12 +145,40 @@ func (p *Project) Search(ctx context.Context, query string, limit int) (*Answer,
 	if err := p.refresh(ctx); err != nil {
 		return nil, err
 	}
+	if p.mem == nil {
+		ans, _, err := p.search(ctx, query, limit)
+		return ans, err
+	}
+	key := p.answerKey(query, limit)
+	if ans, ok := p.recall(ctx, key); ok {
+		return ans, nil
+	}
+	ans, id, err := p.search(ctx, query, limit)
+	if err != nil {
+		return nil, err
+	}
+	p.mem.computed.Add(1)
+	value, err := json.Marshal(ans)
+	if err != nil {
+		return nil, fmt.Errorf("rlm: %w", err)
+	}
+	if _, err := p.justifyAnswer(ctx, tms.KindAnswer, key, query, ans, id, value); err != nil {
+		return nil, err
+	}
+	return ans, nil
+}
+
+// search runs the planner on the current snapshot and returns its answer
+// and that snapshot's identity.
+func (p *Project) search(ctx context.Context, query string, limit int) (*Answer, store.Identity, error) {
 	var ans *Answer
-	err := p.proj.View(func(b retrieval.Backend, _ store.Identity) (err error) {
+	var at store.Identity
+	err := p.proj.View(func(b retrieval.Backend, id store.Identity) (err error) {
+		at = id
 		ans, err = p.planner.Search(ctx, b, query, limit)
 		return err
 	})
-	return ans, err
+	return ans, at, err
 }
 
 // Explain returns the plan Search would run and what the rules would do
@@ -152,7 +197,12 @@ func (p *Project) Plan(ctx context.Context, query string) (*planner.Plan, error)
 func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.proj.Refresh(ctx)
+	changed, err := p.proj.Refresh(ctx)
+	if err != nil || !changed {
+		return changed, err
+	}
+	_, err = p.syncMemory(ctx)
+	return true, err
 }
 
 func (p *Project) refresh(ctx context.Context) error {
@@ -171,8 +221,15 @@ func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
 // Planner is the project's planner (for the REPL and rule tests).
 func (p *Project) Planner() *Planner { return p.planner }
 
-// Close releases the search index and the knowledge base.
-func (p *Project) Close() error { return p.proj.Close() }
+// Close releases the truth-maintenance store, the search index and the
+// knowledge base.
+func (p *Project) Close() error {
+	var err error
+	if p.mem != nil {
+		err = p.mem.store.Close()
+	}
+	return errors.Join(err, p.proj.Close())
+}
 
 // ReadStatus checks root's knowledge base against the files and reports
 // its state, without building a search index.

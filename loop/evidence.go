@@ -98,17 +98,22 @@ func excerpt(h planner.Hit, src []byte, limit int) evidence {
 func contextUnits(r *retrieval) []prompt.Unit {
 	var out []prompt.Unit
 	for i, h := range r.Hits {
-		out = append(out, prompt.Unit{
-			ID:         fmt.Sprintf("evidence:%d", i+1),
-			Kind:       prompt.KindContext,
-			Title:      fmt.Sprintf("%s:%d-%d %s", h.Path, h.StartLine, h.EndLine, h.Symbol),
-			Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n```\n%s```", h.Path, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.ContentHash, h.Code),
-			Activation: prompt.ActivationAlways,
-			Priority:   -i,
-			Source:     "retrieval",
-		})
+		out = append(out, evidenceUnit(fmt.Sprintf("evidence:%d", i+1), "retrieval", -i, h))
 	}
 	return out
+}
+
+// evidenceUnit is one piece of evidence as a context unit.
+func evidenceUnit(id, source string, priority int, h evidence) prompt.Unit {
+	return prompt.Unit{
+		ID:         id,
+		Kind:       prompt.KindContext,
+		Title:      fmt.Sprintf("%s:%d-%d %s", h.Path, h.StartLine, h.EndLine, h.Symbol),
+		Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n```\n%s```", h.Path, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.ContentHash, h.Code),
+		Activation: prompt.ActivationAlways,
+		Priority:   priority,
+		Source:     source,
+	}
 }
 
 // citations are the evidence given, deduplicated, each re-read with

@@ -35,6 +35,7 @@ func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string,
 	agenda := plan.Steps
 	var history []any // result/3 values, newest first
 	seen := map[string]bool{}
+	sources := map[SourceRef]bool{}
 	for len(agenda) > 0 {
 		if len(ans.Plan) >= MaxSteps {
 			ans.Gap = fmt.Sprintf("step_limit(%d)", MaxSteps)
@@ -45,6 +46,12 @@ func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string,
 		hits, err := runStep(ctx, b, step, limit)
 		if err != nil {
 			return nil, fmt.Errorf("planner: step %s: %w", step, err)
+		}
+		for _, h := range hits {
+			if ref := (SourceRef{Path: h.Document.Path, ContentHash: h.Document.ContentHash}); !sources[ref] {
+				sources[ref] = true
+				ans.Sources = append(ans.Sources, ref)
+			}
 		}
 		if step.Role == bridge.RoleEvidence {
 			for _, h := range hits {

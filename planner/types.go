@@ -160,6 +160,17 @@ type Answer struct {
 	// of a qualified name): the answer is about Resolved.To, not
 	// Resolved.From. It comes from an outcome resolved/3 event.
 	Resolved *Resolution `json:"resolved,omitempty"`
+	// Sources are the files every step's hits were read from (check steps
+	// included), each once, in the order first seen: what the answer
+	// rests on, for truth maintenance. Not part of the JSON form.
+	Sources []SourceRef `json:"-"`
+}
+
+// SourceRef is a file a hit was read from and its content hash
+// (sourcefacts.ContentHash's string form).
+type SourceRef struct {
+	Path        string
+	ContentHash string
 }
 
 // Resolution records that the query's name was replaced by another.

@@ -6,6 +6,9 @@
 //	prompt/      units.pl, compile.pl, select.pl, capabilities.pl,
 //	             closure.pl, conflicts.pl, packing.pl: the prompt
 //	             compiler's decisions (which units a model sees)
+//	intent/      the intent router's resolver and validation
+//	tms/         label.pl: truth maintenance, which kept conclusions
+//	             are IN or OUT and what their owners do about it
 //
 // Each X.pl has its unit tests in X_test.pl beside it; `go test ./rules/`
 // runs them through engine's rule-test runner, one subtest per test clause.
@@ -23,5 +26,5 @@ import "embed"
 // FS holds the default rule files (*.pl, including *_test.pl), in their
 // concern folders.
 //
-//go:embed retrieval prompt intent
+//go:embed retrieval prompt intent tms
 var FS embed.FS

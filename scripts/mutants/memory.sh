@@ -1,0 +1,16 @@
+# Mutants for the expert's memory: truth maintenance (tms/, rules/tms,
+# the façade's answer cache, loop sessions) — see scripts/mutants.sh.
+mutant "a changed hash turns a conclusion OUT" rules/tms/label.pl 's|^    H \\== H2\.$|    fail.|' ./tms -run TestAnEditTurnsExactlyTheDependentConclusionsOut
+mutant "dependants follow their antecedents OUT" rules/tms/label.pl 's|    tms_antecedent(A, Done, out, Id), !\.|    fail.|' ./tms -run TestAnEditTurnsExactlyTheDependentConclusionsOut
+mutant "the hash decides, not the generation" rules/tms/label.pl 's|tms_fails(source(P, H, _), current(H2, _), because|tms_fails(source(P, H, G), current(H2, G2), because|; s|^    H \\== H2\.$|    ( H \\== H2 ; G \\== G2 ).|' ./tms -run TestRestoringTheBytesTurnsThemInWithoutRelabellingTheRest
+mutant "only conclusions whose observations changed are relabelled" tms/sync.go 's|		if o.digest != e.obs {|		if true {|' ./tms -run TestRestoringTheBytesTurnsThemInWithoutRelabellingTheRest
+mutant "a change elsewhere mentioning the terms withdraws" tms/sync.go 's|st.mentions(ctx, path, p.Terms) {|false {|' ./tms -run TestAChangeElsewhereWithdrawsAnAnswerOnlyWhenItMentionsTheTerms
+mutant "eviction takes OUT conclusions first" tms/store.go 's|			if a.Label == Out {|			if a.Label == In {|' ./tms -run TestEvictionKeepsTheStoreBoundedOutFirstWithDependants
+mutant "eviction takes an antecedent's dependants too" tms/store.go 's|		vs := s.closure(\[\]string{e.ID})|		vs := map[string]bool{e.ID: true}|' ./tms -run TestEvictionKeepsTheStoreBoundedOutFirstWithDependants
+mutant "WhatIf stores nothing" tms/sync.go 's|	es, _, ds, err := s.relabel(ctx, st)|	es, _, ds, err := s.relabel(ctx, st); for i, e := range es { e.Label = ds[i].label }|' ./tms -run TestWhatIfListsWhatWouldGoOutWithoutChangingAnything
+mutant "a refresh relabels the kept conclusions" rlm.go 's|	_, err = p.syncMemory(ctx)|	err = nil|' . -run TestACachedAnswerIsNeverServedWithAnOutPremise
+mutant "a cached answer is served only while IN" memory.go 's|		if r.Label != tms.In {|		if false {|; s|err != nil \|\| c.Label != tms.In|err != nil \|\| c.Label == ""|' . -run TestACachedAnswerIsNeverServedWithAnOutPremise
+mutant "an answer rests on the closed-world premise" memory.go 's|	return append(ps, tms.Elsewhere(questionTerms(query, ans)...))|	return ps|' . -run TestACachedAnswerIsNeverServedWithAnOutPremise
+mutant "an answer rests on its check steps' files too" planner/search.go 's|		for _, h := range hits {|		for _, h := range hits[:0] {|' . -run TestAnAnswerRestsOnTheFilesItsCheckStepsRead
+mutant "a session withdraws its OUT context" loop/session.go 's|		case c.label == tms.In \&\& now == tms.Out:|		case false:|' . -run TestASessionSeesRederivedContextAfterAnEditBetweenTurns
+mutant "a session restores without re-deriving" loop/session.go 's/ || s.retrievalIn(q, recs)//' . -run TestASessionSeesRederivedContextAfterAnEditBetweenTurns
