@@ -145,27 +145,34 @@ func (p *Project) Search(ctx context.Context, query string, limit int) (*Answer,
 	if err := p.refresh(ctx); err != nil {
 		return nil, err
 	}
+	ans, _, err := p.answer(ctx, query, limit)
+	return ans, err
+}
+
+// answer is Search after the refresh: the cached answer if one is IN
+// (served true), else the planner's, kept when Memory is on.
+func (p *Project) answer(ctx context.Context, query string, limit int) (*Answer, bool, error) {
 	if p.mem == nil {
 		ans, _, err := p.search(ctx, query, limit)
-		return ans, err
+		return ans, false, err
 	}
 	key := p.answerKey(query, limit)
 	if ans, ok := p.recall(ctx, key); ok {
-		return ans, nil
+		return ans, true, nil
 	}
 	ans, id, err := p.search(ctx, query, limit)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	p.mem.computed.Add(1)
 	value, err := json.Marshal(ans)
 	if err != nil {
-		return nil, fmt.Errorf("rlm: %w", err)
+		return nil, false, fmt.Errorf("rlm: %w", err)
 	}
 	if _, err := p.justifyAnswer(ctx, tms.KindAnswer, key, query, ans, id, value); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return ans, nil
+	return ans, false, nil
 }
 
 // search runs the planner on the current snapshot and returns its answer

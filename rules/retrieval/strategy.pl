@@ -110,10 +110,15 @@ candidate(Class, F, _, Step, Why) :-
     extra_strategy(Class, F, Step, Why).
 
 %! superseded(+Class, +Step, +Available) is semidet.
+%  A step is not planned when a strategy that supersedes it is available.
+superseded(Class, Step, Avail) :-
+    supersedes(Class, Step, By),
+    memberchk(By, Avail), !.
+
+%! supersedes(?Class, ?Step, ?By) is nondet.
 %  BM25 alone is not planned for a description when hybrid (BM25 fused
 %  with embeddings by reciprocal rank) is available.
-superseded(conceptual, step(lexical, _, _), Avail) :-
-    memberchk(hybrid, Avail).
+supersedes(conceptual, step(lexical, _, _), hybrid).
 
 %! candidate(+Class, +Features, -Step, -Because) is nondet.
 candidate(identifier, F, step(exact, [name(T)], evidence),

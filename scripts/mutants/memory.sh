@@ -14,3 +14,9 @@ mutant "an answer rests on the closed-world premise" memory.go 's|	return append
 mutant "an answer rests on its check steps' files too" planner/search.go 's|		for _, h := range hits {|		for _, h := range hits[:0] {|' . -run TestAnAnswerRestsOnTheFilesItsCheckStepsRead
 mutant "a session withdraws its OUT context" loop/session.go 's|		case c.label == tms.In \&\& now == tms.Out:|		case false:|' . -run TestASessionSeesRederivedContextAfterAnEditBetweenTurns
 mutant "a session restores without re-deriving" loop/session.go 's/ || s.retrievalIn(q, recs)//' . -run TestASessionSeesRederivedContextAfterAnEditBetweenTurns
+mutant "whynot names a superseding strategy" rules/retrieval/whynot.pl 's|    supersedes(Class, Step, By),|    fail,|' . -run TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion
+mutant "whynot names a strategy the backend lacks" rules/retrieval/whynot.pl 's|    \\+ memberchk(S, Avail),|    fail,|' . -run TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion
+mutant "whynot names the class that would plan it" rules/retrieval/whynot.pl 's|    class_plans(Other, S, _),|    class_plans(Other, _, _),|' . -run TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion
+mutant "whynot names a step filter" rules/retrieval/whynot.pl 's|^filters_out(tests(exclude), def(_, _, _, true))\.|filters_out(tests(exclude), def(_, _, _, never)).|' . -run TestWhyNotASymbolNamesWhatKeptItOut
+mutant "whynot says a target was only checked" rules/retrieval/whynot.pl 's|    Step = step(exact, Args, check),|    Step = step(exact, Args, nocheck),|' ./cmd/rlm -run TestRulesGuideExamples
+mutant "why names the kept conclusion" why.go 's|			w.Conclusion = \&r|			_ = r|' . -run TestWhyShowsTheRuleChainAndTheConclusionWithItsPremises
