@@ -28,6 +28,7 @@ type Step struct {
 	Kind            string `json:"kind,omitempty"`
 	Language        string `json:"language,omitempty"`
 	ExcludeTests    bool   `json:"exclude_tests,omitempty"`
+	OnlyTests       bool   `json:"only_tests,omitempty"`
 	term            any    // the step as the rules wrote it, handed back in result/3
 }
 
@@ -58,6 +59,9 @@ func (s Step) String() string {
 	if s.ExcludeTests {
 		args = append(args, "no-tests")
 	}
+	if s.OnlyTests {
+		args = append(args, "tests-only")
+	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }
 
@@ -76,7 +80,7 @@ func (s Step) Request(limit int) retrieval.Request {
 	if s.Language != "" {
 		req.Filter.Languages = []string{s.Language}
 	}
-	req.Filter.ExcludeTests = s.ExcludeTests
+	req.Filter.ExcludeTests, req.Filter.OnlyTests = s.ExcludeTests, s.OnlyTests
 	return req
 }
 

@@ -127,6 +127,9 @@ func stepTerm(s Step) engine.Term {
 	if s.ExcludeTests {
 		args = append(args, engine.Compound("tests", engine.Atom("exclude")))
 	}
+	if s.OnlyTests {
+		args = append(args, engine.Compound("tests", engine.Atom("only")))
+	}
 	return engine.Compound("step", engine.Atom(s.Strategy), engine.List(args...), engine.Atom(s.Role))
 }
 

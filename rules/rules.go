@@ -9,6 +9,8 @@
 //	intent/      the intent router's resolver and validation
 //	tms/         label.pl: truth maintenance, which kept conclusions
 //	             are IN or OUT and what their owners do about it
+//	concepts/    code.pl: a default vocabulary of code concepts that
+//	             retrieval/expand.pl expands descriptive queries with
 //
 // Each X.pl has its unit tests in X_test.pl beside it; `go test ./rules/`
 // runs them through engine's rule-test runner, one subtest per test clause.
@@ -26,5 +28,5 @@ import "embed"
 // FS holds the default rule files (*.pl, including *_test.pl), in their
 // concern folders.
 //
-//go:embed retrieval prompt intent tms
+//go:embed retrieval prompt intent tms concepts
 var FS embed.FS

@@ -136,6 +136,7 @@ seeks(_, _).
 
 %! filters_out(+StepArg, +Definition) is semidet.
 filters_out(tests(exclude), def(_, _, _, true)).
+filters_out(tests(only), def(_, _, _, false)).
 filters_out(kind(K), def(_, K2, _, _)) :-
     \+ same_text(K, K2).
 filters_out(language(L), def(_, _, L2, _)) :-

@@ -20,3 +20,9 @@ mutant "whynot names the class that would plan it" rules/retrieval/whynot.pl 's|
 mutant "whynot names a step filter" rules/retrieval/whynot.pl 's|^filters_out(tests(exclude), def(_, _, _, true))\.|filters_out(tests(exclude), def(_, _, _, never)).|' . -run TestWhyNotASymbolNamesWhatKeptItOut
 mutant "whynot says a target was only checked" rules/retrieval/whynot.pl 's|    Step = step(exact, Args, check),|    Step = step(exact, Args, nocheck),|' ./cmd/rlm -run TestRulesGuideExamples
 mutant "why names the kept conclusion" why.go 's|			w.Conclusion = \&r|			_ = r|' . -run TestWhyShowsTheRuleChainAndTheConclusionWithItsPremises
+mutant "synonyms expand a description" rules/retrieval/expand.pl 's|^expand_relation(synonym)\.|expand_relation(nothing).|' . -run TestConceptExpansionAppearsInThePlanAndFindsSynonyms
+mutant "constraints reach the planned steps" rules/retrieval/strategy.pl 's|              constrain(F, Step0, Why0, Step, Why),|              Step = Step0, Why = Why0,|' . -run TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan
+mutant "fallback steps carry the constraints" rules/retrieval/evidence.pl 's|    constrain_steps(F, Steps0, Steps),|    Steps = Steps0,|' ./rules -run TestRules/retrieval/expand_test
+mutant "check steps are not filtered" rules/retrieval/expand.pl 's|^constrain(F, step(S, A, evidence), because(R, Ps), step(S, A2, evidence), because(R, Ps2)) :- !,|constrain(F, step(S, A, Role), because(R, Ps), step(S, A2, Role), because(R, Ps2)) :- !,|' ./rules -run TestRules/retrieval/expand_test
+mutant "the embedded backend honours OnlyTests" retrieval/embedded/search.go 's|		conds = append(conds, "d.test = 1")|		conds = append(conds, "1 = 1")|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
+mutant "a directory after in is a path constraint" bridge/constraints.go 's|strings.HasSuffix(toks\[i+1\], "/")|strings.HasSuffix(toks[i+1], "//")|' ./bridge -run TestConstraintsAreParsedFromTheQueryAsData
