@@ -29,12 +29,13 @@ var layers = map[string][]string{
 	"bridge":                  {"engine", "retrieval", "internal/*"},
 	"planner":                 {"bridge", "engine", "retrieval", "rules", "internal/*"},
 	"tms":                     {"engine", "rules", "internal/*"},
+	"cases":                   {"planner", "bridge", "internal/*"},
 	"tools":                   {"internal/*"},
 	"project":                 {"retrieval", "retrieval/embedded", "retrieval/chroma", "providers", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"prompt":                  {"engine", "rules", "retrieval", "retrieval/embedded", "internal/*"},
 	"loop":                    {"planner", "prompt", "tools", "providers", "retrieval", "tms", "internal/*"},
 	"intent":                  {"engine", "rules", "loop", "prompt", "tools", "providers", "retrieval", "retrieval/embedded", "internal/*"},
-	"":                        {"planner", "project", "prompt", "loop", "tools", "intent", "tms", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
+	"":                        {"planner", "project", "prompt", "loop", "tools", "intent", "tms", "cases", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"cmd/rlm":                 {"", "internal/*"},
 }
 

@@ -121,9 +121,13 @@ func (p *Project) syncMemory(ctx context.Context) ([]LabelChange, error) {
 	return ch, nil
 }
 
-// ErrNoMemory: a truth-maintenance call on a project opened without
-// Options.Memory.
-var ErrNoMemory = fmt.Errorf("rlm: the project keeps no conclusions (Options.Memory is off)")
+// Errors of calls that need an option the project was opened without.
+var (
+	// ErrNoMemory: a truth-maintenance call without Options.Memory.
+	ErrNoMemory = errors.New("rlm: the project keeps no conclusions (Options.Memory is off)")
+	// ErrNoCases: a case-base call without Options.Cases.
+	ErrNoCases = errors.New("rlm: the project keeps no cases (Options.Cases is off)")
+)
 
 // answerKey is the cache key of query's answer for limit hits over the
 // project's strategies.

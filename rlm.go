@@ -54,6 +54,12 @@ type Options struct {
 	// is IN, sessions (NewSession) keep their context true across turns,
 	// and Conclusions, WhatIf and Why explain them.
 	Memory bool
+	// Cases keeps cases beside the knowledge base (CasesFile): a question
+	// whose evidence took several steps is retained, and a similar later
+	// question reuses its evidence steps when the rules
+	// (rules/cases/reuse.pl) choose it; the answer's explanation names
+	// the case.
+	Cases bool
 }
 
 // Types of the answers and options, defined in the packages that own them.
@@ -93,7 +99,8 @@ type Project struct {
 	planner *planner.Planner
 	mu      sync.Mutex // serialises Refresh (and the memory's relabelling with it)
 	comp    compilerOnce
-	mem     *memory // nil unless Options.Memory
+	mem     *memory   // nil unless Options.Memory
+	cases   *caseBase // nil unless Options.Cases
 }
 
 // Open loads the rules and opens root's knowledge base and search index
@@ -117,9 +124,15 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		}
 	}
 	p := &Project{opts: opts, proj: proj, planner: pl}
+	if opts.Cases {
+		if err := p.openCases(ctx); err != nil {
+			proj.Close()
+			return nil, err
+		}
+	}
 	if opts.Memory {
 		if err := p.openMemory(ctx); err != nil {
-			proj.Close()
+			p.Close()
 			return nil, err
 		}
 	}
@@ -182,7 +195,11 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 	var at store.Identity
 	err := p.proj.View(func(b retrieval.Backend, id store.Identity) (err error) {
 		at = id
-		ans, err = p.planner.Search(ctx, b, query, limit)
+		if p.cases != nil {
+			ans, err = p.searchCases(ctx, b, id, query, limit)
+		} else {
+			ans, err = p.planner.Search(ctx, b, query, limit)
+		}
 		return err
 	})
 	return ans, at, err
@@ -234,6 +251,9 @@ func (p *Project) Close() error {
 	var err error
 	if p.mem != nil {
 		err = p.mem.store.Close()
+	}
+	if p.cases != nil {
+		err = errors.Join(err, p.cases.store.Close())
 	}
 	return errors.Join(err, p.proj.Close())
 }

@@ -164,6 +164,9 @@ type Answer struct {
 	// of a qualified name): the answer is about Resolved.To, not
 	// Resolved.From. It comes from an outcome resolved/3 event.
 	Resolved *Resolution `json:"resolved,omitempty"`
+	// ReusedCase is the case whose steps this answer reused instead of a
+	// plan (0 if none); the explanation names it (rules/cases/reuse.pl).
+	ReusedCase int64 `json:"reused_case,omitempty"`
 	// Sources are the files every step's hits were read from (check steps
 	// included), each once, in the order first seen: what the answer
 	// rests on, for truth maintenance. Not part of the JSON form.

@@ -11,6 +11,8 @@
 //	             are IN or OUT and what their owners do about it
 //	concepts/    code.pl: a default vocabulary of code concepts that
 //	             retrieval/expand.pl expands descriptive queries with
+//	cases/       reuse.pl: case-based reuse, which kept case's steps a
+//	             similar query reuses (and the vetoes)
 //
 // Each X.pl has its unit tests in X_test.pl beside it; `go test ./rules/`
 // runs them through engine's rule-test runner, one subtest per test clause.
@@ -28,5 +30,5 @@ import "embed"
 // FS holds the default rule files (*.pl, including *_test.pl), in their
 // concern folders.
 //
-//go:embed retrieval prompt intent tms concepts
+//go:embed retrieval prompt intent tms concepts cases
 var FS embed.FS

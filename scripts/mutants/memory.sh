@@ -26,3 +26,8 @@ mutant "fallback steps carry the constraints" rules/retrieval/evidence.pl 's|   
 mutant "check steps are not filtered" rules/retrieval/expand.pl 's|^constrain(F, step(S, A, evidence), because(R, Ps), step(S, A2, evidence), because(R, Ps2)) :- !,|constrain(F, step(S, A, Role), because(R, Ps), step(S, A2, Role), because(R, Ps2)) :- !,|' ./rules -run TestRules/retrieval/expand_test
 mutant "the embedded backend honours OnlyTests" retrieval/embedded/search.go 's|		conds = append(conds, "d.test = 1")|		conds = append(conds, "1 = 1")|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 mutant "a directory after in is a path constraint" bridge/constraints.go 's|strings.HasSuffix(toks\[i+1\], "/")|strings.HasSuffix(toks[i+1], "//")|' ./bridge -run TestConstraintsAreParsedFromTheQueryAsData
+mutant "a rule can veto reuse" rules/cases/reuse.pl 's|    \\+ vetoed(F, C, _),|    true,|' . -run TestARuleCanVetoReuse
+mutant "a reuse that finds nothing is planned afresh" casebase.go 's|			ok := len(ans.Hits) > 0 \&\& ans.Gap == ""|			ok := true|' . -run TestAReuseThatFindsNothingIsPlannedAfreshAndRevised
+mutant "the explanation names the reused case" planner/reuse.go 's|		explain = \[\]Because{plan.Because\[0\], r.Because}|		explain = []Because{plan.Because[0]}|' . -run TestAReusedCaseIsExplainedAndSkipsTheStepsThatFailed
+mutant "similar targets ignore case" rules/cases/reuse.pl 's|    same_fold(T, CT), !\.|    T == CT, !.|' . -run TestAReusedCaseIsExplainedAndSkipsTheStepsThatFailed
+mutant "eviction takes failing cases first" cases/cases.go 's|ORDER BY (failures > uses) DESC, used ASC|ORDER BY used ASC|' ./cases -run TestCasesAreBoundedFailingFirstThenLeastRecentlyUsed
