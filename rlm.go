@@ -148,18 +148,23 @@ func NewPlanner(opts Options) (*Planner, error) {
 // Search checks the snapshot (unless NoRefresh), then plans query, runs the
 // plan and returns up to limit hits (0: DefaultLimit; at most MaxLimit).
 func (p *Project) Search(ctx context.Context, query string, limit int) (*Answer, error) {
-	// Bad input is refused before the tree is checked.
+	ans, _, err := p.checkedAnswer(ctx, query, limit)
+	return ans, err
+}
+
+// checkedAnswer refuses bad input before the tree is checked, then
+// refreshes (unless NoRefresh) and answers.
+func (p *Project) checkedAnswer(ctx context.Context, query string, limit int) (*Answer, bool, error) {
 	if len(query) > MaxQueryBytes {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(query), MaxQueryBytes)
+		return nil, false, fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(query), MaxQueryBytes)
 	}
 	if _, err := retrieval.NormalizeLimit(limit); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := p.refresh(ctx); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	ans, _, err := p.answer(ctx, query, limit)
-	return ans, err
+	return p.answer(ctx, query, limit)
 }
 
 // answer is Search after the refresh: the cached answer if one is IN

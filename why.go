@@ -2,7 +2,6 @@ package rlm
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/rlm-dev/rlm/planner"
 	"github.com/rlm-dev/rlm/retrieval"
@@ -43,16 +42,7 @@ type Why struct {
 // the chain of rules and premises that produced it and, with Memory, the
 // conclusion kept for it.
 func (p *Project) Why(ctx context.Context, query string, limit int) (*Why, error) {
-	if len(query) > MaxQueryBytes {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(query), MaxQueryBytes)
-	}
-	if _, err := retrieval.NormalizeLimit(limit); err != nil {
-		return nil, err
-	}
-	if err := p.refresh(ctx); err != nil {
-		return nil, err
-	}
-	ans, served, err := p.answer(ctx, query, limit)
+	ans, served, err := p.checkedAnswer(ctx, query, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -130,26 +130,18 @@ func scan(rows *sql.Rows) (Case, error) {
 // used first, at most MaxCandidates. A case of other rules (rulesVersion)
 // is not a candidate.
 func (s *Store) Retrieve(ctx context.Context, key, rulesVersion string) ([]Case, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM cases WHERE key = ? AND rules_version = ? ORDER BY used DESC LIMIT ?`,
+	return s.query(ctx, `SELECT `+columns+` FROM cases WHERE key = ? AND rules_version = ? ORDER BY used DESC LIMIT ?`,
 		key, rulesVersion, MaxCandidates)
-	if err != nil {
-		return nil, fmt.Errorf("cases: %w", err)
-	}
-	defer rows.Close()
-	var out []Case
-	for rows.Next() {
-		c, err := scan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("cases: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 // List returns every case, the oldest first.
 func (s *Store) List(ctx context.Context) ([]Case, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM cases ORDER BY id`)
+	return s.query(ctx, `SELECT `+columns+` FROM cases ORDER BY id`)
+}
+
+// query returns the cases a SELECT of columns finds.
+func (s *Store) query(ctx context.Context, q string, args ...any) ([]Case, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("cases: %w", err)
 	}

@@ -25,10 +25,29 @@
 // prompt/ (and DIR/prompt/); the planner loads every folder.
 package rules
 
-import "embed"
+import (
+	"embed"
+	"io/fs"
+)
 
 // FS holds the default rule files (*.pl, including *_test.pl), in their
 // concern folders.
 //
 //go:embed retrieval prompt intent tms concepts cases
 var FS embed.FS
+
+// Folder is the default rules of one concern folder (e.g. "prompt",
+// "tms"), rooted at that folder; an unknown folder is empty.
+func Folder(concern string) fs.FS {
+	sub, err := fs.Sub(FS, concern)
+	if err != nil {
+		return emptyFS{}
+	}
+	return sub
+}
+
+type emptyFS struct{}
+
+func (emptyFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/internal/textclip"
@@ -39,24 +37,13 @@ const batch = 128
 func EngineOptions(opts RulesOptions) (engine.Options, error) {
 	def := opts.Rules
 	if def == nil {
-		sub, err := fs.Sub(rules.FS, "tms")
-		if err != nil {
-			return engine.Options{}, err
-		}
-		def = sub
+		def = rules.Folder("tms")
 	}
-	eo := engine.Options{Layers: []engine.Layer{{FS: def, Label: "rules/tms"}}, Inferences: opts.Inferences, Vocabulary: Vocabulary()}
-	if opts.RulesDir != "" {
-		dir := filepath.Join(opts.RulesDir, "tms")
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			l, err := engine.DirLayer(dir)
-			if err != nil {
-				return engine.Options{}, &engine.LoadError{File: dir, Err: err}
-			}
-			eo.Layers = append(eo.Layers, l)
-		}
+	layers, err := engine.ConcernLayers(def, "tms", opts.RulesDir)
+	if err != nil {
+		return engine.Options{}, err
 	}
-	return eo, nil
+	return engine.Options{Layers: layers, Inferences: opts.Inferences, Vocabulary: Vocabulary()}, nil
 }
 
 // Vocabulary is the closed vocabulary of label/5 answers, checked in the

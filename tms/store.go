@@ -189,6 +189,18 @@ func (s *Store) Relabelled() int64 {
 	return s.relabelled
 }
 
+// ready reports ErrClosed, or ErrNoEnvironment before the first Sync. The
+// caller holds s.mu.
+func (s *Store) ready() error {
+	if s.closed {
+		return ErrClosed
+	}
+	if s.env == nil {
+		return ErrNoEnvironment
+	}
+	return nil
+}
+
 // Rules returns the store's label rules.
 func (s *Store) Rules() *Rules { return s.rules }
 
@@ -254,11 +266,8 @@ func conclusionID(c Conclusion) string {
 func (s *Store) Justify(ctx context.Context, c Conclusion) (Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return Record{}, ErrClosed
-	}
-	if s.env == nil {
-		return Record{}, ErrNoEnvironment
+	if err := s.ready(); err != nil {
+		return Record{}, err
 	}
 	if err := s.check(c); err != nil {
 		return Record{}, err

@@ -367,11 +367,8 @@ func (s *Store) Sync(ctx context.Context, env Environment) ([]Change, error) {
 func (s *Store) WhatIf(ctx context.Context, paths ...string) ([]Change, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
-	if s.env == nil {
-		return nil, ErrNoEnvironment
+	if err := s.ready(); err != nil {
+		return nil, err
 	}
 	env := s.env.Environment
 	env.Files = maps.Clone(env.Files)
@@ -401,11 +398,8 @@ func (s *Store) WhatIf(ctx context.Context, paths ...string) ([]Change, error) {
 func (s *Store) Check(ctx context.Context, id string) (Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return Record{}, ErrClosed
-	}
-	if s.env == nil {
-		return Record{}, ErrNoEnvironment
+	if err := s.ready(); err != nil {
+		return Record{}, err
 	}
 	e, ok := s.recs[id]
 	if !ok {

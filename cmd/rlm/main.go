@@ -25,7 +25,7 @@ import (
 const usage = `rlm: LLM-harness retrieval planned by Prolog rules
 
 usage:
-  rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] [--memory] QUERY
+  rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] [--memory] [--cases] QUERY
   rlm explain [--json] [--rules DIR] [--embedder E] [--whynot STRATEGY] QUERY
   rlm explain --root DIR [--why | --whynot SYMBOL] QUERY | --whatif PATH | --conclusions
   rlm index --root DIR [--json] [--in-memory]
