@@ -19,6 +19,8 @@ package rlm
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -30,6 +32,7 @@ import (
 	"github.com/rlm-dev/rlm/retrieval/chroma"
 	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
+	"github.com/rlm-dev/rlm/tms"
 )
 
 // Options configure Open and NewPlanner.
@@ -45,6 +48,18 @@ type Options struct {
 	Inferences     int64           // per-query rule budget (0: the engine's default)
 	HostPredicates []HostPredicate // extra host predicates the rules may call (data only)
 	Progress       func(Progress)
+	// Memory keeps conclusions with their justifications in a
+	// truth-maintenance store beside the knowledge base (MemoryFile):
+	// Search serves a repeated question from the cache while its answer
+	// is IN, sessions (NewSession) keep their context true across turns,
+	// and Conclusions, WhatIf and Why explain them.
+	Memory bool
+	// Cases keeps cases beside the knowledge base (CasesFile): a question
+	// whose evidence took several steps is retained, and a similar later
+	// question reuses its evidence steps when the rules
+	// (rules/cases/reuse.pl) choose it; the answer's explanation names
+	// the case.
+	Cases bool
 }
 
 // Types of the answers and options, defined in the packages that own them.
@@ -85,8 +100,10 @@ type Project struct {
 	opts    Options
 	proj    *project.Project
 	planner *planner.Planner
-	mu      sync.Mutex // serialises Refresh
+	mu      sync.Mutex // serialises Refresh (and the memory's relabelling with it)
 	comp    compilerOnce
+	mem     *memory   // nil unless Options.Memory
+	cases   *caseBase // nil unless Options.Cases
 }
 
 // Open loads the rules and opens root's knowledge base and search index
@@ -109,7 +126,20 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 			return nil, err
 		}
 	}
-	return &Project{opts: opts, proj: proj, planner: pl}, nil
+	p := &Project{opts: opts, proj: proj, planner: pl}
+	if opts.Cases {
+		if err := p.openCases(ctx); err != nil {
+			proj.Close()
+			return nil, err
+		}
+	}
+	if opts.Memory {
+		if err := p.openMemory(ctx); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // NewPlanner loads the rules for planning without a tree, for the
@@ -121,22 +151,66 @@ func NewPlanner(opts Options) (*Planner, error) {
 // Search checks the snapshot (unless NoRefresh), then plans query, runs the
 // plan and returns up to limit hits (0: DefaultLimit; at most MaxLimit).
 func (p *Project) Search(ctx context.Context, query string, limit int) (*Answer, error) {
-	// Bad input is refused before the tree is checked.
+	ans, _, err := p.checkedAnswer(ctx, query, limit)
+	return ans, err
+}
+
+// checkedAnswer refuses bad input before the tree is checked, then
+// refreshes (unless NoRefresh) and answers.
+func (p *Project) checkedAnswer(ctx context.Context, query string, limit int) (*Answer, bool, error) {
 	if len(query) > MaxQueryBytes {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(query), MaxQueryBytes)
+		return nil, false, fmt.Errorf("%w: %d bytes, limit %d", ErrQueryTooLarge, len(query), MaxQueryBytes)
 	}
 	if _, err := retrieval.NormalizeLimit(limit); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := p.refresh(ctx); err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	return p.answer(ctx, query, limit)
+}
+
+// answer is Search after the refresh: the cached answer if one is IN
+// (served true), else the planner's, kept when Memory is on.
+func (p *Project) answer(ctx context.Context, query string, limit int) (*Answer, bool, error) {
+	if p.mem == nil {
+		ans, _, err := p.search(ctx, query, limit)
+		return ans, false, err
+	}
+	key := p.answerKey(query, limit)
+	if ans, ok := p.recall(ctx, key); ok {
+		return ans, true, nil
+	}
+	ans, id, err := p.search(ctx, query, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	p.mem.computed.Add(1)
+	value, err := json.Marshal(ans)
+	if err != nil {
+		return nil, false, fmt.Errorf("rlm: %w", err)
+	}
+	if _, err := p.justifyAnswer(ctx, tms.KindAnswer, key, query, ans, id, value); err != nil {
+		return nil, false, err
+	}
+	return ans, false, nil
+}
+
+// search runs the planner on the current snapshot and returns its answer
+// and that snapshot's identity.
+func (p *Project) search(ctx context.Context, query string, limit int) (*Answer, store.Identity, error) {
 	var ans *Answer
-	err := p.proj.View(func(b retrieval.Backend, _ store.Identity) (err error) {
-		ans, err = p.planner.Search(ctx, b, query, limit)
+	var at store.Identity
+	err := p.proj.View(func(b retrieval.Backend, id store.Identity) (err error) {
+		at = id
+		if p.cases != nil {
+			ans, err = p.searchCases(ctx, b, id, query, limit)
+		} else {
+			ans, err = p.planner.Search(ctx, b, query, limit)
+		}
 		return err
 	})
-	return ans, err
+	return ans, at, err
 }
 
 // Explain returns the plan Search would run and what the rules would do
@@ -155,7 +229,12 @@ func (p *Project) Plan(ctx context.Context, query string) (*planner.Plan, error)
 func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.proj.Refresh(ctx)
+	changed, err := p.proj.Refresh(ctx)
+	if err != nil || !changed {
+		return changed, err
+	}
+	_, err = p.syncMemory(ctx)
+	return true, err
 }
 
 func (p *Project) refresh(ctx context.Context) error {
@@ -181,8 +260,18 @@ func (p *Project) Status(ctx context.Context) (*Status, error) { return p.proj.S
 // Planner is the project's planner (for the REPL and rule tests).
 func (p *Project) Planner() *Planner { return p.planner }
 
-// Close releases the search index and the knowledge base.
-func (p *Project) Close() error { return p.proj.Close() }
+// Close releases the truth-maintenance store, the search index and the
+// knowledge base.
+func (p *Project) Close() error {
+	var err error
+	if p.mem != nil {
+		err = p.mem.store.Close()
+	}
+	if p.cases != nil {
+		err = errors.Join(err, p.cases.store.Close())
+	}
+	return errors.Join(err, p.proj.Close())
+}
 
 // ReadStatus checks root's knowledge base against the files and reports
 // its state, without building a search index.

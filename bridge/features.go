@@ -63,7 +63,11 @@ type Features struct {
 	Relation       string // one of the Rel* constants
 	RelationObject string // "" if none
 	DefinitionCue  bool
-	Truncated      bool // the text was longer than MaxFeatureBytes
+	// Constraints are the filters the query asks for in words ("in
+	// sourcefacts/", "python only", "non-test", "functions only"); their
+	// words are not content words, identifiers or paths.
+	Constraints []Constraint
+	Truncated   bool // the text was longer than MaxFeatureBytes
 }
 
 // requestWords are the verbs and courtesies of a request to an assistant
@@ -147,8 +151,14 @@ func QueryFeatures(text string) Features {
 	for i, t := range toks {
 		lower[i] = strings.ToLower(t)
 	}
+	var used []bool
+	f.Constraints, used = constraints(toks, lower)
 	isIdent := make([]bool, len(toks))
 	for i, t := range toks {
+		if used[i] {
+			isIdent[i] = true // not a content word either
+			continue
+		}
 		if isPath(t) {
 			f.Paths = append(f.Paths, t)
 			isIdent[i] = true
@@ -414,10 +424,11 @@ func identShape(t string, first, alone bool) string {
 
 // Term converts features to the term the rules read:
 //
-//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words)
+//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints)
 //
 // (see rules/classify.pl, feature/2). Strings become String terms; only
-// closed-vocabulary words (shapes, relations, cues) become atoms.
+// closed-vocabulary words (shapes, relations, cues, constraint values
+// other than paths) become atoms.
 func (f Features) Term() engine.Term {
 	ids := make([]engine.Term, len(f.Idents))
 	for i, id := range f.Idents {
@@ -431,6 +442,10 @@ func (f Features) Term() engine.Term {
 	if f.DefinitionCue {
 		cue = "definition"
 	}
+	cs := make([]engine.Term, len(f.Constraints))
+	for i, c := range f.Constraints {
+		cs[i] = constraintTerm(c)
+	}
 	return engine.Compound("features",
 		engine.Int(int64(f.Tokens)),
 		engine.Int(int64(f.Content)),
@@ -442,5 +457,6 @@ func (f Features) Term() engine.Term {
 		engine.Atom(cue),
 		engine.String(f.Text),
 		engine.Strings(f.ContentWords),
+		engine.List(cs...),
 	)
 }

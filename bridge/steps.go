@@ -42,7 +42,7 @@ var StepArgs = []StepArg{
 	{Functor: "case", Doc: "exact matching may ignore case", Values: []string{"insensitive"}},
 	{Functor: "kind", Doc: "only definitions of this kind (function, method, type, interface, ...)"},
 	{Functor: "language", Doc: "only definitions in this language (go, python, ...)"},
-	{Functor: "tests", Doc: "leave out definitions in test files", Values: []string{"exclude"}},
+	{Functor: "tests", Doc: "leave out definitions in test files (exclude), or keep only those (only)", Values: []string{"exclude", "only"}},
 }
 
 // Strategies is every strategy a step may name: the retrieval contract's.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -243,4 +244,28 @@ func overrideTarget(files []*Source, keys []string, src Source) (int, error) {
 	return -1, &LoadError{File: src.Path, Reason: fmt.Sprintf(
 		"ambiguous override: %s and %s both have the base name %s; put the file at the relative path of the one it replaces",
 		files[same[0]].Path, files[same[1]].Path, src.Name)}
+}
+
+// ConcernLayers are the layers of one concern folder of the rules (e.g.
+// "prompt", "tms"): defaults (the concern's default rule files, labelled
+// "rules/"+concern), then the concern folder of rulesDir if it has one. A
+// rulesDir that is not a usable rules directory is a *LoadError; ""
+// adds nothing.
+func ConcernLayers(defaults fs.FS, concern, rulesDir string) ([]Layer, error) {
+	layers := []Layer{{FS: defaults, Label: "rules/" + concern}}
+	if rulesDir == "" {
+		return layers, nil
+	}
+	if _, err := DirLayer(rulesDir); err != nil {
+		return nil, &LoadError{File: rulesDir, Err: err}
+	}
+	dir := filepath.Join(rulesDir, concern)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		l, err := DirLayer(dir)
+		if err != nil {
+			return nil, &LoadError{File: dir, Err: err}
+		}
+		layers = append(layers, l)
+	}
+	return layers, nil
 }

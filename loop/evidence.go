@@ -91,17 +91,7 @@ func excerpt(h planner.Hit, src []byte, limit int) evidence {
 func contextUnits(r *retrieval) []prompt.Unit {
 	var out []prompt.Unit
 	for i, h := range r.Hits {
-		path, sym := label(h.Path), label(h.Symbol)
-		f := fence(h.Code)
-		out = append(out, prompt.Unit{
-			ID:         fmt.Sprintf("%sevidence:%d", prompt.ReservedPrefix, i+1),
-			Kind:       prompt.KindContext,
-			Title:      textclip.Clip(fmt.Sprintf("%s:%d-%d %s", path, h.StartLine, h.EndLine, sym), prompt.MaxTitleBytes),
-			Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n%s\n%s%s", path, h.StartLine, h.EndLine, label(h.Kind), sym, h.ContentHash, f, h.Code, f),
-			Activation: prompt.ActivationAlways,
-			Priority:   -i,
-			Source:     "retrieval",
-		})
+		out = append(out, evidenceUnit(fmt.Sprintf("%sevidence:%d", prompt.ReservedPrefix, i+1), "retrieval", -i, h))
 	}
 	return out
 }
@@ -132,6 +122,22 @@ func fence(code string) string {
 		n = max(n, run+1)
 	}
 	return strings.Repeat("`", n)
+}
+
+// evidenceUnit is one piece of evidence as a context unit: its path and
+// symbol labelled, its code fenced so that it cannot end its own block.
+func evidenceUnit(id, source string, priority int, h evidence) prompt.Unit {
+	path, sym := label(h.Path), label(h.Symbol)
+	f := fence(h.Code)
+	return prompt.Unit{
+		ID:         id,
+		Kind:       prompt.KindContext,
+		Title:      textclip.Clip(fmt.Sprintf("%s:%d-%d %s", path, h.StartLine, h.EndLine, sym), prompt.MaxTitleBytes),
+		Body:       fmt.Sprintf("%s:%d-%d (%s %s, content hash %s)\n%s\n%s%s", path, h.StartLine, h.EndLine, label(h.Kind), sym, h.ContentHash, f, h.Code, f),
+		Activation: prompt.ActivationAlways,
+		Priority:   priority,
+		Source:     source,
+	}
 }
 
 // citations are the evidence given, deduplicated, each re-read with

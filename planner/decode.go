@@ -64,7 +64,7 @@ func decodePlan(query string, v any) (*Plan, error) {
 }
 
 func decodeContingencies(v any) ([]Contingency, error) {
-	const pred = "contingencies/3"
+	const pred = "contingencies/4"
 	out := []Contingency{}
 	cs, ok := v.([]any)
 	if !ok {
@@ -157,7 +157,7 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 		case "language":
 			s.Language = val
 		case "tests":
-			s.ExcludeTests = true
+			s.ExcludeTests, s.OnlyTests = val == "exclude", val == "only"
 		}
 	}
 	if err := checkStepNeeds(s); err != nil {

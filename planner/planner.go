@@ -192,12 +192,13 @@ func (p *Planner) plan(ctx context.Context, query string, f engine.Term, avail [
 
 // Explain returns the plan for the planner's capabilities — made by the
 // same call Search makes (plan_features/3) — and what the rules would do
-// on each gap (contingencies/3), without searching.
+// on each gap (contingencies/4), without searching.
 func (p *Planner) Explain(ctx context.Context, query string) (*Explanation, error) {
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	plan, err := p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)
+	feats := bridge.QueryFeatures(query).Term()
+	plan, err := p.plan(ctx, query, feats, p.avail)
 	if err != nil {
 		return nil, err
 	}
@@ -206,12 +207,12 @@ func (p *Planner) Explain(ctx context.Context, query string) (*Explanation, erro
 		steps[i] = s.term
 	}
 	// The class is an atom the rules chose (plan/3 decoding checked it).
-	sol, err := p.eng.Once(ctx, "contingencies", engine.Atom(plan.Class), engine.Encode(steps), engine.NewVar())
+	sol, err := p.eng.Once(ctx, "contingencies", feats, engine.Atom(plan.Class), engine.Encode(steps), engine.NewVar())
 	if err != nil {
 		return nil, fmt.Errorf("planner: explain: %w", err)
 	}
 	e := &Explanation{Plan: *plan}
-	if e.Contingencies, err = decodeContingencies(sol[2]); err != nil {
+	if e.Contingencies, err = decodeContingencies(sol[3]); err != nil {
 		return nil, err
 	}
 	return e, nil

@@ -19,6 +19,35 @@ import (
 // protocol, *engine.QueryError for a rule that raised or ran out of budget
 // or time, and the backend's errors.
 func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string, limit int) (*Answer, error) {
+	if _, err := retrieval.NormalizeLimit(limit); err != nil {
+		return nil, fmt.Errorf("planner: %w", err)
+	}
+	plan, err := p.PlanFor(ctx, b, query)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, b, plan, limit)
+}
+
+// PlanFor plans query for b's capabilities: the plan Search runs.
+// Errors: ErrQueryTooLarge, *RuleError, *engine.QueryError.
+func (p *Planner) PlanFor(ctx context.Context, b retrieval.Backend, query string) (*Plan, error) {
+	if err := checkQuery(query); err != nil {
+		return nil, err
+	}
+	return p.plan(ctx, query, bridge.QueryFeatures(query).Term(), b.Capabilities().Strategies)
+}
+
+// Run runs plan (from PlanFor with the same backend) against b as Search
+// does, returning up to limit hits. Errors: as Search.
+func (p *Planner) Run(ctx context.Context, b retrieval.Backend, plan *Plan, limit int) (*Answer, error) {
+	return p.run(ctx, b, plan, plan.Steps, plan.Because, limit)
+}
+
+// run runs agenda for plan's query, the answer's explanation starting with
+// explain.
+func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agenda []Step, explain []Because, limit int) (*Answer, error) {
+	query := plan.Query
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
@@ -27,14 +56,10 @@ func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string,
 		return nil, fmt.Errorf("planner: %w", err)
 	}
 	feats := bridge.QueryFeatures(query).Term()
-	plan, err := p.plan(ctx, query, feats, b.Capabilities().Strategies)
-	if err != nil {
-		return nil, err
-	}
-	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, plan.Because...), Hits: []Hit{}, Plan: []ExecutedStep{}}
-	agenda := plan.Steps
+	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{}}
 	var history []any // result/3 values, newest first
 	seen := map[string]bool{}
+	sources := map[SourceRef]bool{}
 	for len(agenda) > 0 {
 		if len(ans.Plan) >= MaxSteps {
 			ans.Gap = fmt.Sprintf("step_limit(%d)", MaxSteps)
@@ -45,6 +70,12 @@ func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string,
 		hits, err := runStep(ctx, b, step, limit)
 		if err != nil {
 			return nil, fmt.Errorf("planner: step %s: %w", step, err)
+		}
+		for _, h := range hits {
+			if ref := (SourceRef{Path: h.Document.Path, ContentHash: h.Document.ContentHash}); !sources[ref] {
+				sources[ref] = true
+				ans.Sources = append(ans.Sources, ref)
+			}
 		}
 		if step.Role == bridge.RoleEvidence {
 			for _, h := range hits {

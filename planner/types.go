@@ -28,6 +28,7 @@ type Step struct {
 	Kind            string `json:"kind,omitempty"`
 	Language        string `json:"language,omitempty"`
 	ExcludeTests    bool   `json:"exclude_tests,omitempty"`
+	OnlyTests       bool   `json:"only_tests,omitempty"`
 	term            any    // the step as the rules wrote it, handed back in result/3
 }
 
@@ -58,6 +59,9 @@ func (s Step) String() string {
 	if s.ExcludeTests {
 		args = append(args, "no-tests")
 	}
+	if s.OnlyTests {
+		args = append(args, "tests-only")
+	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }
 
@@ -76,7 +80,7 @@ func (s Step) Request(limit int) retrieval.Request {
 	if s.Language != "" {
 		req.Filter.Languages = []string{s.Language}
 	}
-	req.Filter.ExcludeTests = s.ExcludeTests
+	req.Filter.ExcludeTests, req.Filter.OnlyTests = s.ExcludeTests, s.OnlyTests
 	return req
 }
 
@@ -162,6 +166,20 @@ type Answer struct {
 	// of a qualified name): the answer is about Resolved.To, not
 	// Resolved.From. It comes from an outcome resolved/3 event.
 	Resolved *Resolution `json:"resolved,omitempty"`
+	// ReusedCase is the case whose steps this answer reused instead of a
+	// plan (0 if none); the explanation names it (rules/cases/reuse.pl).
+	ReusedCase int64 `json:"reused_case,omitempty"`
+	// Sources are the files every step's hits were read from (check steps
+	// included), each once, in the order first seen: what the answer
+	// rests on, for truth maintenance. Not part of the JSON form.
+	Sources []SourceRef `json:"-"`
+}
+
+// SourceRef is a file a hit was read from and its content hash
+// (sourcefacts.ContentHash's string form).
+type SourceRef struct {
+	Path        string
+	ContentHash string
 }
 
 // Resolution records that the query's name was replaced by another.

@@ -108,6 +108,7 @@ type Project struct {
 	mu      sync.RWMutex // guards the fields below; View holds it shared
 	id      store.Identity
 	current map[string]string // path -> content hash string, of the snapshot
+	gens    map[string]int64  // path -> file generation, of the snapshot
 	index   *searchIndex
 	stats   Stats
 
@@ -208,6 +209,33 @@ func (p *Project) Stats() Stats {
 	return p.stats
 }
 
+// FileVersion is a file as the current snapshot sees it.
+type FileVersion struct {
+	Hash       string // content hash (sourcefacts.ContentHash's string form)
+	Generation int64  // file generation: bumps whenever the hash changes
+}
+
+// Files returns the current snapshot's identity and a copy of its files
+// (slash path relative to the root -> version), read together.
+func (p *Project) Files() (store.Identity, map[string]FileVersion) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := make(map[string]FileVersion, len(p.current))
+	for path, h := range p.current {
+		out[path] = FileVersion{Hash: h, Generation: p.gens[path]}
+	}
+	return p.id, out
+}
+
+// Version returns the current snapshot's version of the file at the slash
+// path rel, if the snapshot has it.
+func (p *Project) Version(rel string) (FileVersion, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	h, ok := p.current[rel]
+	return FileVersion{Hash: h, Generation: p.gens[rel]}, ok
+}
+
 // StaleHits counts vector hits from a Chroma server that were dropped
 // because their content hash was not the current one.
 func (p *Project) StaleHits() int64 { return p.staleHits.Load() }
@@ -266,8 +294,10 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	}
 	stats := Stats{Files: len(files), Check: time.Since(start)}
 	current := make(map[string]string, len(files))
+	gens := make(map[string]int64, len(files))
 	for _, f := range files {
 		current[f.Path] = f.Hash.String()
+		gens[f.Path] = f.FileGeneration
 		stats.Bytes += f.Hash.Len
 		switch f.Status {
 		case sourcefacts.StatusPartial:
@@ -292,7 +322,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	}
 	p.mu.Lock()
 	old := p.index
-	p.index, p.id, p.current, p.stats = ix, id, current, stats
+	p.index, p.id, p.current, p.gens, p.stats = ix, id, current, gens, stats
 	p.mu.Unlock()
 	old.close()
 	removeOldSearchIndexes(filepath.Dir(p.st.DBPath()), id)

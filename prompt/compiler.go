@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/internal/textclip"
@@ -116,32 +114,18 @@ func NewCompiler(opts CompilerOptions) (*Compiler, error) {
 func EngineOptions(opts CompilerOptions) (engine.Options, error) {
 	def := opts.Rules
 	if def == nil {
-		sub, err := fs.Sub(rules.FS, "prompt")
-		if err != nil {
-			return engine.Options{}, err
-		}
-		def = sub
+		def = rules.Folder("prompt")
 	}
-	eo := engine.Options{
-		Layers:     []engine.Layer{{FS: def, Label: "rules/prompt"}},
+	layers, err := engine.ConcernLayers(def, "prompt", opts.RulesDir)
+	if err != nil {
+		return engine.Options{}, err
+	}
+	return engine.Options{
+		Layers:     layers,
 		Inferences: opts.Inferences,
 		Predicates: opts.Predicates,
 		Vocabulary: Vocabulary(),
-	}
-	if opts.RulesDir != "" {
-		if _, err := engine.DirLayer(opts.RulesDir); err != nil {
-			return engine.Options{}, &engine.LoadError{File: opts.RulesDir, Err: err}
-		}
-		dir := filepath.Join(opts.RulesDir, "prompt")
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			l, err := engine.DirLayer(dir)
-			if err != nil {
-				return engine.Options{}, &engine.LoadError{File: dir, Err: err}
-			}
-			eo.Layers = append(eo.Layers, l)
-		}
-	}
-	return eo, nil
+	}, nil
 }
 
 // Vocabulary is the closed vocabulary of the prompt rules, checked in

@@ -104,6 +104,7 @@ type Filter struct {
 	Kinds        []string `json:"kinds,omitempty"`
 	Languages    []string `json:"languages,omitempty"`
 	ExcludeTests bool     `json:"exclude_tests,omitempty"`
+	OnlyTests    bool     `json:"only_tests,omitempty"` // only documents of test files
 }
 
 // Request asks one strategy for hits.

@@ -7,6 +7,7 @@ import (
 	"github.com/rlm-dev/rlm/engine/ruletest"
 	"github.com/rlm-dev/rlm/planner"
 	"github.com/rlm-dev/rlm/prompt"
+	"github.com/rlm-dev/rlm/tms"
 )
 
 // TestRules runs every *_test.pl beside the default rules, one subtest per
@@ -58,5 +59,27 @@ func TestEveryRuleIDIsRegisteredAndUsed(t *testing.T) {
 	}
 	if ids, err := c.RuleIDs(context.Background()); err != nil || len(ids) < 15 {
 		t.Fatalf("prompt registry: %d IDs, %v", len(ids), err)
+	}
+}
+
+// TestTMSRulesInTheirOwnEngine runs the truth-maintenance rules' tests in
+// the engine package tms loads (rules/tms alone, with its label/5
+// vocabulary) and checks their rule IDs there.
+func TestTMSRulesInTheirOwnEngine(t *testing.T) {
+	opts, err := tms.EngineOptions(tms.RulesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ruletest.Run(t, opts)
+	r, err := tms.NewRules(tms.RulesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, err := r.Engine().CheckRuleIDs(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error("tms:", p)
 	}
 }

@@ -105,7 +105,7 @@ func main() {
 		fail(err)
 	}
 	fmt.Println()
-	fmt.Println("SWI-Prolog, same rule files (classify.pl, strategy.pl) and the same feature terms:")
+	fmt.Println("SWI-Prolog, same rule files (classify.pl, strategy.pl, expand.pl, concepts/code.pl) and the same feature terms:")
 	printStats("swi", swiByClass, swiAll)
 	fmt.Printf("\nratio rlm rules-only / swi: p50 %.2fx, p99 %.2fx\n",
 		float64(pct(all, 50))/float64(pct(swiAll, 50)), float64(pct(all, 99))/float64(pct(swiAll, 99)))
@@ -225,8 +225,17 @@ func featuresText(f bridge.Features) string {
 	if f.DefinitionCue {
 		cue = "definition"
 	}
-	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s)",
-		f.Tokens, f.Content, strings.Join(ids, ", "), strs(f.Paths), strs(f.Quoted), f.Relation, obj, cue, q(f.Text), strs(f.ContentWords))
+	var cs []string
+	for _, c := range f.Constraints {
+		if c.Kind == bridge.ConstraintPath {
+			cs = append(cs, fmt.Sprintf("path(%s)", q(c.Value)))
+		} else {
+			cs = append(cs, fmt.Sprintf("%s('%s')", c.Kind, c.Value))
+		}
+	}
+	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s, [%s])",
+		f.Tokens, f.Content, strings.Join(ids, ", "), strs(f.Paths), strs(f.Quoted), f.Relation, obj, cue, q(f.Text), strs(f.ContentWords),
+		strings.Join(cs, ", "))
 }
 
 func fail(err error) {

@@ -2,7 +2,8 @@
 
     swipl -q -g main -t halt bench/plan/swi.pl FEATURES_FILE N
 
-    Loads rules/retrieval/classify.pl and rules/retrieval/strategy.pl unchanged (the rules are
+    Loads rules/retrieval/classify.pl, strategy.pl and expand.pl and
+    rules/concepts/code.pl unchanged (the rules are
     written in portable ISO Prolog plus predicates SWI's library also has),
     then for each q(I, Class, Features) fact calls plan_features/2 N times,
     printing "I Class Nanoseconds" per call.
@@ -13,7 +14,8 @@
 main :-
     current_prolog_flag(argv, [Facts, NA|_]),
     atom_number(NA, N),
-    load_files(['rules/retrieval/classify.pl', 'rules/retrieval/strategy.pl'], [silent(true)]),
+    load_files(['rules/retrieval/classify.pl', 'rules/retrieval/strategy.pl', 'rules/retrieval/expand.pl',
+                'rules/concepts/code.pl'], [silent(true)]),
     load_files([Facts], [silent(true)]),
     forall(q(I, Class, F), bench(I, Class, F, N)).
 

@@ -46,6 +46,7 @@ type backendFlags struct {
 	db                                string
 	inMemory, requireCurrent          bool
 	includeIgnored                    bool
+	memory, cases                     bool
 }
 
 func addRulesFlag(fs *flag.FlagSet, b *backendFlags) {
@@ -60,6 +61,8 @@ func addBackendFlags(fs *flag.FlagSet) *backendFlags {
 	fs.BoolVar(&b.inMemory, "in-memory", false, "keep the knowledge base in a temporary directory for this command; write nothing under ROOT")
 	fs.BoolVar(&b.requireCurrent, "require-current", false, "refuse to answer if any file is stale, partial or unparsable")
 	fs.BoolVar(&b.includeIgnored, "include-ignored", false, "also index files that .gitignore, .ignore or .git/info/exclude exclude")
+	fs.BoolVar(&b.memory, "memory", false, "keep answers as conclusions beside the knowledge base (tms.sqlite): a repeated question is served while its answer is IN")
+	fs.BoolVar(&b.cases, "cases", false, "keep cases beside the knowledge base (cases.sqlite): a similar later question reuses the steps that found its evidence")
 	return b
 }
 
@@ -77,7 +80,8 @@ func addEmbedderFlags(fs *flag.FlagSet, b *backendFlags) {
 
 // options turns the flags into façade options.
 func (b *backendFlags) options() (rlm.Options, error) {
-	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent, IncludeIgnored: b.includeIgnored}
+	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent, IncludeIgnored: b.includeIgnored,
+		Memory: b.memory, Cases: b.cases}
 	if b.inMemory && b.requireCurrent {
 		return opts, usageError{"--require-current needs the persistent knowledge base (drop --in-memory)"}
 	}

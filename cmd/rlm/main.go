@@ -2,7 +2,8 @@
 // plan chosen by Prolog rules.
 //
 //	rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] QUERY
-//	rlm explain [--json] [--rules DIR] QUERY
+//	rlm explain [--json] [--rules DIR] [--whynot STRATEGY] QUERY
+//	rlm explain --root DIR [--why | --whynot SYMBOL] QUERY | --whatif PATH | --conclusions
 //	rlm index --root DIR
 //	rlm status --root DIR
 //	rlm compile --catalog FILE [--mode compiled|all_tools] [--budget N] [--model M] [--cap C]... [--select ID]... [--deny ID]... [--json] QUERY
@@ -30,8 +31,9 @@ import (
 const usage = `rlm: LLM-harness retrieval planned by Prolog rules
 
 usage:
-  rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] QUERY
-  rlm explain [--json] [--rules DIR] [--embedder E] QUERY
+  rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] [--memory] [--cases] QUERY
+  rlm explain [--json] [--rules DIR] [--embedder E] [--whynot STRATEGY] QUERY
+  rlm explain --root DIR [--why | --whynot SYMBOL] QUERY | --whatif PATH | --conclusions
   rlm index --root DIR [--json] [--in-memory]
   rlm status --root DIR [--json]
   rlm compile --catalog FILE [--mode compiled|all_tools] [--budget N] [--model M]

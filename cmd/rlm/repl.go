@@ -22,10 +22,15 @@ const replHelp = `Type a Prolog query against the rules, e.g.
   explain("where is Server defined?", E).
   features("parse multipart forms", F).
   classify(F, Class, Why).          (F from features/2)
+  whynot("parse multipart forms", graph, V).
 Commands:
   :search QUERY    run the whole search (needs --root)
   :explain QUERY   the plan as a tree
-  :compile QUERY   the prompt units a model would see for QUERY, and why (needs --catalog)
+  :whynot TARGET QUERY  why a strategy (or, with --root, a symbol) is not part of the answer
+  :whyanswer QUERY the answer, its chain of rules and premises and the conclusion kept (needs --root)
+  :whatif PATH...  the conclusions a change to these files would withdraw (needs --root)
+  :conclusions     every kept conclusion, IN or OUT, and why (needs --root)
+  :compile QUERY   the prompt units a model would see, and why (needs --catalog)
   :why UNIT QUERY  why one unit is in or out of that projection (needs --catalog)
   :help            this text
   :quit            leave (or halt., or Ctrl-D)
@@ -58,6 +63,7 @@ func cmdRepl(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var pl *rlm.Planner
 	if *root != "" {
 		fmt.Fprintf(stderr, "opening %s for :search ...\n", *root)
+		bf.memory = true
 		var err error
 		if p, err = openProject(ctx, *root, bf, stderr); err != nil {
 			return err
@@ -123,6 +129,8 @@ func replLine(ctx context.Context, pl *rlm.Planner, p *rlm.Project, cs *compileS
 		printExplanation(stdout, e)
 	case line == ":compile" || line == ":why" || strings.HasPrefix(line, ":compile ") || strings.HasPrefix(line, ":why "):
 		replCompile(ctx, cs, line, stdout)
+	case strings.HasPrefix(line, ":whynot ") || strings.HasPrefix(line, ":whyanswer ") || strings.HasPrefix(line, ":whatif ") || line == ":conclusions":
+		replExplain(ctx, pl, p, line, stdout)
 	case strings.HasPrefix(line, ":search "):
 		if p == nil {
 			fmt.Fprintln(stdout, "error: start the repl with --root DIR to search")
@@ -188,6 +196,58 @@ func replCompile(ctx context.Context, cs *compileSession, line string, w io.Writ
 		note = " (not a candidate: the rules' verdict had it been one)"
 	}
 	fmt.Fprintf(w, "%s is %s%s: %s\n", printable(d.ID), state, note, printable(because(*d)))
+}
+
+// replExplain answers ":whynot TARGET QUERY", ":whyanswer QUERY",
+// ":whatif PATH..." and ":conclusions".
+func replExplain(ctx context.Context, pl *rlm.Planner, p *rlm.Project, line string, w io.Writer) {
+	cmd, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	if target, q, ok := strings.Cut(rest, " "); cmd == ":whynot" && ok && (p != nil || rlm.IsStrategy(target)) {
+		var v *rlm.WhyNot
+		var err error
+		if p != nil {
+			v, err = p.WhyNot(ctx, q, target)
+		} else {
+			v, err = pl.WhyNotStrategy(ctx, q, target)
+		}
+		if err != nil {
+			fmt.Fprintln(w, "error:", err)
+			return
+		}
+		printWhyNot(w, v)
+		return
+	}
+	if p == nil {
+		fmt.Fprintln(w, "error: start the repl with --root DIR for "+cmd+" (or :whynot STRATEGY QUERY)")
+		return
+	}
+	var err error
+	switch cmd {
+	case ":whynot":
+		err = fmt.Errorf("usage: :whynot TARGET QUERY")
+	case ":whyanswer":
+		var y *rlm.Why
+		if y, err = p.Why(ctx, rest, 10); err == nil {
+			printWhy(w, y)
+		}
+	case ":whatif":
+		var ch []rlm.LabelChange
+		paths := strings.Fields(rest)
+		if ch, err = p.WhatIf(ctx, paths...); err == nil {
+			printWhatIf(w, paths, ch)
+		}
+	case ":conclusions":
+		var cs []rlm.Conclusion
+		if cs, err = p.Conclusions(ctx); err == nil {
+			for _, c := range cs {
+				printConclusion(w, c, false)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(w, "error:", err)
+	}
 }
 
 func replQuery(ctx context.Context, pl *rlm.Planner, q string, w io.Writer) {

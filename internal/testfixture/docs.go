@@ -27,7 +27,8 @@ func VectorDocs(n int) []retrieval.Document {
 // Passes is the reference meaning of a retrieval.Filter: d's path starts
 // with one of PathPrefixes (byte-wise; an empty prefix matches everything),
 // its kind is among Kinds and its language among Languages (empty lists
-// allow all), and it is not a test when ExcludeTests is set.
+// allow all), and it is not a test when ExcludeTests is set, a test when
+// OnlyTests is.
 func Passes(d retrieval.Document, f retrieval.Filter) bool {
 	in := func(v string, vals []string) bool {
 		if len(vals) == 0 {
@@ -51,5 +52,5 @@ func Passes(d retrieval.Document, f retrieval.Filter) bool {
 			return false
 		}
 	}
-	return in(d.Kind, f.Kinds) && in(d.Language, f.Languages) && !(f.ExcludeTests && d.Test)
+	return in(d.Kind, f.Kinds) && in(d.Language, f.Languages) && !(f.ExcludeTests && d.Test) && !(f.OnlyTests && !d.Test)
 }

@@ -76,6 +76,9 @@ func compileFilter(f retrieval.Filter, extra ...map[string]any) compiledFilter {
 		// $ne also matches records without the key.
 		clauses = append(clauses, map[string]any{"test": map[string]any{"$ne": true}})
 	}
+	if f.OnlyTests {
+		clauses = append(clauses, map[string]any{"test": map[string]any{"$eq": true}})
+	}
 	var cf compiledFilter
 	if len(f.PathPrefixes) > 0 && !contains(f.PathPrefixes, "") {
 		var conds []map[string]any

@@ -41,12 +41,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/rlm-dev/rlm/internal/sqlitefile"
 	"github.com/rlm-dev/rlm/retrieval"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -160,26 +159,14 @@ func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
 		// held to one connection that is never recycled.
 		dsn = ":memory:"
 	} else {
-		abs, err := filepath.Abs(path)
-		if err != nil {
+		// A file: URI with the path escaped ('?', '#' and '%' are not URI
+		// syntax), WAL, busy timeout, and BEGIN IMMEDIATE for write
+		// transactions so that two writers never deadlock on a lock
+		// upgrade; read-only transactions (Search, Fetch) begin deferred.
+		var err error
+		if dsn, err = sqlitefile.DSN(path); err != nil {
 			return nil, fmt.Errorf("embedded: open %q: %w", path, err)
 		}
-		q := url.Values{}
-		q.Add("_pragma", "busy_timeout(10000)")
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous(NORMAL)")
-		// Write transactions take the write lock at BEGIN, so two writers
-		// never deadlock on a lock upgrade; read-only transactions (Search,
-		// Fetch) still begin deferred.
-		q.Set("_txlock", "immediate")
-		p := filepath.ToSlash(abs)
-		if !strings.HasPrefix(p, "/") {
-			p = "/" + p // file:///C:/x on Windows
-		}
-		// A file: URI with the path escaped, so that '?', '#' and '%' in
-		// the path are not read as URI syntax.
-		u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
-		dsn = u.String()
 	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {

@@ -186,6 +186,9 @@ func filterSQL(f retrieval.Filter) (string, []any) {
 	if f.ExcludeTests {
 		conds = append(conds, "d.test = 0")
 	}
+	if f.OnlyTests {
+		conds = append(conds, "d.test = 1")
+	}
 	if len(conds) == 0 {
 		return "", nil
 	}

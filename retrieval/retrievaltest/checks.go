@@ -221,6 +221,7 @@ var suiteFilters = []retrieval.Filter{
 	{Kinds: []string{"type", "function"}},
 	{Languages: []string{"python"}},
 	{ExcludeTests: true},
+	{OnlyTests: true},
 	{PathPrefixes: []string{"internal/server/"}},
 	{PathPrefixes: []string{"internal/serv"}},
 	{PathPrefixes: []string{"cmd", "pkg/store/a.go"}},

@@ -3,8 +3,8 @@
     Input is the features term Go computes from the query text (see
     bridge.QueryFeatures); the text itself is only data here. It is
     features(Tokens, Content, Idents, Paths, Quoted, Relation,
-    RelationObject, Cue, Text, Words); read it with feature/2, which names
-    each argument by a property:
+    RelationObject, Cue, Text, Words, Constraints); read it with feature/2,
+    which names each argument by a property:
 
       tokens(N)            number of tokens
       content(N)           natural-language words that are not stopwords,
@@ -19,6 +19,12 @@
       cue(C)               definition or none ("where is X defined")
       text(T)              the whole query text
       words(Ws)            the content words, lowercased (strings)
+      constraints(Cs)      the filters the query asks for in words:
+                           path(S) ("in sourcefacts/"), language(L)
+                           ("python only"), kind(K) ("functions only"),
+                           tests(only) ("tests only"), tests(exclude)
+                           ("non-test"); their words are in none of the
+                           properties above (but count in tokens)
 
     Classes: identifier, relationship, conceptual, path, broad; harness
     authors add classes with the extra_class_rule/4 hook.
@@ -52,23 +58,24 @@ rule_id(cls_fallback_broad, "nothing more specific applies").
 %  Property is one of the properties above, e.g. feature(tokens(N), F).
 %  The property comes first so that the clause is chosen by its first
 %  argument: one head unification per clause, no list scan.
-feature(tokens(X),          features(X, _, _, _, _, _, _, _, _, _)).
-feature(content(X),         features(_, X, _, _, _, _, _, _, _, _)).
-feature(idents(X),          features(_, _, X, _, _, _, _, _, _, _)).
-feature(paths(X),           features(_, _, _, X, _, _, _, _, _, _)).
-feature(quoted(X),          features(_, _, _, _, X, _, _, _, _, _)).
-feature(relation(X),        features(_, _, _, _, _, X, _, _, _, _)).
-feature(relation_object(X), features(_, _, _, _, _, _, X, _, _, _)).
-feature(cue(X),             features(_, _, _, _, _, _, _, X, _, _)).
-feature(text(X),            features(_, _, _, _, _, _, _, _, X, _)).
-feature(words(X),           features(_, _, _, _, _, _, _, _, _, X)).
+feature(tokens(X),          features(X, _, _, _, _, _, _, _, _, _, _)).
+feature(content(X),         features(_, X, _, _, _, _, _, _, _, _, _)).
+feature(idents(X),          features(_, _, X, _, _, _, _, _, _, _, _)).
+feature(paths(X),           features(_, _, _, X, _, _, _, _, _, _, _)).
+feature(quoted(X),          features(_, _, _, _, X, _, _, _, _, _, _)).
+feature(relation(X),        features(_, _, _, _, _, X, _, _, _, _, _)).
+feature(relation_object(X), features(_, _, _, _, _, _, X, _, _, _, _)).
+feature(cue(X),             features(_, _, _, _, _, _, _, X, _, _, _)).
+feature(text(X),            features(_, _, _, _, _, _, _, _, X, _, _)).
+feature(words(X),           features(_, _, _, _, _, _, _, _, _, X, _)).
+feature(constraints(X),     features(_, _, _, _, _, _, _, _, _, _, X)).
 
 %! features_from_list(+Properties, -Features) is det.
 %  Builds a features term from a list of properties; a property left out
 %  takes its empty value (0, [], none, or "" for text). For tests and the
 %  REPL.
 features_from_list(Ps, F) :-
-    F = features(T, C, I, P, Q, R, O, Cu, X, W),
+    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs),
     fl_default(tokens(T), Ps, 0),
     fl_default(content(C), Ps, 0),
     fl_default(idents(I), Ps, []),
@@ -78,7 +85,8 @@ features_from_list(Ps, F) :-
     fl_default(relation_object(O), Ps, none),
     fl_default(cue(Cu), Ps, none),
     fl_default(text(X), Ps, []),
-    fl_default(words(W), Ps, []).
+    fl_default(words(W), Ps, []),
+    fl_default(constraints(Cs), Ps, []).
 
 fl_default(Prop, Ps, Default) :-
     (   memberchk(Prop, Ps)

@@ -15,17 +15,25 @@ explain_features(F, E) :-
 %  before any search has run.
 explain_features(F, Avail, explanation(Class, Steps, Whys, Cs)) :-
     plan_features(F, Avail, plan(Class, Steps, Whys)),
-    contingencies(Class, Steps, Cs).
+    contingencies(F, Class, Steps, Cs).
 
 %! contingencies(+Class, +Steps, -Contingencies) is det.
 %  Contingencies lists if(Step, Gap, FallbackSteps, Because) for the
 %  planned Steps: every gap each step can leave and the fallback
 %  strategy.pl would plan for it, before any search has run.
 contingencies(Class, Steps, Cs) :-
+    features_from_list([], F),
+    contingencies(F, Class, Steps, Cs).
+
+%! contingencies(+Features, +Class, +Steps, -Contingencies) is det.
+%  contingencies/3 for a query with Features: a fallback's evidence steps
+%  carry the query's constraints, as they would when the search runs them.
+contingencies(F, Class, Steps, Cs) :-
     findall(if(S, G, FSteps, FWhy),
             ( member(S, Steps),
               possible_gap(S, G),
-              fallback(Class, G, [], FSteps, FWhy) ),
+              fallback(Class, G, [], FSteps0, FWhy),
+              constrain_steps(F, FSteps0, FSteps) ),
             Cs).
 
 %! possible_gap(+Step, -Gap) is nondet.

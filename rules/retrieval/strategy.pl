@@ -3,7 +3,7 @@
     A step is step(Strategy, Args, Role):
       Strategy  exact, structural, graph, lexical, vector, hybrid
       Args      a list of name(S), case(insensitive), relation(R), text(S),
-                path(S), kind(K), language(L), tests(exclude)
+                path(S), kind(K), language(L), tests(exclude), tests(only)
       Role      evidence (its hits answer the query) or check (it verifies
                 a premise, e.g. that the target symbol exists)
 
@@ -73,7 +73,8 @@ default_strategies([exact, structural, graph, lexical]).
 plan_features(F, Avail, plan(Class, Steps, [ClassWhy|Whys])) :-
     classify(F, Class, ClassWhy),
     findall(Cost-(Step-Why),
-            ( candidate(Class, F, Avail, Step, Why),
+            ( candidate(Class, F, Avail, Step0, Why0),
+              constrain(F, Step0, Why0, Step, Why),
               Step = step(S, _, _),
               planned_cost(S, Avail, Cost) ),
             Pairs),
@@ -94,10 +95,11 @@ planned_cost(_, _, 1000).
 %! candidate(+Class, +Features, +Available, -Step, -Because) is nondet.
 %  Embedding-based steps where the backend has them; otherwise the
 %  strategies of candidate/4.
-candidate(conceptual, F, Avail, step(hybrid, [text(T)], evidence),
-          because(st_hybrid_description, [class(conceptual), available(hybrid)])) :-
+candidate(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),
+          because(st_hybrid_description, [class(conceptual), available(hybrid)|Xs])) :-
     memberchk(hybrid, Avail),
-    feature(text(T), F).
+    feature(text(T), F),
+    expand_text(F, T, T2, Xs).
 candidate(broad, F, Avail, step(vector, [text(T)], evidence),
           because(st_broad_vector, [class(broad), available(vector)])) :-
     memberchk(vector, Avail),
@@ -110,10 +112,15 @@ candidate(Class, F, _, Step, Why) :-
     extra_strategy(Class, F, Step, Why).
 
 %! superseded(+Class, +Step, +Available) is semidet.
+%  A step is not planned when a strategy that supersedes it is available.
+superseded(Class, Step, Avail) :-
+    supersedes(Class, Step, By),
+    memberchk(By, Avail), !.
+
+%! supersedes(?Class, ?Step, ?By) is nondet.
 %  BM25 alone is not planned for a description when hybrid (BM25 fused
 %  with embeddings by reciprocal rank) is available.
-superseded(conceptual, step(lexical, _, _), Avail) :-
-    memberchk(hybrid, Avail).
+supersedes(conceptual, step(lexical, _, _), hybrid).
 
 %! candidate(+Class, +Features, -Step, -Because) is nondet.
 candidate(identifier, F, step(exact, [name(T)], evidence),
@@ -130,9 +137,10 @@ candidate(conceptual, F, step(exact, [name(T)], evidence),
           because(st_focus_identifier, [class(conceptual), ident(T)])) :-
     feature(idents(Ids), F),
     strong_idents(Ids, [id(T, _)|_]).
-candidate(conceptual, F, step(lexical, [text(T)], evidence),
-          because(st_bm25_description, [class(conceptual)])) :-
-    feature(text(T), F).
+candidate(conceptual, F, step(lexical, [text(T2)], evidence),
+          because(st_bm25_description, [class(conceptual)|Xs])) :-
+    feature(text(T), F),
+    expand_text(F, T, T2, Xs).
 candidate(path, F, step(structural, [path(P)], evidence),
           because(st_path_listing, [path(P)])) :-
     feature(paths([P|_]), F),
@@ -145,10 +153,11 @@ candidate(path, F, step(lexical, [text(T), path(P)], evidence),
 candidate(broad, F, step(exact, [name(T), case(insensitive)], evidence),
           because(st_broad_name, [class(broad), word(T)])) :-
     feature(idents([id(T, _)|_]), F).
-candidate(broad, F, step(lexical, [text(T)], evidence),
-          because(st_broad_bm25, [class(broad)])) :-
+candidate(broad, F, step(lexical, [text(T2)], evidence),
+          because(st_broad_bm25, [class(broad)|Xs])) :-
     feature(text(T), F),
-    feature(tokens(N), F), N > 0.
+    feature(tokens(N), F), N > 0,
+    expand_text(F, T, T2, Xs).
 
 %! fallback(+Class, +Gap, +History, -Steps, -Because) is semidet.
 %  Steps to try when a step left Gap. History is the list of

@@ -25,3 +25,11 @@ explain(Text, E) :-
 %  The feature list Go computes for Text.
 features(Text, F) :-
     query_features(Text, F).
+
+%! whynot(+Text, +Strategy, -Verdict) is det.
+%  Why Strategy is or is not in the plan for the query Text, as
+%  whynot_strategy/4 gives it.
+whynot(Text, S, Verdict) :-
+    query_features(Text, F),
+    available_strategies(Avail),
+    whynot_strategy(F, Avail, S, Verdict).

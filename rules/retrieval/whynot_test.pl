@@ -1,0 +1,92 @@
+% Tests for whynot.pl.
+
+description(F) :-
+    features_from_list([tokens(4), content(4), text("parse multipart form boundaries"),
+                        words(["parse", "multipart", "form", "boundaries"])], F).
+
+test(a_planned_strategy_names_its_planning_rule) :-
+    description(F),
+    whynot_strategy(F, [exact, lexical], lexical, planned(because(R, Ps))),
+    R == wn_planned,
+    memberchk(planned_by(st_bm25_description), Ps).
+
+test(excluded_because_the_backend_lacks_it) :-
+    description(F),
+    whynot_strategy(F, [exact, structural, graph, lexical], hybrid, excluded(because(R, _), Change)),
+    R == wn_not_available,
+    Change == available(hybrid).
+
+test(excluded_because_superseded) :-
+    description(F),
+    whynot_strategy(F, [exact, structural, graph, lexical, vector, hybrid], lexical, excluded(because(R, Ps), Change)),
+    R == wn_superseded,
+    memberchk(superseded_by(hybrid), Ps),
+    Change == not_available(hybrid).
+
+test(excluded_because_the_class_never_plans_it) :-
+    description(F),
+    whynot_strategy(F, [exact, structural, graph, lexical], graph, excluded(because(R, Ps), Change)),
+    R == wn_class_excludes,
+    memberchk(class(conceptual), Ps),
+    memberchk(class_rule(cls_descriptive), Ps),
+    Change == class(relationship, cls_relation).
+
+test(excluded_because_the_query_lacks_what_the_step_needs) :-
+    description(F),
+    whynot_strategy(F, [exact, structural, graph, lexical], exact, excluded(because(R, _), Change)),
+    R == wn_condition_unmet,
+    Change == strong_identifier.
+
+test(class_plans_lists_every_default_candidate) :-
+    all_strategies(All),
+    forall(( member(Ps, [[tokens(1), idents([id("Server", pascal)]), text("Server")],
+                         [tokens(3), relation(callers), relation_object("Serve"), idents([id("Serve", pascal)]), text("what calls Serve")],
+                         [tokens(5), content(2), idents([id("Request", pascal)]), text("how does Request parse forms")],
+                         [tokens(1), paths(["net/http"]), text("net/http")],
+                         [tokens(3), content(2), paths(["net/http"]), text("cookies in net/http")],
+                         [tokens(1), idents([id("cookie", plain)]), text("cookie")]]),
+             features_from_list(Ps, F),
+             classify(F, C, _),
+             candidate(C, F, All, step(S, _, _), _) ),
+           class_plans(C, S, _)).
+
+test(a_symbol_in_the_answer_is_not_excluded) :-
+    whynot_symbol("Serve", ["Serve"], [], [], 10, in_answer(because(R, _))),
+    R == wn_in_answer.
+
+test(a_symbol_with_no_definition_is_absent) :-
+    whynot_symbol("Nope", [], [], [ran(step(exact, [name("Nope")], evidence), 0)], 10, excluded(because(R, _), Change)),
+    R == wn_symbol_absent,
+    Change == defined("Nope").
+
+test(a_test_definition_filtered_out_names_the_filter) :-
+    Ran = [ran(step(lexical, [text("serve"), tests(exclude)], evidence), 3)],
+    whynot_symbol("TestServe", [], [def("a_test.go", "function", "go", true)], Ran, 10, excluded(because(R, Ps), Change)),
+    R == wn_filtered,
+    memberchk(filter(tests(exclude)), Ps),
+    Change == without(tests(exclude)).
+
+test(a_path_filter_names_the_path) :-
+    Ran = [ran(step(lexical, [text("serve"), path("net/")], evidence), 3)],
+    whynot_symbol("Serve", [], [def("cmd/serve.go", "function", "go", false)], Ran, 10, excluded(because(R, _), Change)),
+    R == wn_filtered,
+    Change == without(path("net/")).
+
+test(a_name_step_for_another_name_never_sought_it) :-
+    Ran = [ran(step(exact, [name("Server")], evidence), 1)],
+    whynot_symbol("Serve", ["Server"], [def("s.go", "method", "go", false)], Ran, 10, excluded(because(R, _), Change)),
+    R == wn_not_sought,
+    Change == query_names("Serve").
+
+test(a_text_step_that_could_find_it_ranked_it_out) :-
+    Ran = [ran(step(lexical, [text("serve requests")], evidence), 10)],
+    whynot_symbol("Serve", ["A", "B"], [def("s.go", "method", "go", false)], Ran, 10, excluded(because(R, _), Change)),
+    R == wn_ranked_out,
+    Change == limit_over(10).
+
+test(the_target_of_a_relationship_was_only_checked) :-
+    Ran = [ran(step(exact, [name("Fetch")], check), 1),
+           ran(step(graph, [relation(callers), name("Fetch")], evidence), 1)],
+    whynot_symbol("Fetch", ["Retry"], [def("c.go", "function", "go", false)], Ran, 10, excluded(because(R, _), Change)),
+    R == wn_only_checked,
+    Change == asks_definition("Fetch").

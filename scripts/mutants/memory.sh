@@ -1,0 +1,33 @@
+# Mutants for the expert's memory: truth maintenance (tms/, rules/tms,
+# the façade's answer cache, loop sessions) — see scripts/mutants.sh.
+mutant "a changed hash turns a conclusion OUT" rules/tms/label.pl 's|^    H \\== H2\.$|    fail.|' ./tms -run TestAnEditTurnsExactlyTheDependentConclusionsOut
+mutant "dependants follow their antecedents OUT" rules/tms/label.pl 's|    tms_antecedent(A, Done, out, Id), !\.|    fail.|' ./tms -run TestAnEditTurnsExactlyTheDependentConclusionsOut
+mutant "the hash decides, not the generation" rules/tms/label.pl 's|tms_fails(source(P, H, _), current(H2, _), because|tms_fails(source(P, H, G), current(H2, G2), because|; s|^    H \\== H2\.$|    ( H \\== H2 ; G \\== G2 ).|' ./tms -run TestRestoringTheBytesTurnsThemInWithoutRelabellingTheRest
+mutant "only conclusions whose observations changed are relabelled" tms/sync.go 's|		if o.digest != e.obs {|		if true {|' ./tms -run TestRestoringTheBytesTurnsThemInWithoutRelabellingTheRest
+mutant "a change elsewhere mentioning the terms withdraws" tms/sync.go 's|st.mentions(ctx, path, p.Terms) {|false {|' ./tms -run TestAChangeElsewhereWithdrawsAnAnswerOnlyWhenItMentionsTheTerms
+mutant "eviction takes OUT conclusions first" tms/store.go 's|			if a.Label == Out {|			if a.Label == In {|' ./tms -run TestEvictionKeepsTheStoreBoundedOutFirstWithDependants
+mutant "eviction takes an antecedent's dependants too" tms/store.go 's|		vs := s.closure(\[\]string{e.ID})|		vs := map[string]bool{e.ID: true}|' ./tms -run TestEvictionKeepsTheStoreBoundedOutFirstWithDependants
+mutant "WhatIf stores nothing" tms/sync.go 's|	es, _, ds, err := s.relabel(ctx, st)|	es, _, ds, err := s.relabel(ctx, st); for i, e := range es { e.Label = ds[i].label }|' ./tms -run TestWhatIfListsWhatWouldGoOutWithoutChangingAnything
+mutant "a refresh relabels the kept conclusions" rlm.go 's|	_, err = p.syncMemory(ctx)|	err = nil|' . -run TestACachedAnswerIsNeverServedWithAnOutPremise
+mutant "a cached answer is served only while IN" memory.go 's|		if r.Label != tms.In {|		if false {|; s|err != nil \|\| c.Label != tms.In|err != nil \|\| c.Label == ""|' . -run TestACachedAnswerIsNeverServedWithAnOutPremise
+mutant "an answer rests on the closed-world premise" memory.go 's|	return append(ps, tms.Elsewhere(questionTerms(query, ans)...))|	return ps|' . -run TestACachedAnswerIsNeverServedWithAnOutPremise
+mutant "an answer rests on its check steps' files too" planner/search.go 's|		for _, h := range hits {|		for _, h := range hits[:0] {|' . -run TestAnAnswerRestsOnTheFilesItsCheckStepsRead
+mutant "a session withdraws its OUT context" loop/session.go 's|		case c.label == tms.In \&\& now == tms.Out:|		case false:|' . -run TestASessionSeesRederivedContextAfterAnEditBetweenTurns
+mutant "a session restores without re-deriving" loop/session.go 's/ || s.retrievalIn(q, recs)//' . -run TestASessionSeesRederivedContextAfterAnEditBetweenTurns
+mutant "whynot names a superseding strategy" rules/retrieval/whynot.pl 's|    supersedes(Class, Step, By),|    fail,|' . -run TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion
+mutant "whynot names a strategy the backend lacks" rules/retrieval/whynot.pl 's|    \\+ memberchk(S, Avail),|    fail,|' . -run TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion
+mutant "whynot names the class that would plan it" rules/retrieval/whynot.pl 's|    class_plans(Other, S, _),|    class_plans(Other, _, _),|' . -run TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion
+mutant "whynot names a step filter" rules/retrieval/whynot.pl 's|^filters_out(tests(exclude), def(_, _, _, true))\.|filters_out(tests(exclude), def(_, _, _, never)).|' . -run TestWhyNotASymbolNamesWhatKeptItOut
+mutant "whynot says a target was only checked" rules/retrieval/whynot.pl 's|    Step = step(exact, Args, check),|    Step = step(exact, Args, nocheck),|' ./cmd/rlm -run TestRulesGuideExamples
+mutant "why names the kept conclusion" why.go 's|			w.Conclusion = \&r|			_ = r|' . -run TestWhyShowsTheRuleChainAndTheConclusionWithItsPremises
+mutant "synonyms expand a description" rules/retrieval/expand.pl 's|^expand_relation(synonym)\.|expand_relation(nothing).|' . -run TestConceptExpansionAppearsInThePlanAndFindsSynonyms
+mutant "constraints reach the planned steps" rules/retrieval/strategy.pl 's|              constrain(F, Step0, Why0, Step, Why),|              Step = Step0, Why = Why0,|' . -run TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan
+mutant "fallback steps carry the constraints" rules/retrieval/evidence.pl 's|    constrain_steps(F, Steps0, Steps),|    Steps = Steps0,|' ./rules -run TestRules/retrieval/expand_test
+mutant "check steps are not filtered" rules/retrieval/expand.pl 's|^constrain(F, step(S, A, evidence), because(R, Ps), step(S, A2, evidence), because(R, Ps2)) :- !,|constrain(F, step(S, A, Role), because(R, Ps), step(S, A2, Role), because(R, Ps2)) :- !,|' ./rules -run TestRules/retrieval/expand_test
+mutant "the embedded backend honours OnlyTests" retrieval/embedded/search.go 's|		conds = append(conds, "d.test = 1")|		conds = append(conds, "1 = 1")|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
+mutant "a directory after in is a path constraint" bridge/constraints.go 's|strings.HasSuffix(toks\[i+1\], "/")|strings.HasSuffix(toks[i+1], "//")|' ./bridge -run TestConstraintsAreParsedFromTheQueryAsData
+mutant "a rule can veto reuse" rules/cases/reuse.pl 's|    \\+ vetoed(F, C, _),|    true,|' . -run TestARuleCanVetoReuse
+mutant "a reuse that finds nothing is planned afresh" casebase.go 's|			ok := len(ans.Hits) > 0 \&\& ans.Gap == ""|			ok := true|' . -run TestAReuseThatFindsNothingIsPlannedAfreshAndRevised
+mutant "the explanation names the reused case" planner/reuse.go 's|		explain = \[\]Because{plan.Because\[0\], r.Because}|		explain = []Because{plan.Because[0]}|' . -run TestAReusedCaseIsExplainedAndSkipsTheStepsThatFailed
+mutant "similar targets ignore case" rules/cases/reuse.pl 's|    same_fold(T, CT), !\.|    T == CT, !.|' . -run TestAReusedCaseIsExplainedAndSkipsTheStepsThatFailed
+mutant "eviction takes failing cases first" cases/cases.go 's|ORDER BY (failures > uses) DESC, used ASC|ORDER BY used ASC|' ./cases -run TestCasesAreBoundedFailingFirstThenLeastRecentlyUsed
