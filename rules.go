@@ -1,6 +1,7 @@
 package rlm
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"io/fs"
@@ -66,6 +67,9 @@ func DumpRules(dir string) error {
 			return err
 		}
 		f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("dump rules: %s already exists; nothing is overwritten: dump into a new or empty directory: %w", dst, err)
+		}
 		if err != nil {
 			return fmt.Errorf("dump rules: %w", err)
 		}

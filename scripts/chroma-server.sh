@@ -149,6 +149,8 @@ stop() {
 	fi
 	rm -f "$PIDFILE"
 	cleanup_data
+	rm -f "$LOG"
+	rmdir "$STATE" 2>/dev/null || true
 	log "stopped pid $pid"
 }
 

@@ -103,7 +103,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	u := res.Usage
-	fmt.Fprintf(stdout, "\n%s: %d model calls, %d tool calls, %d tokens, %s\n", res.Stop, u.ModelCalls, u.ToolCalls, u.TotalTokens, res.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "\n%s: model calls %d, tool calls %d, tokens %d, %s\n", res.Stop, u.ModelCalls, u.ToolCalls, u.TotalTokens, res.Elapsed.Round(time.Millisecond))
 	return err
 }
 

@@ -24,7 +24,7 @@ func TestAskStreamsTheAnswerWithCitationsAndTrace(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Retry calls Fetch twice (sub/client.go:11).", "citations (* = named in the answer):", "* sub/client.go:11", "answered: 2 model calls, 1 tool calls"} {
+	for _, want := range []string{"Retry calls Fetch twice (sub/client.go:11).", "citations (* = named in the answer):", "* sub/client.go:11", "answered: model calls 2, tool calls 1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -183,7 +183,7 @@ func printCompiled(w io.Writer, rep *compileReport, withText bool) {
 	fmt.Fprintln(w, "rejected:")
 	printDecisions(w, "-", out.Rejected)
 	if len(rep.NotCandidates) > 0 {
-		fmt.Fprintln(w, "not candidates (no good lexical match, nothing calls for them; the rules' verdict had each been one):")
+		fmt.Fprintln(w, "not candidates (no lexical match and nothing calls for them; shown with the verdict the rules would give each):")
 		printDecisions(w, "-", rep.NotCandidates)
 	}
 	fmt.Fprintf(w, "ledger: text %d + tools %d = %d tokens (budget %s)\n", out.Ledger.Text, out.Ledger.Tools, out.Ledger.Total, budget)

@@ -41,7 +41,8 @@ usage:
   rlm repl [--root DIR] [--rules DIR] [--catalog FILE [--cap C]...]
   rlm test-rules [DIR]
   rlm rules dump DIR | rlm rules ids [--rules DIR]
-  rlm ask --root DIR [--model M] [--base-url URL] [--key-env NAME] [--mode compiled|all_tools] [--trace] QUESTION
+  rlm ask --root DIR [--model M] [--base-url URL] [--key-env NAME] [--mode compiled|all_tools]
+          [--catalog FILE] [--cap C]... [--trace] [--json] QUESTION
   rlm mcp --root DIR [--rules DIR] [--embedder E] [--backend B] [--allow-write]
           [--http 127.0.0.1:PORT] [--catalog FILE [--model M]]
   rlm route --intents DIR [--explain] [--json] [--spell] [--model M --base-url URL --key-env NAME]

@@ -20,7 +20,7 @@ type chatFlags struct{ model, baseURL, keyEnv *string }
 func addChatFlags(fs *flag.FlagSet, defaultModel, modelHelp string) chatFlags {
 	return chatFlags{
 		model:   fs.String("model", defaultModel, modelHelp),
-		baseURL: fs.String("base-url", envOr("RLM_CHAT_BASE_URL", "https://api.openai.com/v1"), "base URL of an OpenAI-compatible chat endpoint (default $RLM_CHAT_BASE_URL)"),
+		baseURL: fs.String("base-url", envOr("RLM_CHAT_BASE_URL", "https://api.openai.com/v1"), "base URL of an OpenAI-compatible chat endpoint ($RLM_CHAT_BASE_URL overrides the default)"),
 		keyEnv:  fs.String("key-env", "OPENAI_API_KEY", "name of the environment variable holding the API key (\"\" for none)"),
 	}
 }
