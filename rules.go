@@ -1,8 +1,8 @@
 package rlm
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
