@@ -37,3 +37,7 @@ mutant "rlm route --model enables the repair" cmd/rlm/route.go 's/	if \*chat.mod
 mutant "rlm route eval --scripted scores the repair" cmd/rlm/route.go 's/		opts.Model = rlm.ScriptedRouteModel()/		_ = rlm.ScriptedRouteModel()/' ./cmd/rlm -run TestRouteEvalScoresACorpus
 mutant "the example's handlers refuse out-of-range brightness" examples/router/home.go 's/if level < 0 || level > 100 {/if false {/' ./examples/router -run TestAConversationChangesTheHome
 mutant "the example rewrites misspellings" examples/router/main.go 's/opts.Rewriter = rlm.SpellingRewriter(intents)/_ = intents/' ./examples/router -run TestAConversationChangesTheHome
+mutant "the corpus splits by the hash's parity" intent/eval/corpus.go 's/if h.Sum64()%2 == 0 {/if h.Sum64()%2 == 1 {/' ./intent/eval -run TestTheCorpusSplitsInHalvesByAHashOfTheUtterance
+mutant "one half alone is scored" intent/eval/eval.go 's/return c.Half() != opts.Half })/return false })/' ./intent/eval -run TestEvalScoresEachHalfAndCanScoreOneAlone
+mutant "each half's false positives are counted" intent/eval/eval.go 's/			hs.FalsePositives++/			_ = hs/' ./intent/eval -run TestEvalScoresEachHalfAndCanScoreOneAlone
+mutant "rlm route eval --half scores one half" cmd/rlm/route.go 's/Wall: \*timeout}, Half: \*half}/Wall: *timeout}}; _ = half/' ./cmd/rlm -run TestRouteEvalScoresACorpus
