@@ -13,8 +13,13 @@
 //	               capabilities, host-selected state, the turn — answering
 //	               one JSON object of the closed result family, the intent
 //	               limited to the candidates
+//	          ─► a repair's accept: the guard (rules/intent/guard.pl): every
+//	             value comes from the utterance, some word the user wrote
+//	             explains the intent, no injection marker, URL/path/code
+//	             shape or second request
 //	          ─► validation (independent of how the result was reached):
-//	             the intent exists, the slot values parse and match its
+//	             the intent exists, the slot values parse and meet their
+//	             slots' constraints (ranges, patterns, kinds: Slot) and its
 //	             schema, its capabilities are granted and its side effect
 //	             allowed (tools.Executor.Check)
 //	          ─► Result: accept (ready to Execute), clarify, reject or

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/rlm-dev/rlm/tools"
@@ -34,6 +33,15 @@ type Slot struct {
 	Enum        []string `json:"enum,omitempty"` // for TypeEnum: the values, lowercase
 	Required    bool     `json:"required"`
 	Description string   `json:"description,omitempty"`
+	// Constraints beyond the type, enforced by validation whoever decided
+	// (the slot's JSON Schema, Intent.Schema). The zero values add none,
+	// except that a string slot is KindText and at most DefaultMaxLength
+	// bytes.
+	Min       *float64 `json:"min,omitempty"`        // integer, number, duration (seconds): the smallest value
+	Max       *float64 `json:"max,omitempty"`        // the largest value
+	Pattern   string   `json:"pattern,omitempty"`    // string: an RE2 expression the value must match
+	MaxLength int      `json:"max_length,omitempty"` // string: the most bytes, 1..MaxMaxLength
+	Kind      TextKind `json:"kind,omitempty"`       // string: KindText (""), KindName or KindAny
 }
 
 // Intent is one thing the host can do for a user.
@@ -122,6 +130,9 @@ func (in *Intent) check() ([][]patternWord, error) {
 		default:
 			return bad("slot %s: type %q is not one of string, integer, number, boolean, duration, enum", s.Name, s.Type)
 		}
+		if err := s.checkConstraints(); err != nil {
+			return bad("slot %s: %v", s.Name, err)
+		}
 	}
 	if len(in.Phrasings) == 0 || len(in.Phrasings) > MaxPhrasings {
 		return bad("1..%d phrasings are required", MaxPhrasings)
@@ -143,29 +154,22 @@ func (in *Intent) check() ([][]patternWord, error) {
 }
 
 // Schema is the JSON Schema of the intent's arguments: one property per
-// slot with its type (an enum slot's values, a duration's whole seconds),
-// the required slots required, nothing else allowed.
-func (in Intent) Schema() json.RawMessage {
+// slot with its type (an enum slot's values, a duration's whole seconds)
+// and constraints (minimum, maximum, pattern, maxLength, the kind's
+// refusals as "not"), the required slots required, nothing else allowed.
+func (in Intent) Schema() json.RawMessage { return in.schema(Slot.property) }
+
+// promptSchema is Schema as a repair's model is shown it: a string slot's
+// kind is said in a "$comment" instead of as the kind's patterns (the
+// validation still checks them), which would cost the prompt hundreds of
+// tokens per candidate.
+func (in Intent) promptSchema() json.RawMessage { return in.schema(Slot.promptProperty) }
+
+func (in Intent) schema(property func(Slot) map[string]any) json.RawMessage {
 	props := map[string]any{}
 	var req []string
 	for _, s := range in.Slots {
-		p := map[string]any{"description": s.Description}
-		switch s.Type {
-		case TypeString:
-			p["type"], p["minLength"], p["maxLength"] = "string", 1, 512
-		case TypeInteger:
-			p["type"] = "integer"
-		case TypeNumber:
-			p["type"] = "number"
-		case TypeBoolean:
-			p["type"] = "boolean"
-		case TypeDuration:
-			p["type"], p["minimum"] = "integer", 1
-			p["description"] = strings.TrimSpace(s.Description + " (seconds)")
-		case TypeEnum:
-			p["type"], p["enum"] = "string", slices.Clone(s.Enum)
-		}
-		props[s.Name] = p
+		props[s.Name] = property(s)
 		if s.Required {
 			req = append(req, s.Name)
 		}

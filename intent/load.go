@@ -78,8 +78,8 @@ func decodeIntent(v any) (Intent, error) {
 	}
 	for _, sv := range slots {
 		sc, ok := sv.(engine.CompoundValue)
-		if !ok || sc.Functor != "slot" || len(sc.Args) != 4 {
-			return bad(name, "slot(Name, Type, required|optional, Description) expected, got %s", engine.FormatValue(sv))
+		if !ok || sc.Functor != "slot" || len(sc.Args) != 4 && len(sc.Args) != 5 {
+			return bad(name, "slot(Name, Type, required|optional, Description[, Constraints]) expected, got %s", engine.FormatValue(sv))
 		}
 		s := Slot{}
 		var need string
@@ -107,6 +107,11 @@ func decodeIntent(v any) (Intent, error) {
 		case "optional":
 		default:
 			return bad(name, "slot %s: need must be required or optional", s.Name)
+		}
+		if len(sc.Args) == 5 {
+			if err := decodeConstraints(&s, sc.Args[4]); err != nil {
+				return bad(name, "slot %s: %v", s.Name, err)
+			}
 		}
 		in.Slots = append(in.Slots, s)
 	}
@@ -139,11 +144,65 @@ func decodeIntent(v any) (Intent, error) {
 	return in, nil
 }
 
+// decodeConstraints reads a slot's constraint list: min(N), max(N),
+// max_length(N), pattern("RE2"), kind(text|name|any).
+func decodeConstraints(s *Slot, v any) error {
+	cs, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("the constraints must be a list, got %s", engine.FormatValue(v))
+	}
+	for _, cv := range cs {
+		c, ok := cv.(engine.CompoundValue)
+		if !ok || len(c.Args) != 1 {
+			return fmt.Errorf("constraint %s: want min(N), max(N), max_length(N), pattern(\"RE2\") or kind(K)", engine.FormatValue(cv))
+		}
+		arg := c.Args[0]
+		switch c.Functor {
+		case "min", "max":
+			var f float64
+			switch n := arg.(type) {
+			case int64:
+				f = float64(n)
+			case float64:
+				f = n
+			default:
+				return fmt.Errorf("%s(N): N must be a number, got %s", c.Functor, engine.FormatValue(arg))
+			}
+			if c.Functor == "min" {
+				s.Min = &f
+			} else {
+				s.Max = &f
+			}
+		case "max_length":
+			n, ok := arg.(int64)
+			if !ok || n < 1 || n > MaxMaxLength {
+				return fmt.Errorf("max_length(N): N must be an integer 1..%d, got %s", MaxMaxLength, engine.FormatValue(arg))
+			}
+			s.MaxLength = int(n)
+		case "pattern":
+			t, ok := engine.Text(arg)
+			if !ok {
+				return fmt.Errorf("pattern(\"RE2\"): want a string, got %s", engine.FormatValue(arg))
+			}
+			s.Pattern = t
+		case "kind":
+			k, ok := atomText(arg)
+			if !ok {
+				return fmt.Errorf("kind(K): K must be an atom, got %s", engine.FormatValue(arg))
+			}
+			s.Kind = TextKind(k)
+		default:
+			return fmt.Errorf("constraint %s: want min(N), max(N), max_length(N), pattern(\"RE2\") or kind(K)", engine.FormatValue(cv))
+		}
+	}
+	return nil
+}
+
 // readValidation maps each validation check to its rule ID (validate.pl).
 func (r *Router) readValidation(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
 	for _, check := range []string{"passed", "unknown_intent", "bad_slot", "bad_arguments", "capability_denied",
-		"side_effect_denied", "outside_candidates", "bad_model_output"} {
+		"side_effect_denied", "bad_model_output"} {
 		sol, err := r.eng.Once(ctx, "validation", engine.Atom(check), engine.List(), engine.NewVar())
 		if err != nil {
 			return nil, fmt.Errorf("intent: validation/3 for %s: %w", check, err)
@@ -181,6 +240,23 @@ func (r *Router) readSynonyms(ctx context.Context) (map[string][]string, error) 
 			return nil, fmt.Errorf("intent: synonym(%s): want two strings", engine.FormatValue(v))
 		}
 		out[w] = append(out[w], canon)
+	}
+	return out, nil
+}
+
+// readFillers reads the filler/1 words (resolve.pl, fillers/1).
+func (r *Router) readFillers(ctx context.Context) (map[string]bool, error) {
+	sol, err := r.eng.Once(ctx, "fillers", engine.NewVar())
+	if err != nil {
+		return nil, fmt.Errorf("intent: reading fillers: %w", err)
+	}
+	ws, ok := texts(sol[0])
+	if !ok {
+		return nil, fmt.Errorf("intent: fillers/1 gave %s, want a list of strings", engine.FormatValue(sol[0]))
+	}
+	out := map[string]bool{}
+	for _, w := range ws {
+		out[w] = true
 	}
 	return out, nil
 }

@@ -58,7 +58,7 @@ func repairSchema(names []string) *providers.JSONSchema {
 // among the candidates; its answer is decoded strictly and validated like
 // any accept. Without a model, or when the model fails, the turn becomes
 // a clarify among the candidates.
-func (r *Router) repair(ctx context.Context, res *Result, t Turn, text string, names []string) error {
+func (r *Router) repair(ctx context.Context, res *Result, t Turn, u utterance, names []string) error {
 	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { _, ok := r.intents[n]; return !ok })
 	clarifyAll := func(reason string) {
 		res.Kind, res.Candidates, res.Reason = Clarify, names, reason
@@ -85,7 +85,7 @@ func (r *Router) repair(ctx context.Context, res *Result, t Turn, text string, n
 	}
 	lim.Depth = 0
 	units := r.repairUnits(t, names)
-	lr, err := loop.Run(ctx, "Utterance: "+textclip.Clip(text, MaxUtteranceBytes), loop.Options{
+	lr, err := loop.Run(ctx, "Utterance: "+textclip.Clip(u.text, MaxUtteranceBytes), loop.Options{
 		Model: r.opts.Model, Compiler: r.opts.Compiler, Limits: lim,
 		Instruction: repairInstruction, ResponseSchema: repairSchema(names),
 		Input: prompt.Input{HostDenied: []string{loop.ToolRecurse, loop.ToolRetrieve}, Context: units},
@@ -115,11 +115,6 @@ func (r *Router) repair(ctx context.Context, res *Result, t Turn, text string, n
 	}
 	switch out.Result {
 	case "accept":
-		if !slices.Contains(names, out.Intent) {
-			r.because(ctx, res, "outside_candidates", []string{out.Intent})
-			clarifyAll("repair_refused")
-			return nil
-		}
 		args := map[string]any{}
 		if len(out.Args) > 0 && !bytes.Equal(bytes.TrimSpace(out.Args), []byte("null")) {
 			dec := json.NewDecoder(bytes.NewReader(out.Args))
@@ -130,7 +125,33 @@ func (r *Router) repair(ctx context.Context, res *Result, t Turn, text string, n
 				return nil
 			}
 		}
-		r.finishAccept(ctx, res, out.Intent, normalizeNumbers(args), func() { clarifyAll("repair_refused") })
+		args = normalizeNumbers(args)
+		g, err := r.guard(ctx, u, names, out.Intent, args)
+		if err != nil {
+			return err
+		}
+		res.Evidence = append(res.Evidence, g.evidence...)
+		if !g.allow {
+			if g.kind == Reject {
+				res.Kind, res.Reason = Reject, g.reason
+				return nil
+			}
+			clarifyAll("repair_refused")
+			return nil
+		}
+		e := r.intents[out.Intent]
+		for _, s := range e.Slots {
+			v, ok := args[s.Name]
+			if !ok {
+				continue
+			}
+			if why := e.checkValue(s, v, u, Tokens(fmt.Sprint(v))); why != "" {
+				r.because(ctx, res, "bad_arguments", []string{out.Intent, why})
+				clarifyAll("repair_refused")
+				return nil
+			}
+		}
+		r.finishAccept(ctx, res, out.Intent, args, func() { clarifyAll("repair_refused") })
 	case "clarify":
 		cs := slices.DeleteFunc(out.Candidates, func(n string) bool { return !slices.Contains(names, n) })
 		if len(cs) == 0 {
@@ -194,7 +215,7 @@ func (r *Router) repairUnits(t Turn, names []string) []prompt.Unit {
 	for i, n := range names {
 		e := r.intents[n]
 		var b strings.Builder
-		fmt.Fprintf(&b, "intent %s: %s\nslots (JSON Schema): %s", e.Name, e.Description, e.Schema())
+		fmt.Fprintf(&b, "intent %s: %s\nslots (JSON Schema): %s", e.Name, e.Description, e.promptSchema())
 		if len(e.Capabilities) > 0 {
 			fmt.Fprintf(&b, "\nneeds capabilities: %s", strings.Join(e.Capabilities, ", "))
 		}

@@ -3,8 +3,11 @@ package intent
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/stopwords"
 )
 
 // resolution is the resolver's answer, decoded by shape.
@@ -14,34 +17,84 @@ type resolution struct {
 	args     map[string][]string
 	intents  []string
 	reason   string
+	question string   // clarify: which, no_object or several_requests
+	request  []string // several_requests: the second request's words
 	evidence []Because
 }
 
 // resolve asks resolve/3 (rules/intent/resolve.pl) over the candidates.
 // Words, intent names and slot names reach the rules only as strings.
-func (r *Router) resolve(ctx context.Context, toks []string, cands []Candidate) (*resolution, error) {
+func (r *Router) resolve(ctx context.Context, u utterance, cands []Candidate) (*resolution, error) {
 	cs := make([]engine.Term, 0, len(cands))
 	for _, c := range cands {
-		e := r.intents[c.Intent]
-		ps := make([]engine.Term, 0, len(e.patterns))
-		for _, p := range e.patterns {
-			ws := make([]engine.Term, len(p))
-			for i, w := range p {
-				if w.slot != "" {
-					ws[i] = engine.Compound("slot", engine.String(w.slot))
-				} else {
-					ws[i] = engine.Compound("w", engine.String(w.word))
-				}
-			}
-			ps = append(ps, engine.List(ws...))
-		}
-		cs = append(cs, engine.Compound("cand", engine.String(c.Intent), engine.List(ps...), engine.Int(int64(c.Score))))
+		cs = append(cs, r.candTerm(c.Intent, c.Score))
 	}
-	sol, err := r.eng.Once(ctx, "resolve", engine.Compound("utterance", engine.Strings(toks)), engine.List(cs...), engine.NewVar())
+	sol, err := r.eng.Once(ctx, "resolve", r.utteranceTerm(u, cands), engine.List(cs...), engine.NewVar())
 	if err != nil {
 		return nil, fmt.Errorf("intent: resolve: %w", err)
 	}
 	return decodeResolution(sol[2])
+}
+
+// candTerm is cand(Intent, Phrasings, Score): each phrasing a list of
+// w(Word) and slot(Name).
+func (r *Router) candTerm(name string, score int) engine.Term {
+	e := r.intents[name]
+	ps := make([]engine.Term, 0, len(e.patterns))
+	for _, p := range e.patterns {
+		ws := make([]engine.Term, len(p))
+		for i, w := range p {
+			if w.slot != "" {
+				ws[i] = engine.Compound("slot", engine.String(w.slot))
+			} else {
+				ws[i] = engine.Compound("w", engine.String(w.word))
+			}
+		}
+		ps = append(ps, engine.List(ws...))
+	}
+	return engine.Compound("cand", engine.String(name), engine.List(ps...), engine.Int(int64(score)))
+}
+
+// utteranceTerm is utterance(Tokens, [shapes(Shapes),
+// function_words(Words)]) (rules/intent/requests.pl): the function words
+// are those among the tokens and the candidates' phrasing words.
+func (r *Router) utteranceTerm(u utterance, cands []Candidate) engine.Term {
+	var fw []string
+	add := func(w string) {
+		if functionWord(w) && !slices.Contains(fw, w) {
+			fw = append(fw, w)
+		}
+	}
+	for _, t := range u.toks {
+		add(t)
+	}
+	for _, c := range cands {
+		for _, p := range r.intents[c.Intent].patterns {
+			for _, w := range p {
+				add(w.word)
+			}
+		}
+	}
+	shapes := make([]engine.Term, len(u.shapes))
+	for i, s := range u.shapes {
+		shapes[i] = engine.Atom(s)
+	}
+	return engine.Compound("utterance", engine.Strings(u.toks),
+		engine.List(engine.Compound("shapes", engine.List(shapes...)), engine.Compound("function_words", engine.Strings(fw))))
+}
+
+// functionWord reports whether a token is an English function word
+// (stopwords.Function), a contraction of one ("it's", "i'd") or a
+// negated auxiliary ("don't").
+func functionWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	if stopwords.Function(w) || strings.HasSuffix(w, "n't") {
+		return true
+	}
+	stem, _, ok := strings.Cut(w, "'")
+	return ok && stopwords.Function(stem)
 }
 
 func badResolution(v any, why string) error {
@@ -78,6 +131,18 @@ func decodeResolution(v any) (*resolution, error) {
 	case c.Functor == "clarify" && len(c.Args) == 3:
 		if out.intents, ok = texts(c.Args[1]); !ok {
 			return nil, badResolution(v, "the intents must be strings")
+		}
+		q, _ := c.Args[0].(engine.CompoundValue)
+		switch {
+		case (q.Functor == "which" || q.Functor == "no_object") && len(q.Args) == 1:
+			out.question = q.Functor
+		case q.Functor == "several_requests" && len(q.Args) == 2:
+			out.question = q.Functor
+			if out.request, ok = texts(q.Args[1]); !ok {
+				return nil, badResolution(v, "several_requests(Intents, Words) takes a list of strings")
+			}
+		default:
+			return nil, badResolution(v, "the question must be which(Is), no_object(Is) or several_requests(Is, Words)")
 		}
 		out.evidence, err = becauses(c.Args[2])
 	case (c.Functor == "reject" || c.Functor == "fallback_chat") && len(c.Args) == 2:

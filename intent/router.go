@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/internal/stopwords"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/loop"
 	"github.com/rlm-dev/rlm/prompt"
 	"github.com/rlm-dev/rlm/retrieval"
@@ -59,11 +60,14 @@ type Router struct {
 	exec     *tools.Executor
 	validate map[string]string   // validation check -> rule ID (validate.pl)
 	synonyms map[string][]string // word -> canonical words (synonym/2)
+	fillers  map[string]bool     // filler/1
 }
 
 type entry struct {
 	Intent
 	patterns [][]patternWord
+	checks   map[string]slotCheck // slot name -> its property's check
+	vocab    map[string]bool      // Intent.vocabulary
 }
 
 // New loads the intent rules and the host's intents, checks every intent
@@ -107,7 +111,15 @@ func New(ctx context.Context, opts Options) (*Router, error) {
 		if _, dup := r.intents[in.Name]; dup {
 			return nil, &IntentError{Intent: in.Name, Source: in.Source, Reason: "registered twice"}
 		}
-		r.intents[in.Name] = &entry{Intent: in, patterns: pats}
+		checks := map[string]slotCheck{}
+		for _, s := range in.Slots {
+			c, err := compileSlot(s)
+			if err != nil {
+				return nil, &IntentError{Intent: in.Name, Source: in.Source, Reason: fmt.Sprintf("slot %s: %v", s.Name, err)}
+			}
+			checks[s.Name] = c
+		}
+		r.intents[in.Name] = &entry{Intent: in, patterns: pats, checks: checks, vocab: in.vocabulary(pats)}
 		r.order = append(r.order, in.Name)
 		if err := reg.Register(in.tool()); err != nil {
 			return nil, &IntentError{Intent: in.Name, Source: in.Source, Reason: err.Error()}
@@ -118,6 +130,9 @@ func New(ctx context.Context, opts Options) (*Router, error) {
 		return nil, err
 	}
 	if r.synonyms, err = r.readSynonyms(ctx); err != nil {
+		return nil, err
+	}
+	if r.fillers, err = r.readFillers(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.buildIndex(ctx); err != nil {
@@ -225,13 +240,14 @@ func (r *Router) Route(ctx context.Context, t Turn) (*Result, error) {
 			text = text[:MaxUtteranceBytes]
 		}
 	}
-	toks := Tokens(text)
+	u := newUtterance(t.Utterance, text)
+	toks := u.toks
 	cands, err := r.candidates(ctx, toks)
 	if err != nil {
 		return nil, err
 	}
 	res.Considered = append(res.Considered, cands...)
-	out, err := r.resolve(ctx, toks, cands)
+	out, err := r.resolve(ctx, u, cands)
 	if err != nil {
 		return nil, err
 	}
@@ -239,26 +255,37 @@ func (r *Router) Route(ctx context.Context, t Turn) (*Result, error) {
 	res.Evidence = append(res.Evidence, out.evidence...)
 	switch out.kind {
 	case "accept":
-		r.acceptFromWords(ctx, res, out.intent, out.args)
+		r.acceptFromWords(ctx, res, u, out.intent, out.args)
 	case "clarify":
 		res.Kind, res.Candidates = Clarify, out.intents
 		res.Question = r.whichQuestion(out.intents)
-		res.Reason = "ambiguous"
+		switch out.question {
+		case "no_object":
+			res.Reason = "no_object"
+		case "several_requests":
+			res.Reason = "several_requests"
+			res.Question = severalQuestion(out.request, res.Question, len(out.intents) > 0)
+		default:
+			res.Reason = "ambiguous"
+		}
 	case "reject":
 		res.Kind, res.Reason = Reject, out.reason
 	case "fallback_chat":
 		res.Kind, res.Reason = FallbackChat, out.reason
 	case "repair":
-		if err := r.repair(ctx, res, t, text, out.intents); err != nil {
+		if err := r.repair(ctx, res, t, u, out.intents); err != nil {
 			return nil, err
 		}
 	}
 	return res, nil
 }
 
-// acceptFromWords parses the resolver's slot words into typed values and
-// validates the result.
-func (r *Router) acceptFromWords(ctx context.Context, res *Result, name string, words map[string][]string) {
+// acceptFromWords parses the resolver's slot words into typed values,
+// checks each against its slot's constraints (a string slot's raw text
+// too: the words have lost the punctuation of "http://evil.example") and
+// validates the result. A value the slot refuses is a clarify asking for
+// it again: the intent is right, the value is not.
+func (r *Router) acceptFromWords(ctx context.Context, res *Result, u utterance, name string, words map[string][]string) {
 	e, ok := r.intents[name]
 	if !ok {
 		r.refuse(ctx, res, "unknown_intent", []string{name}, nil)
@@ -271,8 +298,14 @@ func (r *Router) acceptFromWords(ctx context.Context, res *Result, name string, 
 			continue
 		}
 		v, err := ParseSlot(s, ws)
+		why := ""
 		if err != nil {
-			r.because(ctx, res, "bad_slot", []string{s.Name, err.Error()})
+			why = err.Error()
+		} else {
+			why = e.checkValue(s, v, u, ws)
+		}
+		if why != "" {
+			r.because(ctx, res, "bad_slot", []string{s.Name, why})
 			res.Kind, res.Intent, res.Candidates = Clarify, name, []string{name}
 			res.Question, res.Reason = slotQuestion(s, true), "bad_slot"
 			return
@@ -280,6 +313,29 @@ func (r *Router) acceptFromWords(ctx context.Context, res *Result, name string, 
 		args[s.Name] = v
 	}
 	r.finishAccept(ctx, res, name, args, nil)
+}
+
+// checkValue says why v, the value of slot s read from words of u, breaks
+// the slot's constraints ("" when it does not): the value, and for a
+// string slot of KindText or KindName the raw text of u behind the words
+// too, which must have none of the shapes those kinds refuse (Shapes).
+func (e *entry) checkValue(s Slot, v any, u utterance, words []string) string {
+	c := e.checks[s.Name]
+	if why := c.check(s.Name, v); why != "" {
+		return s.Name + ": " + why
+	}
+	if s.Type != TypeString {
+		return ""
+	}
+	if s.Kind == KindAny {
+		return ""
+	}
+	if raw, ok := u.rawText(words); ok {
+		if sh := Shapes(raw); len(sh) > 0 {
+			return fmt.Sprintf("%s: the words %q have the shape of %s", s.Name, textclip.Clean(raw, 80), strings.Join(sh, ", "))
+		}
+	}
+	return ""
 }
 
 // finishAccept validates intent name with args (tools.Executor.Check: the
@@ -351,6 +407,16 @@ func (r *Router) whichQuestion(names []string) string {
 		return "What would you like to do?"
 	}
 	return "Do you want to " + strings.Join(ds, ", or ") + "?"
+}
+
+// severalQuestion asks about a turn holding a second request the router
+// cannot resolve (request, its words): one request per turn.
+func severalQuestion(request []string, which string, first bool) string {
+	q := fmt.Sprintf("I can do one thing at a time, and I can't %q.", textclip.Clean(strings.Join(request, " "), 120))
+	if first {
+		return q + " " + which
+	}
+	return q + " What would you like me to do?"
 }
 
 // slotQuestion asks for a slot's value.

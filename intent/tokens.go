@@ -45,3 +45,26 @@ func Tokens(text string) []string {
 	}
 	return out
 }
+
+// utterance is the text of a turn (after the rewriter) as the router
+// reads it: its tokens, the raw whitespace-separated field behind each
+// token (spans), the hostile shapes of the raw text (Shapes), and which
+// tokens the user wrote as they are (not changed by the rewriter).
+type utterance struct {
+	text   string
+	toks   []string
+	at     []int    // at[i]: the field of toks[i]
+	fields []string // the whitespace-separated fields of text
+	shapes []string
+	typed  map[string]bool
+}
+
+// newUtterance reads text, the rewriter's output for original.
+func newUtterance(original, text string) utterance {
+	toks, at, fields := spans(text)
+	u := utterance{text: text, toks: toks, at: at, fields: fields, shapes: Shapes(text), typed: map[string]bool{}}
+	for _, t := range Tokens(original) {
+		u.typed[t] = true
+	}
+	return u
+}

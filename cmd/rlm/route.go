@@ -176,6 +176,7 @@ func cmdRouteEval(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	chat := addChatFlags(fs, "", "chat model of the repair configuration (or --scripted; neither: the repair is not scored)")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	misses := fs.Bool("misses", false, "also list every configuration's misses")
+	half := fs.String("half", "", "score only one half of the corpus: dev or held_out (split by a hash of the utterance)")
 	timeout := fs.Duration("timeout", 30*time.Second, "wall-time budget of one repair")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -189,7 +190,7 @@ func cmdRouteEval(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	case *scripted && *chat.model != "":
 		return usageError{"--scripted and --model exclude each other"}
 	}
-	opts := rlm.RouteEvalOptions{IntentsDir: *dir, RepairLimits: rlm.AskLimits{Wall: *timeout}}
+	opts := rlm.RouteEvalOptions{IntentsDir: *dir, RepairLimits: rlm.AskLimits{Wall: *timeout}, Half: *half}
 	switch {
 	case *scripted:
 		opts.Model = rlm.ScriptedRouteModel()

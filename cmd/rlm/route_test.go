@@ -198,4 +198,8 @@ func TestRouteEvalScoresACorpus(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Cases != 8 || len(rep.Configs) != 2 {
 		t.Fatalf("%v: %+v", err, rep)
 	}
+	out, errs, code = runCLI(t, "", "route", "eval", "--intents", homeIntents, "--corpus", smallCorpus, "--half", "dev")
+	if code != 0 || !strings.Contains(out, "the dev half only") || strings.Contains(out, "| held_out |") {
+		t.Fatalf("--half dev: exit %d: %s%s", code, out, errs)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlm-dev/rlm"
 )
 
 var clock = func() time.Time { return time.Date(2025, 1, 2, 8, 0, 0, 0, time.UTC) }
@@ -38,7 +40,8 @@ func TestAOneShotRequestRunsItsHandler(t *testing.T) {
 // TestAConversationChangesTheHome: lines from stdin are turns of one
 // conversation; accepted requests change the home, misspellings are
 // fixed by the rewriter, what the rules cannot decide is asked back, and
-// the handlers refuse what the slot schema cannot (500 percent).
+// a value outside its slot's range (500 percent) is asked for again
+// before any handler runs.
 func TestAConversationChangesTheHome(t *testing.T) {
 	out := assist(t, strings.Join([]string{
 		"turn on the lights in the kitchen",
@@ -53,10 +56,51 @@ func TestAConversationChangesTheHome(t *testing.T) {
 		"Lights on in the kitchen.",
 		"[accept timer_start {\"duration\":600} by rules]",
 		"10m0s left on the timer.",
-		"Brightness goes from 0 to 100 percent, not 500.",
+		"[clarify by rules]\nI didn't get the brightness in percent; what should it be?",
 		"[clarify by rules]\nDo you want to",
 		"Added milk and eggs to the shopping list (1 items).",
 		"lights on: kitchen", "timer: 10m0s left", "shopping list: milk and eggs")
+	if strings.Contains(out, "Brightness goes from") {
+		t.Errorf("a handler saw the out-of-range brightness:\n%s", out)
+	}
+}
+
+// TestTheIntentsRangesAreTheHandlersRanges: every min(N)/max(N) the
+// example's intents declare is the range its handler holds to: the
+// bounds are done, one step past either is refused by the handler too
+// (defence in depth), so the router refuses exactly what the home would.
+func TestTheIntentsRangesAreTheHandlersRanges(t *testing.T) {
+	dir := t.TempDir()
+	if err := copyIntents(dir); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rlm.NewRouter(context.Background(), rlm.RouterOptions{IntentsDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ranged := 0
+	for _, in := range r.Intents() {
+		for _, s := range in.Slots {
+			if s.Min == nil || s.Max == nil {
+				continue
+			}
+			ranged++
+			refused := func(v float64) bool {
+				msg := newHome(clock).do(in.Name, map[string]any{s.Name: v})
+				return strings.Contains(msg, " not ")
+			}
+			if refused(*s.Min) || refused(*s.Max) {
+				t.Errorf("%s.%s: the handler refuses a bound of %g..%g", in.Name, s.Name, *s.Min, *s.Max)
+			}
+			if !refused(*s.Min-1) || !refused(*s.Max+1) {
+				t.Errorf("%s.%s: the handler takes a value outside %g..%g", in.Name, s.Name, *s.Min, *s.Max)
+			}
+		}
+	}
+	if ranged < 3 {
+		t.Fatalf("%d ranged slots, want the brightness, volume and thermostat ranges", ranged)
+	}
 }
 
 // TestTheScriptedRepairAnswersWhatTheRulesCannot: with -scripted, a

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"regexp"
@@ -158,6 +159,26 @@ func parseCase(line string) (c Case, reason string) {
 		}
 	}
 	return c, ""
+}
+
+// The halves of a corpus (Case.Half).
+const (
+	HalfDev     = "dev"      // the development half: every analysis and change is made on it
+	HalfHeldOut = "held_out" // the held-out half: measured, never analysed for a change
+)
+
+// Half is the half of the corpus c belongs to, by a rule that needs no
+// list and no choice: HalfDev when the 64-bit FNV-1a hash of the
+// utterance's bytes, as written in the corpus, is even, else HalfHeldOut.
+// A line keeps its half wherever it moves in the file; editing the
+// utterance may move it.
+func (c Case) Half() string {
+	h := fnv.New64a()
+	h.Write([]byte(c.Utterance))
+	if h.Sum64()%2 == 0 {
+		return HalfDev
+	}
+	return HalfHeldOut
 }
 
 // Verdict is how a result compares with its case.

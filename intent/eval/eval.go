@@ -43,12 +43,16 @@ type Options struct {
 	// Compiler is the repair's prompt compiler; nil: the default rules.
 	Compiler     *prompt.Compiler
 	RepairLimits loop.Limits
+	// Half, if set (HalfDev or HalfHeldOut), scores only the cases of
+	// that half (Case.Half); "": every case.
+	Half string
 }
 
 // Report is the outcome of Run.
 type Report struct {
 	Cases      int      `json:"cases"`
-	Categories []string `json:"categories"` // in the corpus's order
+	Half       string   `json:"half,omitempty"` // Options.Half`
+	Categories []string `json:"categories"`     // in the corpus's order
 	Model      string   `json:"model,omitempty"`
 	Configs    []Score  `json:"configs"`
 }
@@ -68,9 +72,27 @@ type Score struct {
 	// FalsePositives are accepts that were not expected (Verdict).
 	FalsePositives int `json:"false_positives"`
 	// WrongArgs are accepts of the expected intent with other arguments.
-	WrongArgs int       `json:"wrong_args"`
-	Errors    int       `json:"errors"` // Route returned an error
-	Misses    []Failure `json:"misses"`
+	WrongArgs int `json:"wrong_args"`
+	Errors    int `json:"errors"` // Route returned an error
+	// Halves are the same counts over each half of the cases scored
+	// (HalfDev, then HalfHeldOut; a half with no case is left out).
+	Halves []HalfScore `json:"halves"`
+	Misses []Failure   `json:"misses"`
+}
+
+// HalfScore is a configuration's results on one half of the corpus
+// (Case.Half).
+type HalfScore struct {
+	Half           string `json:"half"`
+	Cases          int    `json:"cases"`
+	Correct        int    `json:"correct"`
+	Clarify        int    `json:"clarify"`
+	ModelCalls     int    `json:"model_calls"`
+	FalsePositives int    `json:"false_positives"`
+	WrongArgs      int    `json:"wrong_args"`
+	// ExactCases and ExactCorrect count the category "exact" alone.
+	ExactCases   int `json:"exact_cases"`
+	ExactCorrect int `json:"exact_correct"`
 }
 
 // CategoryScore is a configuration's results on one category.
@@ -86,6 +108,7 @@ type CategoryScore struct {
 // Failure is a case a configuration got wrong.
 type Failure struct {
 	Line          int    `json:"line"`
+	Half          string `json:"half"`
 	Category      string `json:"category"`
 	Utterance     string `json:"utterance"`
 	Want          string `json:"want"`
@@ -99,6 +122,13 @@ type Failure struct {
 // load errors, a case naming an intent that is not registered
 // (*CorpusError), the context's.
 func Run(ctx context.Context, opts Options) (*Report, error) {
+	switch opts.Half {
+	case "":
+	case HalfDev, HalfHeldOut:
+		opts.Cases = slices.DeleteFunc(slices.Clone(opts.Cases), func(c Case) bool { return c.Half() != opts.Half })
+	default:
+		return nil, fmt.Errorf("eval: half %q: want %q, %q or none", opts.Half, HalfDev, HalfHeldOut)
+	}
 	if len(opts.Cases) == 0 {
 		return nil, errors.New("eval: no cases")
 	}
@@ -119,7 +149,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 	}
-	rep := &Report{Cases: len(opts.Cases)}
+	rep := &Report{Cases: len(opts.Cases), Half: opts.Half}
 	for _, c := range opts.Cases {
 		if c.Intent != "" && !known[c.Intent] {
 			return nil, &CorpusError{File: "corpus", Line: c.Line, Reason: fmt.Sprintf("intent %q is not registered", c.Intent)}
@@ -177,6 +207,13 @@ func score(ctx context.Context, name string, o intent.Options, cases []Case, cat
 	for _, c := range cats {
 		byCat[c] = &CategoryScore{Category: c}
 	}
+	halves := []*HalfScore{{Half: HalfDev}, {Half: HalfHeldOut}}
+	half := func(c Case) *HalfScore {
+		if c.Half() == HalfDev {
+			return halves[0]
+		}
+		return halves[1]
+	}
 	for i, c := range cases {
 		start := time.Now()
 		res, err := r.Route(ctx, intent.Turn{ID: fmt.Sprintf("%s-%d", name, i), Utterance: c.Utterance})
@@ -184,38 +221,56 @@ func score(ctx context.Context, name string, o intent.Options, cases []Case, cat
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		cs := byCat[c.Category]
+		cs, hs := byCat[c.Category], half(c)
 		cs.Cases++
+		hs.Cases++
+		exact := c.Category == "exact"
+		if exact {
+			hs.ExactCases++
+		}
 		lat = append(lat, d)
 		catLat[c.Category] = append(catLat[c.Category], d)
 		if err != nil {
 			s.Errors++
-			s.Misses = append(s.Misses, Failure{Line: c.Line, Category: c.Category, Utterance: c.Utterance, Want: c.String(), Got: "error: " + err.Error()})
+			s.Misses = append(s.Misses, Failure{Line: c.Line, Half: c.Half(), Category: c.Category, Utterance: c.Utterance, Want: c.String(), Got: "error: " + err.Error()})
 			continue
 		}
 		v := c.Judge(res)
 		s.ModelCalls += res.ModelCalls
 		s.Tokens += res.Tokens
 		cs.ModelCalls += res.ModelCalls
+		hs.ModelCalls += res.ModelCalls
 		if res.Kind == intent.Clarify {
 			s.Clarify++
+			hs.Clarify++
 		}
 		if v.Correct {
 			s.Correct++
 			cs.Correct++
+			hs.Correct++
+			if exact {
+				hs.ExactCorrect++
+			}
 			continue
 		}
 		if v.FalsePositive {
 			s.FalsePositives++
 			cs.FalsePositives++
+			hs.FalsePositives++
 		}
 		if v.WrongArgs {
 			s.WrongArgs++
+			hs.WrongArgs++
 		}
-		s.Misses = append(s.Misses, Failure{Line: c.Line, Category: c.Category, Utterance: c.Utterance, Want: c.String(),
+		s.Misses = append(s.Misses, Failure{Line: c.Line, Half: c.Half(), Category: c.Category, Utterance: c.Utterance, Want: c.String(),
 			Got: describe(res), FalsePositive: v.FalsePositive})
 	}
 	s.P50, s.P99 = percentile(lat, 50), percentile(lat, 99)
+	for _, h := range halves {
+		if h.Cases > 0 {
+			s.Halves = append(s.Halves, *h)
+		}
+	}
 	for _, c := range cats {
 		cs := byCat[c]
 		cs.P50 = percentile(catLat[c], 50)

@@ -10,14 +10,19 @@ import (
 // Markdown writes the report as tables: one row per configuration
 // (accuracy, clarify rate, latency, model calls, false-positive
 // executions), then accuracy per category with each configuration as a
-// column. With misses, it lists each configuration's misses after.
+// column, then each configuration's counts per half of the corpus
+// (Case.Half). With misses, it lists each configuration's misses after.
 func (r *Report) Markdown(w io.Writer, misses bool) error {
 	var b strings.Builder
 	model := ""
 	if r.Model != "" {
 		model = " (repair model: " + r.Model + ")"
 	}
-	fmt.Fprintf(&b, "%d cases%s\n\n", r.Cases, model)
+	half := ""
+	if r.Half != "" {
+		half = ", the " + r.Half + " half only"
+	}
+	fmt.Fprintf(&b, "%d cases%s%s\n\n", r.Cases, half, model)
 	b.WriteString("| configuration | accuracy | clarify rate | p50 | p99 | model calls | false-positive executions | wrong-argument accepts | errors |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range r.Configs {
@@ -41,6 +46,14 @@ func (r *Report) Markdown(w io.Writer, misses bool) error {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString("\n| configuration | half | cases | accuracy | exact | clarify rate | model calls | false-positive executions | wrong-argument accepts |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	for _, s := range r.Configs {
+		for _, h := range s.Halves {
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %d | %d | %d |\n", s.Config, h.Half, h.Cases, pct(h.Correct, h.Cases),
+				pct(h.ExactCorrect, h.ExactCases), pct(h.Clarify, h.Cases), h.ModelCalls, h.FalsePositives, h.WrongArgs)
+		}
+	}
 	if misses {
 		for _, s := range r.Configs {
 			fmt.Fprintf(&b, "\n%s: %d misses\n", s.Config, len(s.Misses))
@@ -49,7 +62,7 @@ func (r *Report) Markdown(w io.Writer, misses bool) error {
 				if f.FalsePositive {
 					fp = "  FALSE POSITIVE"
 				}
-				fmt.Fprintf(&b, "  line %d [%s] %q: want %s, got %s%s\n", f.Line, f.Category, f.Utterance, f.Want, f.Got, fp)
+				fmt.Fprintf(&b, "  line %d [%s, %s] %q: want %s, got %s%s\n", f.Line, f.Category, f.Half, f.Utterance, f.Want, f.Got, fp)
 			}
 		}
 	}

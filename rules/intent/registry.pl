@@ -9,10 +9,22 @@
                        the tool the host runs it with)
           Description  a string: what the intent does (for people, for the
                        candidate search and, in a repair, for the model)
-          Slots        [slot(Name, Type, Need, Description)|...]: Name an
-                       atom; Type string, integer, number, boolean,
-                       duration or enum(["a", "b"]); Need required or
-                       optional; Description a string
+          Slots        [slot(Name, Type, Need, Description)|...] or
+                       slot(Name, Type, Need, Description, Constraints):
+                       Name an atom; Type string, integer, number,
+                       boolean, duration or enum(["a", "b"]); Need
+                       required or optional; Description a string;
+                       Constraints a list of
+                         min(N), max(N)    integer, number, duration
+                                           (seconds): the value's range
+                         max_length(N)     string: at most N bytes
+                         pattern("RE2")    string: the value matches it
+                         kind(K)           string: text (the default: no
+                                           URL, path or code), name (a
+                                           name: no pronoun or indefinite
+                                           word either) or any
+                       enforced by validation whoever decided (package
+                       intent, docs/intent-router.md)
           Policy       [capabilities([Cap|...]), side_effect(E)]: E is
                        none, read, write or external
       phrasing(Name, Pattern)

@@ -7,7 +7,9 @@
 
       resolve(+Utterance, +Candidates, -Result)
 
-      Utterance   utterance(Tokens): the words, strings, in order
+      Utterance   utterance(Tokens, Features) or utterance(Tokens): the
+                  words, strings, in order, and what Go found in the raw
+                  text (requests.pl describes the features)
       Candidates  [cand(Intent, Phrasings, Score)|...], best BM25 first:
                   Intent a string, Phrasings a list of patterns, each a list
                   of w(Word) and slot(SlotName) (strings); Score 0..100,
@@ -18,7 +20,16 @@
                                          arg(Slot, Tokens) (the slot's words)
         clarify(Question, Intents, Evidence)
                                          Question is which(Intents): several
-                                         intents match equally well
+                                         intents match equally well;
+                                         no_object(Intents): the words name
+                                         an action, not what to act on,
+                                         and these intents' phrasings say
+                                         it;
+                                         several_requests(Intents, Words): a
+                                         second request (Words) no
+                                         candidate resolves follows a
+                                         conjunction; Intents match the
+                                         first request (maybe none)
         fallback_chat(Reason, Evidence)  nothing registered is near: Reason
                                          out_of_scope
         reject(Reason, Evidence)         Reason empty_utterance
@@ -61,6 +72,8 @@ rule_id(in_exact_phrasing, "one intent's phrasing matches the whole utterance").
 rule_id(in_same_phrasing, "several intents' phrasings match the whole utterance").
 rule_id(in_no_phrasing, "no phrasing matches the whole utterance: the model may choose among the nearest intents").
 rule_id(in_joined_requests, "a phrasing matches only if a slot takes in a second request joined by a conjunction: the model may choose among the nearest intents").
+rule_id(in_unresolved_request, "a conjunction is followed by a second request, led by a verb, that no candidate's phrasing matches: ask, never do only a part").
+rule_id(in_no_object, "the utterance names an action but not what to act on (its content words are only verbs and particles): ask about the candidates whose phrasings say it").
 
 conjunction("and").
 conjunction("then").
@@ -87,22 +100,72 @@ filler("an").
 synonyms(Ps) :-
     findall(W-C, synonym(W, C), Ps).
 
+%! fillers(-Words) is det.
+%  Every filler/1 word: Go leaves them out when it counts an utterance's
+%  content words.
+fillers(Ws) :-
+    findall(W, filler(W), Ws).
+
 %! resolve(+Utterance, +Candidates, -Result) is det.
 resolve(U, Cs, R) :-
     extra_resolution(U, Cs, R), !.
-resolve(utterance([]), _, reject(empty_utterance, [because(in_empty, [])])) :- !.
+resolve(U, _, reject(empty_utterance, [because(in_empty, [])])) :-
+    ut_tokens(U, []), !.
 resolve(_, [], fallback_chat(out_of_scope, [because(in_out_of_scope, [candidates(0)])])) :- !.
-resolve(utterance(Ts), Cs, R) :-
-    findall(W, ( member(cand(_, Ps, _), Cs), member([w(W)|_], Ps) ), Ws),
-    sort(Ws, Starts),
+resolve(U, Cs, clarify(several_requests(Is, R), Is, [because(in_unresolved_request, [request(R), intents(Is)])])) :-
+    unresolved_request(U, Cs, First, R), !,
+    candidate_starts(Cs, Starts),
+    findall(I, ( member(cand(I, Ps, _), Cs), best_match(Ps, First, Starts, _) ), Is).
+resolve(U, Cs, R) :-
+    ut_tokens(U, Ts),
+    candidate_starts(Cs, Starts),
     findall(I-Args, (member(cand(I, Ps, _), Cs), best_match(Ps, Ts, Starts, Args)), Matches),
     (   Matches == [],
         findall(I, ( member(cand(I, Ps, _), Cs), best_match(Ps, Ts, [], _) ), Joined),
         Joined \== []
     ->  findall(I, member(cand(I, _, _), Cs), Is),
         R = repair(Is, [because(in_joined_requests, [intents(Joined)])])
+    ;   Matches == [],
+        objectless_intents(U, Cs, Objectless),
+        Objectless \== []
+    ->  R = clarify(no_object(Objectless), Objectless, [because(in_no_object, [intents(Objectless)])])
     ;   decide(Matches, Cs, R)
     ).
+
+%! objectless_intents(+Utterance, +Candidates, -Intents) is det.
+%  When the utterance names an action but nothing to act on — each of its
+%  content words (not a filler, not a function word, so not a pronoun
+%  either) is an action word: a request_verb/1 or a particle/1 ("off",
+%  "turn it off", "cancel") — the candidates with a phrasing that has
+%  all those words and says what to act on: a content word that is not an
+%  action word ("turn off the lights"), or a slot ("play {what}").
+%  Otherwise [].
+objectless_intents(U, Cs, Is) :-
+    ut_tokens(U, Ts),
+    findall(T, ( member(T, Ts), \+ filler(T), \+ function_word(U, T) ), Content),
+    (   Content \== [],
+        \+ ( member(T, Content), \+ action_word(T) )
+    ->  findall(I, ( member(cand(I, Ps, _), Cs), once(( member(P, Ps), acts_on_more(U, Content, P) )) ), Is)
+    ;   Is = []
+    ).
+
+action_word(W) :-
+    request_verb(W), !.
+action_word(W) :-
+    particle(W), !.
+action_word(W) :-
+    synonym(W, C),
+    ( request_verb(C) ; particle(C) ), !.
+
+acts_on_more(U, Content, P) :-
+    \+ ( member(T, Content), \+ ( member(w(W), P), same_word(T, W) ) ),
+    (   member(slot(_), P)
+    ->  true
+    ;   member(w(W), P),
+        \+ filler(W),
+        \+ function_word(U, W),
+        \+ action_word(W)
+    ), !.
 
 %! decide(+Matches, +Candidates, -Result) is det.
 decide([I-Args], _, accept(I, Args, [because(in_exact_phrasing, [intent(I)])])) :- !.

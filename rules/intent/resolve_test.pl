@@ -80,3 +80,38 @@ test(a_conjunction_inside_a_value_stays) :-
     resolve(utterance(["add", "milk", "and", "eggs", "to", "the", "list"]), [A], R),
     R = accept(_, Args, _),
     Args == [arg("item", ["milk", "and", "eggs"])].
+
+test(an_unresolved_second_request_is_a_clarify_not_half_an_accept) :-
+    A = cand("search_web", [[w("search"), w("the"), w("web"), w("for"), slot("query")]], 100),
+    U = utterance(["search", "the", "web", "for", "flights", "and", "book", "a", "hotel"],
+                  [shapes([]), function_words(["the", "for", "and", "a"])]),
+    resolve(U, [A], R),
+    R = clarify(several_requests(Is, Req), Is, [because(Rule, _)]),
+    Is == ["search_web"],
+    Req == ["book", "a", "hotel"],
+    Rule == in_unresolved_request.
+
+test(two_resolved_requests_still_go_to_the_repair) :-
+    A = cand("music_play", [[w("play"), slot("what")]], 100),
+    lights(L),
+    resolve(utterance(["play", "jazz", "and", "turn", "on", "the", "lights"], [shapes([]), function_words(["and", "on", "the"])]), [A, L], R),
+    R = repair(_, [because(Rule, _)]),
+    Rule == in_joined_requests.
+
+test(an_action_without_an_object_is_asked_about) :-
+    Off = cand("lights_off", [[w("turn"), w("off"), w("the"), w("lights")], [w("lights"), w("off")]], 100),
+    lights(L),
+    resolve(utterance(["turn", "it", "off"], [shapes([]), function_words(["it", "the", "on"])]), [Off, L], R),
+    R = clarify(no_object(Is), Is, [because(Rule, _)]),
+    Is == ["lights_off"],
+    Rule == in_no_object.
+
+test(an_action_with_its_object_is_not_objectless) :-
+    Off = cand("lights_off", [[w("turn"), w("off"), w("the"), w("lights")]], 100),
+    resolve(utterance(["turn", "the", "lamp", "off"], [shapes([]), function_words(["the"])]), [Off], R),
+    R = repair(_, _).
+
+test(a_content_word_that_is_no_action_is_not_objectless) :-
+    Cal = cand("calendar_next", [[w("what"), w("is"), w("next"), w("on"), w("my"), w("calendar")]], 100),
+    resolve(utterance(["what's", "on", "my", "calendar"], [shapes([]), function_words(["what's", "is", "on", "my"])]), [Cal], R),
+    R = repair(_, _).

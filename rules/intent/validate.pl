@@ -8,8 +8,8 @@
 
       validation(+Check, +Premises, -Because)
         Check one of: passed, unknown_intent, bad_slot, bad_arguments,
-        capability_denied, side_effect_denied, outside_candidates,
-        bad_model_output
+        capability_denied, side_effect_denied, bad_model_output
+    (a model's accept is guarded first: guard.pl)
 */
 
 :- multifile(rule_id/2).
@@ -20,7 +20,6 @@ rule_id(val_bad_slot, "a slot's words are not a value of its type").
 rule_id(val_bad_arguments, "the arguments do not match the intent's slot schema").
 rule_id(val_capability_denied, "the intent needs a capability that is not granted").
 rule_id(val_side_effect_denied, "the intent's side effect is not allowed").
-rule_id(val_outside_candidates, "the model chose an intent it was not offered").
 rule_id(val_bad_model_output, "the model's answer is not one JSON object of the result family").
 
 %! validation(+Check, +Premises, -Because) is semidet.
@@ -30,5 +29,4 @@ validation(bad_slot, P, because(val_bad_slot, P)).
 validation(bad_arguments, P, because(val_bad_arguments, P)).
 validation(capability_denied, P, because(val_capability_denied, P)).
 validation(side_effect_denied, P, because(val_side_effect_denied, P)).
-validation(outside_candidates, P, because(val_outside_candidates, P)).
 validation(bad_model_output, P, because(val_bad_model_output, P)).

@@ -1,5 +1,7 @@
 # Mutants for the intent router's issue-9 parts: core fixes, the spelling
-# rewriter, the eval (intent/eval), rlm route and the example host (see
+# rewriter, the eval (intent/eval) and its dev/held-out split, slot
+# constraints and kinds, the multi-request and objectless-action rules,
+# the repair's guard, rlm route and the example host (see
 # scripts/mutants.sh).
 mutant "an article belongs to half" intent/slots.go 's/if (w == "a" || w == "an") \&\& (i > 0/if false \&\& (w == "a" || w == "an") \&\& (i > 0/' ./intent -run TestDurationsAreReadAsPeopleSayThem
 mutant "a minus before a digit stays" intent/tokens.go "s/case r == '-' \&\& i+1 < len(rs)/case false \&\& r == '-' \&\& i+1 < len(rs)/" ./intent -run TestTokensKeepTheSignOfANumber
@@ -35,5 +37,39 @@ mutant "rlm route --cap grants capabilities" cmd/rlm/route.go 's/Policy: rlm.Too
 mutant "rlm route --explain says no model was configured" cmd/rlm/route.go 's/	case res.Reason == "no_model":/	case false:/' ./cmd/rlm -run TestRouteWithoutAModelAsksInsteadOfGuessing
 mutant "rlm route --model enables the repair" cmd/rlm/route.go 's/	if \*chat.model != "" {/	if false {/' ./cmd/rlm -run TestRouteRepairsThroughTheChatEndpoint
 mutant "rlm route eval --scripted scores the repair" cmd/rlm/route.go 's/		opts.Model = rlm.ScriptedRouteModel()/		_ = rlm.ScriptedRouteModel()/' ./cmd/rlm -run TestRouteEvalScoresACorpus
-mutant "the example's handlers refuse out-of-range brightness" examples/router/home.go 's/if level < 0 || level > 100 {/if false {/' ./examples/router -run TestAConversationChangesTheHome
+mutant "the example's handlers refuse out-of-range brightness" examples/router/home.go 's/if level < 0 || level > 100 {/if false {/' ./examples/router -run TestTheIntentsRangesAreTheHandlersRanges
 mutant "the example rewrites misspellings" examples/router/main.go 's/opts.Rewriter = rlm.SpellingRewriter(intents)/_ = intents/' ./examples/router -run TestAConversationChangesTheHome
+mutant "the corpus splits by the hash's parity" intent/eval/corpus.go 's/if h.Sum64()%2 == 0 {/if h.Sum64()%2 == 1 {/' ./intent/eval -run TestTheCorpusSplitsInHalvesByAHashOfTheUtterance
+mutant "one half alone is scored" intent/eval/eval.go 's/return c.Half() != opts.Half })/return false })/' ./intent/eval -run TestEvalScoresEachHalfAndCanScoreOneAlone
+mutant "each half's false positives are counted" intent/eval/eval.go 's/			hs.FalsePositives++/			_ = hs/' ./intent/eval -run TestEvalScoresEachHalfAndCanScoreOneAlone
+mutant "rlm route eval --half scores one half" cmd/rlm/route.go 's/Wall: \*timeout}, Half: \*half}/Wall: *timeout}}; _ = half/' ./cmd/rlm -run TestRouteEvalScoresACorpus
+mutant "a slot's minimum reaches its schema" intent/constraints.go 's/		p\["minimum"\] = \*s.Min/		_ = s.Min/' ./intent -run 'TestASlotsRangeHoldsWhoeverDecided|TestSlotConstraintsAreReadFromTheIntentFacts'
+mutant "a slot's maximum reaches its schema" intent/constraints.go 's/		p\["maximum"\] = \*s.Max/		_ = s.Max/' ./intent -run TestASlotsRangeHoldsWhoeverDecided
+mutant "min is read from the facts" intent/load.go 's/				s.Min = \&f/				_ = f/' ./intent -run TestSlotConstraintsAreReadFromTheIntentFacts
+mutant "kind is read from the facts" intent/load.go 's/			s.Kind = TextKind(k)/			_ = k/' ./intent -run TestSlotConstraintsAreReadFromTheIntentFacts
+mutant "a range fits only a numeric slot" intent/constraints.go 's/if (s.Min != nil || s.Max != nil) \&\& !numeric {/if numeric \&\& false {/' ./intent -run TestSlotConstraintsAreReadFromTheIntentFacts
+mutant "a text slot's schema refuses hostile shapes" intent/constraints.go 's/			p\["not"\] = map\[string\]any{"pattern": refusedTextPattern}/			_ = refusedTextPattern/' ./intent -run TestTextSlotsRefuseURLsPathsAndCodeUnlessTheyAllowThem
+mutant "the raw text behind a slot's words is checked" intent/router.go 's/	if raw, ok := u.rawText(words); ok {/	if raw, ok := u.rawText(words); ok \&\& false {/' ./intent -run TestTextSlotsRefuseURLsPathsAndCodeUnlessTheyAllowThem
+mutant "kind any takes anything" intent/router.go 's/	if s.Kind == KindAny {/	if false {/' ./intent -run TestTextSlotsRefuseURLsPathsAndCodeUnlessTheyAllowThem
+mutant "a lone slash is no path" intent/constraints.go 's|?/\[^\\s/\]|?/|' ./intent -run TestTextSlotsRefuseURLsPathsAndCodeUnlessTheyAllowThem
+mutant "a name refuses pronouns and indefinite words" intent/constraints.go 's/map\[string\]any{"pattern": notNamePattern}/map[string]any{"pattern": "^$"}/' ./intent -run TestNameSlotsRefusePronounsAndIndefiniteWords
+mutant "spans keep every token" intent/constraints.go 's/			if len(toks) == MaxTokens {/			if len(toks) == MaxTokens+5 {/' ./intent -run TestSpansKeepTheTokensOfTheText
+mutant "tokenless fields before a run belong to it" intent/constraints.go 's/			lo = min(u.at\[i\], u.at\[i-1\]+1)/			lo = u.at[i]/' ./intent -run TestSpansKeepTheTokensOfTheText
+mutant "tokenless fields after a run belong to it" intent/constraints.go 's/			hi = max(u.at\[j-1\], u.at\[j\]-1)/			hi = u.at[j-1]/' ./intent -run TestSpansKeepTheTokensOfTheText
+mutant "an unresolved second request is a clarify" rules/intent/resolve.pl 's/^    unresolved_request(U, Cs, First, R), !,$/    fail, unresolved_request(U, Cs, First, R), !,/' ./intent -run TestAnUnresolvedSecondRequestIsAskedAboutNotHalfDone
+mutant "a request verb leads a request" rules/intent/requests.pl 's/^verb_led(W, _) :-$/verb_led(W, _) :- fail,/' ./rules -run 'TestRules/intent/requests_test'
+mutant "an article after a conjunction leads a noun" rules/intent/requests.pl 's/    ;   filler(W), \\+ function_word(U, W)/    ;   filler(W)/' ./rules -run 'TestRules/intent/requests_test'
+mutant "a second request a candidate matches is resolved" rules/intent/requests.pl 's/^    \\+ ( member(cand(_, Ps, _), Cs), best_match(Ps, R, Starts, _) ), !\.$/    true, !./' ./rules -run 'TestRules/intent/requests_test'
+mutant "only an action without an object is objectless" rules/intent/resolve.pl 's/^        \\+ ( member(T, Content), \\+ action_word(T) )$/        true/' ./rules -run 'TestRules/intent/resolve_test'
+mutant "an action without an object is asked about" rules/intent/resolve.pl 's/^        objectless_intents(U, Cs, Objectless),$/        objectless_intents(U, Cs, Objectless), fail,/' ./intent -run TestAnActionWithoutAnObjectIsAskedAbout
+mutant "the guard refuses an intent not offered" rules/intent/guard.pl 's/^    \\+ member(cand(I, _, _), Cs), !\.$/    fail, !./' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "the guard rejects an injection marker" rules/intent/guard.pl 's/^    injection_in(U, M), !\.$/    fail, injection_in(U, M), !./' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "the guard rejects a hostile shape" rules/intent/guard.pl 's/^    Ss \\== \[\], !\.$/    Ss == x, !./' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "the guard refuses a second request" rules/intent/guard.pl 's/split_requests(U, Starts, \[_, R|_\]), !\./split_requests(U, Starts, [_, _, R|_]), !./' ./rules -run 'TestRules/intent/guard_test'
+mutant "the guard refuses an ungrounded value" rules/intent/guard.pl 's/member(value(S, ungrounded), Vs), !\./member(value(S, nothing), Vs), !./' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "the guard refuses an accept no word explains" rules/intent/guard.pl 's/^    X \\== \[\], !\.$/    X == x, !./' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "values are grounded in the utterance" intent/guard.go 's/		g := "ungrounded"/		g := "grounded"/' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "numbers are grounded by what the words say" intent/guard.go 's/if got, err := ParseSlot(s, toks\[i:j\]); err == nil \&\& sameValue(got, v) {/if got, err := ParseSlot(s, toks[i:j]); err == nil \&\& sameValue(got, v) \&\& false {/' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "the intent's own words explain" intent/guard.go 's/(used\[t\] || e != nil \&\& e.knows(t, r.synonyms))/(used[t])/' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
+mutant "only words the user wrote explain" intent/guard.go 's/		if u.typed\[t\] \&\& (/		if (/' ./intent -run TestARewritersCorrectionAloneDoesNotExplainAModelsChoice
+mutant "the example declares its handlers' ranges" examples/router/intents/home.pl 's/"brightness in percent", \[min(0), max(100)\]/"brightness in percent"/' ./examples/router -run TestAConversationChangesTheHome

@@ -2,6 +2,12 @@
 
     Facts as rules/intent/registry.pl describes them: intent/4 (name,
     description, slots, policy) and phrasing/2 (words with {slot} places).
+    The ranges are those the example's handlers hold to (home.go): the
+    router refuses a value outside them before any handler runs. A room,
+    a place and a contact are names (kind(name)); what the home only
+    stores — a note, a shopping item, a reminder — may be any text
+    (kind(any)); what a handler acts on — music to find, a time, a web
+    query — is text (no URL, path or code).
 */
 :- multifile(intent/4).
 :- multifile(phrasing/2).
@@ -10,21 +16,21 @@ intent(timer_start, "Start a countdown timer", [slot(duration, duration, require
 intent(timer_cancel, "Cancel the running timer", [], [capabilities([timer]), side_effect(write)]).
 intent(timer_status, "Tell how much time is left on the timer", [], [capabilities([timer]), side_effect(read)]).
 intent(alarm_set, "Set an alarm for a time of day", [slot(time, string, required, "time of day")], [capabilities([alarm]), side_effect(write)]).
-intent(lights_on, "Turn the lights on", [slot(room, string, optional, "room")], [capabilities([lights]), side_effect(write)]).
-intent(lights_off, "Turn the lights off", [slot(room, string, optional, "room")], [capabilities([lights]), side_effect(write)]).
-intent(lights_dim, "Dim the lights to a brightness level", [slot(level, integer, required, "brightness in percent"), slot(room, string, optional, "room")], [capabilities([lights]), side_effect(write)]).
-intent(thermostat_set, "Set the thermostat to a temperature", [slot(degrees, number, required, "temperature in degrees")], [capabilities([heating]), side_effect(write)]).
+intent(lights_on, "Turn the lights on", [slot(room, string, optional, "room", [kind(name)])], [capabilities([lights]), side_effect(write)]).
+intent(lights_off, "Turn the lights off", [slot(room, string, optional, "room", [kind(name)])], [capabilities([lights]), side_effect(write)]).
+intent(lights_dim, "Dim the lights to a brightness level", [slot(level, integer, required, "brightness in percent", [min(0), max(100)]), slot(room, string, optional, "room", [kind(name)])], [capabilities([lights]), side_effect(write)]).
+intent(thermostat_set, "Set the thermostat to a temperature", [slot(degrees, number, required, "temperature in degrees", [min(5), max(30)])], [capabilities([heating]), side_effect(write)]).
 intent(music_play, "Play music: a song, artist, album or genre", [slot(what, string, required, "what to play")], [capabilities([music]), side_effect(write)]).
 intent(music_pause, "Pause the music", [], [capabilities([music]), side_effect(write)]).
 intent(music_skip, "Skip to the next song", [], [capabilities([music]), side_effect(write)]).
-intent(volume_set, "Set the speaker volume", [slot(level, integer, required, "volume from 0 to 100")], [capabilities([music]), side_effect(write)]).
-intent(note_add, "Write down a note", [slot(text, string, required, "what to write down")], [capabilities([notes]), side_effect(write)]).
+intent(volume_set, "Set the speaker volume", [slot(level, integer, required, "volume from 0 to 100", [min(0), max(100)])], [capabilities([music]), side_effect(write)]).
+intent(note_add, "Write down a note", [slot(text, string, required, "what to write down", [kind(any)])], [capabilities([notes]), side_effect(write)]).
 intent(note_read, "Read back the latest notes", [], [capabilities([notes]), side_effect(read)]).
-intent(shopping_add, "Add an item to the shopping list", [slot(item, string, required, "item to buy")], [capabilities([notes]), side_effect(write)]).
-intent(reminder_add, "Remind the user of something later", [slot(what, string, required, "what to remind"), slot(after, duration, required, "when, from now")], [capabilities([reminders]), side_effect(write)]).
-intent(weather_get, "Tell the weather forecast", [slot(place, string, optional, "place"), slot(day, enum(["today", "tomorrow", "weekend"]), optional, "day")], [capabilities([network]), side_effect(read)]).
+intent(shopping_add, "Add an item to the shopping list", [slot(item, string, required, "item to buy", [kind(any)])], [capabilities([notes]), side_effect(write)]).
+intent(reminder_add, "Remind the user of something later", [slot(what, string, required, "what to remind", [kind(any)]), slot(after, duration, required, "when, from now")], [capabilities([reminders]), side_effect(write)]).
+intent(weather_get, "Tell the weather forecast", [slot(place, string, optional, "place", [kind(name)]), slot(day, enum(["today", "tomorrow", "weekend"]), optional, "day")], [capabilities([network]), side_effect(read)]).
 intent(calendar_next, "Tell the next calendar event", [], [capabilities([calendar]), side_effect(read)]).
-intent(call_contact, "Phone a contact", [slot(who, string, required, "who to call")], [capabilities([phone]), side_effect(external)]).
+intent(call_contact, "Phone a contact", [slot(who, string, required, "who to call", [kind(name)])], [capabilities([phone]), side_effect(external)]).
 intent(search_web, "Search the web for something", [slot(query, string, required, "what to search for")], [capabilities([network]), side_effect(read)]).
 
 phrasing(timer_start, "set a timer for {duration}").
