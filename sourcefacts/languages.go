@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
+	ts "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
@@ -165,6 +166,14 @@ type grammarSpec struct {
 	refKind func(x *extraction, r *refCand) string
 	// imports turns an import match into Import facts.
 	imports func(x *extraction, im *importCand) []Import
+	// dropLocalVars drops variables whose innermost enclosing definition
+	// is a function or method (C/C++ declarations in #if blocks inside a
+	// function body, which the queries cannot tell from file-scope ones).
+	dropLocalVars bool
+	// declarator finds the name a @declarator capture declares and the
+	// kind of the definition, given the pattern's kind and the matched
+	// definition node; false drops the match (C, C++).
+	declarator func(x *extraction, kind string, def *ts.Node, decl ts.Node) (declared, string, bool)
 }
 
 var grammarSpecs = map[string]*grammarSpec{
@@ -223,18 +232,22 @@ var grammarSpecs = map[string]*grammarSpec{
 	"c": {
 		name: "c", language: LangC, module: "github.com/tree-sitter/tree-sitter-c",
 		fallbackVersion: "v0.24.1", ptr: tsc.Language,
-		queries: []string{"c-tags.scm", "c-extra.scm"},
-		defKind: cDefKind,
-		imports: plainImports,
+		queries:       []string{"c-tags.scm", "c-extra.scm"},
+		defKind:       cDefKind,
+		imports:       plainImports,
+		declarator:    cDeclared,
+		dropLocalVars: true,
 	},
 	"cpp": {
 		name: "cpp", language: LangCPP, module: "github.com/tree-sitter/tree-sitter-cpp",
 		fallbackVersion: "v0.23.4", ptr: tscpp.Language,
-		queries:    []string{"cpp-tags.scm", "cpp-extra.scm"},
-		roles:      map[string]captureRole{"local.scope": capDefReceiver},
-		ownerKinds: map[string]bool{KindClass: true, KindStruct: true},
-		defKind:    cDefKind,
-		imports:    plainImports,
+		queries:       []string{"cpp-tags.scm", "cpp-extra.scm"},
+		roles:         map[string]captureRole{"local.scope": capDefReceiver},
+		ownerKinds:    map[string]bool{KindClass: true, KindStruct: true},
+		defKind:       cDefKind,
+		imports:       plainImports,
+		declarator:    cDeclared,
+		dropLocalVars: true,
 	},
 	"ruby": {
 		name: "ruby", language: LangRuby, module: "github.com/tree-sitter/tree-sitter-ruby",

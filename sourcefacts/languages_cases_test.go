@@ -252,9 +252,12 @@ var langCases = []langCase{
 			{KindMacro, "", "", "MAX", [2]int{4, 4}, 4},
 			{KindMacro, "", "", "LIMIT", [2]int{5, 5}, 5},
 			{KindStruct, "", "", "point", [2]int{8, 10}, 8},
+			{KindField, "", "point", "x", [2]int{9, 9}, 9},
 			{KindType, "", "", "point_t", [2]int{12, 12}, 12},
 			{KindEnum, "", "", "color", [2]int{14, 14}, 14},
-			{KindFunction, "", "", "helper", [2]int{16, 16}, 16}, // a prototype
+			{KindConstant, "", "color", "RED", [2]int{14, 14}, 14},
+			{KindConstant, "", "color", "GREEN", [2]int{14, 14}, 14},
+			{KindPrototype, "", "", "helper", [2]int{16, 16}, 16}, // a declaration, not the definition
 			{KindFunction, "", "", "area", [2]int{19, 22}, 19},
 			{KindFunction, "", "", "make", [2]int{24, 27}, 24},
 		},
@@ -273,10 +276,10 @@ var langCases = []langCase{
 		defs: []defRow{
 			{KindModule, "", "", "geo", [2]int{4, 26}, 4},
 			{KindClass, "", "geo", "Shape", [2]int{7, 11}, 7},
-			{KindMethod, "Shape", "geo", "area", [2]int{9, 9}, 9},
+			{KindPrototype, "Shape", "geo", "area", [2]int{9, 9}, 9}, // pure virtual: declared only
 			{KindMethod, "Shape", "geo", "sides", [2]int{10, 10}, 10},
 			{KindStruct, "", "geo", "Square", [2]int{13, 15}, 13},
-			{KindMethod, "Square", "geo", "area", [2]int{14, 14}, 14},
+			{KindPrototype, "Square", "geo", "area", [2]int{14, 14}, 14}, // defined below
 			{KindMethod, "Square", "geo", "area", [2]int{17, 19}, 17}, // Square::area
 			{KindFunction, "", "geo", "twice", [2]int{22, 24}, 22},
 			{KindFunction, "", "", "main", [2]int{28, 32}, 28},

@@ -40,6 +40,7 @@ const (
 	capOwnerName                // @owner.name: the type they are methods of
 	capLocalScope               // locals.scm's @local.scope (Ruby)
 	capLocalDef                 // locals.scm's @local.definition (Ruby)
+	capDeclarator               // @declarator: a C/C++ declarator whose name the grammar's declarator hook finds
 )
 
 type captureInfo struct {
@@ -213,6 +214,8 @@ func parseCaptureName(name string) captureInfo {
 		return captureInfo{role: capOwner}
 	case name == "owner.name":
 		return captureInfo{role: capOwnerName}
+	case name == "declarator":
+		return captureInfo{role: capDeclarator}
 	case strings.HasPrefix(name, "definition."):
 		return captureInfo{role: capDefinition, kind: strings.TrimPrefix(name, "definition.")}
 	case strings.HasPrefix(name, "reference."):

@@ -19,6 +19,13 @@ type defCand struct {
 	name     ts.Node
 	receiver *ts.Node // C++: the class of an out-of-class method definition
 	pattern  uint
+	// nameText, when set, is the name instead of name's text (a C++
+	// conversion function, `operator bool`).
+	nameText string
+	// qualifier are the scopes of a qualified name, outermost first (C++
+	// `geo::Shape::area`: geo, Shape): the last is the receiver, the
+	// others the container.
+	qualifier []string
 }
 
 type refCand struct {
@@ -79,7 +86,7 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		}
 		var (
 			name, def, ref, imp, impPath, impAlias, impModule, impKind *ts.Node
-			recv, recvName, defRecv, own, ownName                      *ts.Node
+			recv, recvName, defRecv, own, ownName, decl                *ts.Node
 			defKind, refKind                                           string
 		)
 		for i := range m.Captures {
@@ -116,6 +123,8 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 				own = &n
 			case capOwnerName:
 				ownName = &n
+			case capDeclarator:
+				decl = &n
 			case capComment:
 				x.comments = append(x.comments, commentSpan{span: commentOf(&n, x.src)})
 			case capCommentSkip:
@@ -128,24 +137,12 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		}
 		switch {
 		case def != nil && name != nil:
-			key := name.StartByte()
-			if i, ok := c.defSeen[key]; ok {
-				// The same name captured by two patterns (C's tags.scm
-				// captures a function's declarator, c-extra.scm the whole
-				// definition): keep the widest node, and any receiver.
-				d := &c.defs[i]
-				if def.StartByte() <= d.node.StartByte() && def.EndByte() >= d.node.EndByte() &&
-					(def.StartByte() < d.node.StartByte() || def.EndByte() > d.node.EndByte()) {
-					d.node, d.kind, d.pattern = *def, defKind, m.PatternIndex
-				}
-				if d.receiver == nil && defRecv != nil {
-					r := *defRecv
-					d.receiver = &r
-				}
-				continue
+			c.addDef(defCand{kind: defKind, node: *def, name: *name, receiver: defRecv, pattern: m.PatternIndex})
+		case def != nil && decl != nil && x.g.spec.declarator != nil:
+			if d, kind, ok := x.g.spec.declarator(x, defKind, def, *decl); ok {
+				c.addDef(defCand{kind: kind, node: *def, name: d.name, nameText: d.nameText,
+					qualifier: d.qualifier, pattern: m.PatternIndex})
 			}
-			c.defSeen[key] = len(c.defs)
-			c.defs = append(c.defs, defCand{kind: defKind, node: *def, name: *name, receiver: defRecv, pattern: m.PatternIndex})
 		case ref != nil && name != nil:
 			c.refs = append(c.refs, refCand{kind: refKind, name: *name, notLocal: cq.patterns[m.PatternIndex].notLocal})
 			if recv != nil {
@@ -166,4 +163,30 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		return nil, context.DeadlineExceeded
 	}
 	return c, nil
+}
+
+// addDef records a definition candidate. The same name captured by two
+// patterns (C's tags.scm captures a function's declarator, c-extra.scm the
+// whole definition) keeps the widest node, with its kind and name, and
+// any receiver.
+func (c *captures) addDef(d defCand) {
+	key := d.name.StartByte()
+	i, ok := c.defSeen[key]
+	if !ok {
+		c.defSeen[key] = len(c.defs)
+		c.defs = append(c.defs, d)
+		return
+	}
+	old := &c.defs[i]
+	if d.node.StartByte() <= old.node.StartByte() && d.node.EndByte() >= old.node.EndByte() &&
+		(d.node.StartByte() < old.node.StartByte() || d.node.EndByte() > old.node.EndByte()) {
+		if d.receiver == nil {
+			d.receiver = old.receiver
+		}
+		*old = d
+		return
+	}
+	if old.receiver == nil && d.receiver != nil {
+		old.receiver = d.receiver
+	}
 }

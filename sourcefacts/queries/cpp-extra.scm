@@ -3,9 +3,10 @@
 ; Only what tags.scm lacks: #include imports, macros, namespaces, calls
 ; (tags.scm has no references), call receivers, base classes, whole
 ; function definitions and declarations (tags.scm captures only the
-; function declarator; these patterns capture the same @name with the
-; enclosing definition, and the extractor keeps the widest capture of a
-; name) and the comments from which doc comments are found.
+; function declarator, and only one level of qualified name; these
+; patterns capture the enclosing definition or declaration, and the
+; extractor keeps the widest capture of a name) and the comments from
+; which doc comments are found.
 ;
 ; @local.scope is what tags.scm calls the class of an out-of-class method
 ; definition (`Square` in `double Square::area() {}`); the extractor makes
@@ -23,35 +24,69 @@
 (namespace_definition
   name: (namespace_identifier) @name) @definition.module
 
+; Function definitions, prototypes and in-class method declarations: the
+; extractor finds the name in the @declarator (through pointer, reference,
+; parenthesized and attributed declarators and qualified names of any
+; depth: `int geo::Shape::area()`, `void Box<T>::put(T)`, `Conn::~Conn()`,
+; `Conn::operator==`, `Conn::operator bool()`); a qualified name's scopes
+; give the method's receiver and container. A declaration that declares
+; no function is dropped; a prototype or in-class declaration is kept as a
+; declaration (definition.prototype), so that the definition, with its
+; body, ranks first.
 (function_definition
-  declarator: [
-    (function_declarator declarator: [(identifier) (field_identifier)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
-    (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))
-  ]) @definition.function
-
-(function_definition
-  declarator: [
-    (function_declarator
-      declarator: (qualified_identifier scope: (namespace_identifier) @local.scope name: (identifier) @name))
-    (pointer_declarator declarator: (function_declarator
-      declarator: (qualified_identifier scope: (namespace_identifier) @local.scope name: (identifier) @name)))
-    (reference_declarator (function_declarator
-      declarator: (qualified_identifier scope: (namespace_identifier) @local.scope name: (identifier) @name)))
-  ]) @definition.method
+  declarator: (_) @declarator) @definition.function
 
 (declaration
-  declarator: [
-    (function_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-  ]) @definition.function
+  declarator: (_) @declarator) @definition.prototype
 
 (field_declaration
-  declarator: [
-    (function_declarator declarator: (field_identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-    (reference_declarator (function_declarator declarator: (field_identifier) @name))
-  ]) @definition.function
+  declarator: (_) @declarator) @definition.field
+
+; Variables at file and namespace scope, also inside #if blocks (a
+; variable inside a function, in an #if block there, is dropped by the
+; extractor): a declaration that declares no function. `extern` ones are
+; declarations.
+(translation_unit
+  (declaration
+    declarator: (_) @declarator) @definition.variable)
+
+(declaration_list
+  (declaration
+    declarator: (_) @declarator) @definition.variable)
+
+([(preproc_if) (preproc_ifdef) (preproc_else) (preproc_elif)]
+  (declaration
+    declarator: (_) @declarator) @definition.variable)
+
+; Enumerators.
+(enumerator
+  name: (identifier) @name) @definition.constant
+
+; Class and struct template specializations and qualified class names
+; (`class Box<T*> {}`, `struct a::B {}`; tags.scm matches bare names
+; only), unions wherever they are defined, and `using` type aliases.
+(class_specifier
+  name: [
+    (template_type name: (type_identifier) @name)
+    (qualified_identifier name: (type_identifier) @name)
+    (qualified_identifier name: (template_type name: (type_identifier) @name))
+  ]
+  body: (_)) @definition.class
+
+(struct_specifier
+  name: [
+    (template_type name: (type_identifier) @name)
+    (qualified_identifier name: (type_identifier) @name)
+    (qualified_identifier name: (template_type name: (type_identifier) @name))
+  ]
+  body: (_)) @definition.class
+
+(union_specifier
+  name: (type_identifier) @name
+  body: (_)) @definition.class
+
+(alias_declaration
+  name: (type_identifier) @name) @definition.type
 
 (call_expression
   function: [

@@ -558,7 +558,8 @@ func (ps *stmts) prepare(ctx context.Context) error {
 	p(&ps.insImpN, multiRow(impHead, 11))
 	p(&ps.updFile, `UPDATE files SET present = 1, hash = ?, len = ?, file_gen = ?, parse_gen = ?, published_gen = ?,
 		parser = ?, grammar = ?, grammar_version = ?, extractor = ?, schema_version = ?, language = ?, test = ?, package = ?,
-		status = ?, extract_status = ?, error = ?, st_size = ?, st_mtime = ?, st_ino = ?, st_checked = ? WHERE id = ?`)
+		status = ?, extract_status = ?, error = ?, st_size = ?, st_mtime = ?, st_ino = ?, st_checked = ?,
+		skipped = ?, language_by = ? WHERE id = ?`)
 	p(&ps.goneFile, `UPDATE files SET present = 0, published_gen = ?, st_size = -1, st_checked = 0 WHERE id = ?`)
 	p(&ps.newID, `INSERT INTO files(path) VALUES (?)`)
 	return err
@@ -611,9 +612,15 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		stt, checked = statInfo{Size: -1}, 0
 	}
 	pv := &ff.Provenance
+	// A skipped file is current (it has no facts to be stale), with the
+	// reason in its own column.
+	status, errText, skipped := ff.Status, ff.Error, ""
+	if status == sourcefacts.StatusSkipped {
+		status, errText, skipped = sourcefacts.StatusCurrent, "", ff.Error
+	}
 	if _, err := ps.updFile.ExecContext(ctx, int64(c.hash.XXH64), c.hash.Len, fileGen, r.parseGen+1, gen,
 		pv.Parser, pv.Grammar, pv.GrammarVersion, pv.Extractor, SchemaVersion, ff.Language, ff.Test, ff.Package,
-		ff.Status, ff.Status, ff.Error, stt.Size, stt.MtimeNS, stt.Ino, checked, r.id); err != nil {
+		status, status, errText, stt.Size, stt.MtimeNS, stt.Ino, checked, skipped, pv.LanguageBy, r.id); err != nil {
 		return err
 	}
 	id := r.id
