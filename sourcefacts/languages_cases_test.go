@@ -280,7 +280,7 @@ var langCases = []langCase{
 			{KindMethod, "Shape", "geo", "sides", [2]int{10, 10}, 10},
 			{KindStruct, "", "geo", "Square", [2]int{13, 15}, 13},
 			{KindPrototype, "Square", "geo", "area", [2]int{14, 14}, 14}, // defined below
-			{KindMethod, "Square", "geo", "area", [2]int{17, 19}, 17}, // Square::area
+			{KindMethod, "Square", "geo", "area", [2]int{17, 19}, 17},    // Square::area
 			{KindFunction, "", "geo", "twice", [2]int{22, 24}, 22},
 			{KindFunction, "", "", "main", [2]int{28, 32}, 28},
 		},

@@ -131,7 +131,9 @@ func (l loc) holds(t tag) bool { return l.path == t.Path && l.start <= t.Line &&
 
 // declaration reports whether an rlm symbol kind is a declaration without
 // a definition (a prototype), which never makes a name ambiguous.
-func declaration(kind string) bool { return kind == sourcefacts.KindPrototype || kind == sourcefacts.KindDeclaration }
+func declaration(kind string) bool {
+	return kind == sourcefacts.KindPrototype || kind == sourcefacts.KindDeclaration
+}
 
 func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, verbose bool, missing int) (rows []string, detail string, err error) {
 	root, err = filepath.Abs(root)
@@ -152,7 +154,7 @@ func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, ver
 	if err != nil {
 		return nil, "", err
 	}
-	facts := map[string][]fact{} // path -> definitions
+	facts := map[string][]fact{}    // path -> definitions
 	defsNamed := map[string][]loc{} // name -> rlm definitions (declarations left out)
 	for _, ff := range ffs {
 		for _, s := range ff.Symbols {
