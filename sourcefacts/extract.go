@@ -552,6 +552,11 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 	// (same length, so every byte offset holds).
 	src = newlinesLF(src)
 	if g == nil {
+		// The Prolog reader refuses a byte-order mark: blank it (same
+		// length).
+		if bytes.HasPrefix(src, []byte("\uFEFF")) {
+			src = append([]byte("   "), src[3:]...)
+		}
 		return extractProlog(ctx, ff, src)
 	}
 

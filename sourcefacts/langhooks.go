@@ -243,6 +243,15 @@ func cDefKind(_ *extraction, d *defCand) (string, bool) {
 	return defKindOf(d.kind), true
 }
 
+// rubyRefine names an attribute accessor (`attr_reader :name`) by its
+// symbol without the colon.
+func rubyRefine(_ *extraction, d *defCand, s *Symbol) bool {
+	if d.name.Kind() == "simple_symbol" {
+		s.Name = strings.TrimPrefix(s.Name, ":")
+	}
+	return s.Name != ""
+}
+
 // rubyRefKind: tags.scm tags every bare constant a call; a constant names
 // a class, module or constant, so it is a type reference.
 func rubyRefKind(_ *extraction, r *refCand) string {
@@ -381,4 +390,85 @@ func scopeName(x *extraction, s *ts.Node) string {
 		}
 	}
 	return ownerName(x.text(s, 256))
+}
+
+// jsValueNodes are the definitions (JavaScript, TypeScript) whose value
+// is a function: an assignment (`right`), a declarator, a pair, a class
+// field (`value`).
+var jsValueField = map[string]string{
+	"assignment_expression": "right", "variable_declarator": "value", "pair": "value",
+	"field_definition": "value", "public_field_definition": "value",
+}
+
+// jsPrune drops the name of a function expression that is the value of
+// another definition: `res.send = function send() {}` is one definition,
+// send with receiver res, not also a function send inside it.
+func jsPrune(x *extraction, defs []defCand) []defCand {
+	values := map[[2]uint]bool{}
+	for i := range defs {
+		if isModuleExports(x, &defs[i].node) {
+			continue // no definition of its own: the function keeps its name
+		}
+		if f, ok := jsValueField[defs[i].node.Kind()]; ok {
+			if v := defs[i].node.ChildByFieldName(f); v != nil {
+				values[[2]uint{v.StartByte(), v.EndByte()}] = true
+			}
+		}
+	}
+	if len(values) == 0 {
+		return defs
+	}
+	out := defs[:0]
+	for _, d := range defs {
+		switch d.node.Kind() {
+		case "function_expression", "function", "generator_function", "arrow_function":
+			if values[[2]uint{d.node.StartByte(), d.node.EndByte()}] {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// jsRefine names a function assigned to a member by its receiver:
+// `res.send = function () {}` is method send of res, `Foo.prototype.bar
+// = ...` method bar of Foo; `exports.y = ...`, `module.exports.x = ...`
+// and `this.z = ...` are functions without a receiver. `module.exports =
+// function f() {}` defines no "exports" (f keeps its own name).
+func jsRefine(x *extraction, d *defCand, s *Symbol) bool {
+	if d.node.Kind() != "assignment_expression" {
+		return true
+	}
+	left := d.node.ChildByFieldName("left")
+	if left == nil || left.Kind() != "member_expression" {
+		return true
+	}
+	obj := left.ChildByFieldName("object")
+	if obj == nil {
+		return true
+	}
+	if isModuleExports(x, &d.node) {
+		return false
+	}
+	recv := strings.TrimSuffix(collapse(x.src[obj.StartByte():obj.EndByte()], MaxReceiverBytes), ".prototype")
+	switch recv {
+	case "exports", "module.exports", "this", "":
+		return true
+	}
+	s.Receiver = recv
+	if s.Kind == KindFunction {
+		s.Kind = KindMethod
+	}
+	return true
+}
+
+// isModuleExports reports whether n is an assignment to module.exports.
+func isModuleExports(x *extraction, n *ts.Node) bool {
+	if n.Kind() != "assignment_expression" {
+		return false
+	}
+	left := n.ChildByFieldName("left")
+	return left != nil && left.Kind() == "member_expression" &&
+		collapse(x.src[left.StartByte():left.EndByte()], 32) == "module.exports"
 }

@@ -166,6 +166,10 @@ type grammarSpec struct {
 	refKind func(x *extraction, r *refCand) string
 	// imports turns an import match into Import facts.
 	imports func(x *extraction, im *importCand) []Import
+	// prune drops definition candidates before they become symbols.
+	prune func(x *extraction, defs []defCand) []defCand
+	// refine adjusts a symbol from its candidate's node; false drops it.
+	refine func(x *extraction, d *defCand, s *Symbol) bool
 	// dropLocalVars drops variables whose innermost enclosing definition
 	// is a function or method (C/C++ declarations in #if blocks inside a
 	// function body, which the queries cannot tell from file-scope ones).
@@ -194,21 +198,24 @@ var grammarSpecs = map[string]*grammarSpec{
 	"javascript": {
 		name: "javascript", language: LangJavaScript, module: "github.com/tree-sitter/tree-sitter-javascript",
 		fallbackVersion: "v0.25.0", ptr: tsjs.Language,
-		queries:    []string{"javascript-tags.scm", "javascript-extra.scm"},
+		queries: []string{"javascript-tags.scm", "javascript-extra.scm"},
+		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true},
 		imports:    plainImports,
 	},
 	"typescript": {
 		name: "typescript", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
 		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTypescript,
-		queries:    []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm"},
+		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm"},
+		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
 	},
 	"tsx": {
 		name: "tsx", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
 		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTSX,
-		queries:    []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm", "tsx-extra.scm"},
+		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm", "tsx-extra.scm"},
+		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
 	},
@@ -257,6 +264,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		ownerKinds: map[string]bool{KindClass: true, KindModule: true},
 		docStrip:   `^#\s*`,
 		refKind:    rubyRefKind,
+		refine:     rubyRefine,
 		imports:    rubyImports,
 	},
 }

@@ -87,6 +87,7 @@ var langCases = []langCase{
 		defs: []defRow{
 			{KindConstant, "", "", "LIMIT", [2]int{9, 9}, 9},
 			{KindClass, "", "", "Shape", [2]int{13, 30}, 13},
+			{KindField, "", "Shape", "sides", [2]int{16, 16}, 16}, // a class attribute
 			{KindMethod, "Shape", "", "area", [2]int{18, 20}, 18},
 			{KindMethod, "Shape", "", "make", [2]int{23, 26}, 23},
 			{KindFunction, "", "Shape.make", "inner", [2]int{24, 25}, 24},
@@ -121,6 +122,7 @@ var langCases = []langCase{
 	{
 		path: "javascript/app.js", language: LangJavaScript, grammar: "javascript", version: "v0.25.0",
 		defs: []defRow{
+			{KindConstant, "", "", "util", [2]int{5, 5}, 5}, // a module-level constant
 			{KindClass, "", "", "Greeter", [2]int{9, 19}, 9},
 			{KindMethod, "Greeter", "", "greet", [2]int{16, 18}, 16},
 			{KindFunction, "", "", "main", [2]int{21, 24}, 21},
@@ -194,7 +196,10 @@ var langCases = []langCase{
 			{KindInterface, "", "", "Shape", [2]int{7, 9}, 7},
 			{KindMethod, "Shape", "", "area", [2]int{8, 8}, 8},
 			{KindStruct, "", "", "Point", [2]int{13, 15}, 13},
+			{KindField, "", "Point", "x", [2]int{14, 14}, 14},
 			{KindEnum, "", "", "Kind", [2]int{17, 20}, 17},
+			{KindConstant, "", "Kind", "A", [2]int{18, 18}, 18},
+			{KindConstant, "", "Kind", "B", [2]int{19, 19}, 19},
 			{KindMethod, "Point", "", "new", [2]int{24, 26}, 24},
 			{KindMethod, "Point", "", "area", [2]int{30, 32}, 30},
 			{KindModule, "", "", "inner", [2]int{35, 40}, 35},
@@ -225,11 +230,14 @@ var langCases = []langCase{
 		path: "java/Greeter.java", language: LangJava, grammar: "java", version: "v0.23.5", pkg: "com.example.app",
 		defs: []defRow{
 			{KindClass, "", "", "Greeter", [2]int{10, 29}, 10},
+			{KindField, "", "Greeter", "name", [2]int{11, 11}, 11},
 			{KindMethod, "Greeter", "", "Greeter", [2]int{13, 15}, 13},
 			{KindMethod, "Greeter", "", "run", [2]int{18, 22}, 19},
 			{KindInterface, "", "Greeter", "Listener", [2]int{24, 26}, 24},
 			{KindMethod, "Listener", "Greeter", "onGreet", [2]int{25, 25}, 25},
 			{KindEnum, "", "Greeter", "Mood", [2]int{28, 28}, 28},
+			{KindConstant, "", "Greeter.Mood", "HAPPY", [2]int{28, 28}, 28},
+			{KindConstant, "", "Greeter.Mood", "SAD", [2]int{28, 28}, 28},
 		},
 		refs: []langRefRow{
 			{RefClass, "", "Base", 10, "Greeter"},

@@ -32,6 +32,7 @@ type refCand struct {
 	kind     string
 	name     ts.Node
 	notLocal bool // drop if the name is a local variable (#is-not? local)
+	setter   bool // a call of the setter name= (Ruby `x.name = v`)
 }
 
 type importCand struct {
@@ -88,6 +89,7 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 			name, def, ref, imp, impPath, impAlias, impModule, impKind *ts.Node
 			recv, recvName, defRecv, own, ownName, decl                *ts.Node
 			defKind, refKind                                           string
+			setter                                                     bool
 		)
 		for i := range m.Captures {
 			cp := &m.Captures[i]
@@ -125,6 +127,8 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 				ownName = &n
 			case capDeclarator:
 				decl = &n
+			case capSetter:
+				setter = true
 			case capComment:
 				x.comments = append(x.comments, commentSpan{span: commentOf(&n, x.src)})
 			case capCommentSkip:
@@ -144,7 +148,7 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 					qualifier: d.qualifier, pattern: m.PatternIndex})
 			}
 		case ref != nil && name != nil:
-			c.refs = append(c.refs, refCand{kind: refKind, name: *name, notLocal: cq.patterns[m.PatternIndex].notLocal})
+			c.refs = append(c.refs, refCand{kind: refKind, name: *name, notLocal: cq.patterns[m.PatternIndex].notLocal, setter: setter})
 			if recv != nil {
 				c.receivers[name.StartByte()] = *recv
 			}
@@ -168,7 +172,8 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 // addDef records a definition candidate. The same name captured by two
 // patterns (C's tags.scm captures a function's declarator, c-extra.scm the
 // whole definition) keeps the widest node, with its kind and name, and
-// any receiver.
+// any receiver; of two captures of the same node, a function beats a
+// constant or variable (`const f = () => {}`).
 func (c *captures) addDef(d defCand) {
 	key := d.name.StartByte()
 	i, ok := c.defSeen[key]
@@ -178,8 +183,10 @@ func (c *captures) addDef(d defCand) {
 		return
 	}
 	old := &c.defs[i]
-	if d.node.StartByte() <= old.node.StartByte() && d.node.EndByte() >= old.node.EndByte() &&
-		(d.node.StartByte() < old.node.StartByte() || d.node.EndByte() > old.node.EndByte()) {
+	wider := d.node.StartByte() <= old.node.StartByte() && d.node.EndByte() >= old.node.EndByte() &&
+		(d.node.StartByte() < old.node.StartByte() || d.node.EndByte() > old.node.EndByte())
+	same := d.node.StartByte() == old.node.StartByte() && d.node.EndByte() == old.node.EndByte()
+	if wider || same && isValueKind(old.kind) && !isValueKind(d.kind) {
 		if d.receiver == nil {
 			d.receiver = old.receiver
 		}
@@ -189,4 +196,9 @@ func (c *captures) addDef(d defCand) {
 	if old.receiver == nil && d.receiver != nil {
 		old.receiver = d.receiver
 	}
+}
+
+// isValueKind: the capture kinds of definitions that hold a value.
+func isValueKind(kind string) bool {
+	return kind == "constant" || kind == "variable" || kind == "field"
 }

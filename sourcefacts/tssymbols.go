@@ -19,6 +19,9 @@ import (
 // start ascending, end descending, then name start, with containers set.
 func (x *extraction) addSymbols(defs []defCand) {
 	ff := x.ff
+	if x.g.spec.prune != nil {
+		defs = x.g.spec.prune(x, defs)
+	}
 	for i := range defs {
 		if s, ok := x.symbol(&defs[i]); ok {
 			ff.Symbols = append(ff.Symbols, s)
@@ -106,6 +109,9 @@ func (x *extraction) symbol(d *defCand) (Symbol, bool) {
 			return s, false
 		}
 		s.Kind = k
+	}
+	if spec.refine != nil && !spec.refine(x, d, &s) {
+		return s, false
 	}
 	if d.nameText != "" {
 		s.Name = textclip.Fit(strings.ToValidUTF8(d.nameText, "\uFFFD"), 1024)

@@ -1,7 +1,8 @@
 ; python-extra.scm — rlm's own additions to tree-sitter-python's tags.scm.
 ;
-; Only what tags.scm lacks: imports, superclass references and call
-; receivers. (Methods are functions whose innermost
+; Only what tags.scm lacks: imports, class attributes, module-level
+; assignments inside if/try blocks and to several names, superclass
+; references and call receivers. (Methods are functions whose innermost
 ; enclosing definition is a class: the extractor makes them methods of that
 ; class. Docstrings are read from the tree, not captured.)
 ;
@@ -45,3 +46,26 @@
   function: (attribute
     object: (_) @receiver
     attribute: (identifier) @receiver.name))
+
+; Class attributes: `timeout = 30` in a class body.
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @name) @definition.field)))
+
+; Module-level names assigned together (`a, b = 1, 2`) and inside if, else
+; and try blocks at module level (`try: import x except ImportError: x =
+; None`).
+(module
+  (expression_statement
+    (assignment
+      left: [(pattern_list (identifier) @name) (tuple_pattern (identifier) @name)]) @definition.constant))
+
+(module
+  [
+    (if_statement consequence: (block (expression_statement (assignment left: (identifier) @name) @definition.constant)))
+    (if_statement alternative: (else_clause body: (block (expression_statement (assignment left: (identifier) @name) @definition.constant))))
+    (if_statement alternative: (elif_clause consequence: (block (expression_statement (assignment left: (identifier) @name) @definition.constant))))
+    (try_statement body: (block (expression_statement (assignment left: (identifier) @name) @definition.constant)))
+    (try_statement (except_clause (block (expression_statement (assignment left: (identifier) @name) @definition.constant))))
+  ])

@@ -1,0 +1,2 @@
+int parse(const char *s);
+extern int verbose;

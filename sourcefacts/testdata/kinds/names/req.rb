@@ -1,0 +1,18 @@
+class Request
+  def bad_request?
+    status == 400
+  end
+
+  def cache!
+    store
+  end
+
+  def name=(value)
+    @name = value
+  end
+
+  def check
+    cache! if bad_request?
+    self.name = "x"
+  end
+end
