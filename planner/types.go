@@ -160,6 +160,18 @@ type Answer struct {
 	// of a qualified name): the answer is about Resolved.To, not
 	// Resolved.From. It comes from an outcome resolved/3 event.
 	Resolved *Resolution `json:"resolved,omitempty"`
+	// Skipped lists the files of the snapshot that could have held hits
+	// but were not parsed (over the size cap), so that an answer says what
+	// it could not see. Set by the caller that knows the snapshot (the
+	// façade's Search), not by the planner.
+	Skipped []SkippedFile `json:"skipped,omitempty"`
+}
+
+// SkippedFile is a file an answer could not see, and why ("too large:
+// 5242880 bytes, over the size cap of 4194304").
+type SkippedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Resolution records that the query's name was replaced by another.

@@ -46,6 +46,7 @@ type backendFlags struct {
 	db                                string
 	inMemory, requireCurrent          bool
 	includeIgnored                    bool
+	maxFileBytes                      int64
 }
 
 func addRulesFlag(fs *flag.FlagSet, b *backendFlags) {
@@ -60,7 +61,14 @@ func addBackendFlags(fs *flag.FlagSet) *backendFlags {
 	fs.BoolVar(&b.inMemory, "in-memory", false, "keep the knowledge base in a temporary directory for this command; write nothing under ROOT")
 	fs.BoolVar(&b.requireCurrent, "require-current", false, "refuse to answer if any file is stale, partial or unparsable")
 	fs.BoolVar(&b.includeIgnored, "include-ignored", false, "also index files that .gitignore, .ignore or .git/info/exclude exclude")
+	addMaxFileBytesFlag(fs, &b.maxFileBytes)
 	return b
+}
+
+// addMaxFileBytesFlag is the size cap, shared by the commands that check
+// the files (index, search, repl, status).
+func addMaxFileBytesFlag(fs *flag.FlagSet, v *int64) {
+	fs.Int64Var(v, "max-file-bytes", 0, "size cap: files larger than this are skipped, not parsed, and answers say so (0: 4 MiB; -1: no cap)")
 }
 
 // addEmbedderFlags are the flags that decide the backend's capabilities,
@@ -77,7 +85,8 @@ func addEmbedderFlags(fs *flag.FlagSet, b *backendFlags) {
 
 // options turns the flags into façade options.
 func (b *backendFlags) options() (rlm.Options, error) {
-	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent, IncludeIgnored: b.includeIgnored}
+	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent,
+		IncludeIgnored: b.includeIgnored, MaxFileBytes: b.maxFileBytes}
 	if b.inMemory && b.requireCurrent {
 		return opts, usageError{"--require-current needs the persistent knowledge base (drop --in-memory)"}
 	}

@@ -32,15 +32,16 @@ type fileRow struct {
 	errMsg        string
 	st            statInfo
 	stChecked     int64
+	skipped       string // why the file was skipped ("" if it was not)
 }
 
-const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, extract_status, error, st_size, st_mtime, st_ino, st_checked`
+const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, extract_status, error, st_size, st_mtime, st_ino, st_checked, skipped`
 
 func scanFileRow(rows *sql.Rows) (*fileRow, error) {
 	r := &fileRow{}
 	var h int64
 	if err := rows.Scan(&r.id, &r.path, &r.present, &h, &r.hash.Len, &r.fileGen, &r.parseGen, &r.extractor,
-		&r.status, &r.extractStatus, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked); err != nil {
+		&r.status, &r.extractStatus, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked, &r.skipped); err != nil {
 		return nil, err
 	}
 	r.hash.XXH64 = uint64(h)
@@ -143,7 +144,10 @@ func (s *Store) rowMatches(r *fileRow, o *obs) bool {
 	if o.errMsg != "" || r.hash == (sourcefacts.ContentHash{}) {
 		return r.errMsg == o.errMsg
 	}
-	return true
+	// The size cap decides too: a file skipped as too large that fits
+	// under the cap now, or a file parsed under a higher cap that no
+	// longer fits, is extracted again.
+	return strings.HasPrefix(r.skipped, sourcefacts.SkipTooLarge) == (o.hash.Len > s.maxBytes)
 }
 
 // needStatUpdate: the bytes are unchanged but the stat cache is out of date,
