@@ -108,6 +108,8 @@ func TestCPPDefinitionsOutsideTheClassBodyAreClassMethodsWithTheBodysRangeAndCal
 		{"geo.cpp", [2]int{15, 17}, "geo.Shape.operator bool", KindMethod, nil},
 		{"geo.cpp", [2]int{20, 22}, "Box.put", KindMethod, nil},
 		{"geo.cpp", [2]int{25, 27}, "net.Conn.send", KindMethod, nil},
+		// Nested in outer and qualified by inner::Box.
+		{"geo.cpp", [2]int{36, 38}, "outer.inner.Box.size", KindMethod, nil},
 		{"geo.hpp", [2]int{4, 4}, "geo.Shape.area", KindPrototype, []string{"geo.cpp:32 main"}},
 		{"geo.hpp", [2]int{5, 5}, "geo.Shape.~Shape", KindPrototype, nil},
 		{"geo.hpp", [2]int{6, 6}, "geo.Shape.operator==", KindPrototype, nil},
@@ -120,7 +122,8 @@ func TestCPPDefinitionsOutsideTheClassBodyAreClassMethodsWithTheBodysRangeAndCal
 		}
 	}
 	want := []string{"helper 4 geo.Shape.area", "release 8 geo.Shape.~Shape", "same 12 geo.Shape.operator==",
-		"valid 16 geo.Shape.operator bool", "store 21 Box.put", "write 26 net.Conn.send", "area 32 main", "helper 32 main"}
+		"valid 16 geo.Shape.operator bool", "store 21 Box.put", "write 26 net.Conn.send", "area 32 main", "helper 32 main",
+		"count 37 outer.inner.Box.size"}
 	if d := cmp.Diff(want, refs); d != "" {
 		t.Errorf("calls and their callers (-want +got):\n%s", d)
 	}
@@ -147,14 +150,24 @@ func TestHeadersOfCPPAreReadAsCPPAndTheDecisionIsRecorded(t *testing.T) {
 
 func TestDefinitionsAreTellableFromPrototypesAndForwardDeclarations(t *testing.T) {
 	ffs := walkTree(t, "c-declarations", WalkOptions{})
+	for _, ff := range ffs {
+		for _, s := range ff.Symbols {
+			if s.Name == "depth" {
+				t.Errorf("%s: local variable depth is a definition: %+v", ff.Provenance.Path, s)
+			}
+		}
+	}
 	checkKindDefs(t, ffs, []kindDef{
 		{"conn.cpp", [2]int{1, 1}, "Conn", KindDeclaration, nil},
 		{"conn.cpp", [2]int{3, 6}, "Conn", KindClass, nil},
 		{"conn.cpp", [2]int{5, 5}, "Conn.open", KindPrototype, nil},
 		{"conn.cpp", [2]int{8, 10}, "Conn.open", KindMethod, nil},
-		{"parse.c", [2]int{3, 3}, "parse_value", KindPrototype, []string{"parse.c:6 parse"}},
-		{"parse.c", [2]int{5, 7}, "parse", KindFunction, nil},
-		{"parse.c", [2]int{9, 11}, "parse_value", KindFunction, []string{"parse.c:6 parse"}},
+		{"parse.c", [2]int{3, 3}, "parse_value", KindPrototype, []string{"parse.c:9 parse"}},
+		{"parse.c", [2]int{5, 10}, "parse", KindFunction, nil},
+		// A variable in an #ifdef block at file scope is a definition;
+		// `depth`, in one inside parse, is a local and is not.
+		{"parse.c", [2]int{13, 13}, "trace_level", KindVariable, nil},
+		{"parse.c", [2]int{16, 18}, "parse_value", KindFunction, []string{"parse.c:9 parse"}},
 		{"parse.h", [2]int{1, 1}, "parse", KindPrototype, nil},
 		{"parse.h", [2]int{2, 2}, "verbose", KindDeclaration, nil},
 	})
@@ -174,12 +187,20 @@ func TestScriptsWithoutAnExtensionAreReadByTheirShebangOrModeLine(t *testing.T) 
 		t.Errorf("language decisions (-want +got):\n%s", d)
 	}
 	checkKindDefs(t, ffs, []kindDef{
-		{"release", [2]int{5, 6}, "bump", KindFunction, nil},
-		{"release", [2]int{9, 10}, "tag", KindFunction, []string{"release:6 bump"}},
+		{"release", [2]int{5, 7}, "bump", KindFunction, []string{"release:15 current"}},
+		{"release", [2]int{10, 11}, "tag", KindFunction, []string{"release:7 bump"}},
+		// A variable of the script's main block; `parts`, local to
+		// bump, is not a definition.
+		{"release", [2]int{15, 15}, "current", KindVariable, nil},
 		{"serve", [2]int{2, 4}, "serve", KindMethod, nil},
 		{"tasks", [2]int{2, 4}, "task_list", KindMethod, nil},
 		{"watch", [2]int{2, 4}, "watch", KindFunction, nil},
 	})
+	for _, s := range ffs[1].Symbols {
+		if s.Name == "parts" {
+			t.Errorf("local variable parts is a definition: %+v", s)
+		}
+	}
 	// Restricted to Python, the walk reads only the Python script.
 	py := walkTree(t, "scripts", WalkOptions{Languages: []string{LangPython}})
 	if len(py) != 1 || py[0].Provenance.Path != "release" {

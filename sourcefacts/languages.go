@@ -172,7 +172,8 @@ type grammarSpec struct {
 	refine func(x *extraction, d *defCand, s *Symbol) bool
 	// dropLocalVars drops variables whose innermost enclosing definition
 	// is a function or method (C/C++ declarations in #if blocks inside a
-	// function body, which the queries cannot tell from file-scope ones).
+	// function body, Python assignments in blocks, which the queries
+	// cannot tell from file-scope ones).
 	dropLocalVars bool
 	// declarator finds the name a @declarator capture declares and the
 	// kind of the definition, given the pattern's kind and the matched
@@ -190,9 +191,10 @@ var grammarSpecs = map[string]*grammarSpec{
 	"python": {
 		name: "python", language: LangPython, module: "github.com/tree-sitter/tree-sitter-python",
 		fallbackVersion: "v0.25.0", ptr: tspy.Language,
-		queries:    []string{"python-tags.scm", "python-extra.scm"},
-		ownerKinds: map[string]bool{KindClass: true},
-		docstrings: true, sigTrim: ":",
+		queries:       []string{"python-tags.scm", "python-extra.scm"},
+		ownerKinds:    map[string]bool{KindClass: true},
+		dropLocalVars: true,
+		docstrings:    true, sigTrim: ":",
 		imports: pythonImports,
 	},
 	"javascript": {

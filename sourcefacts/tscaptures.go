@@ -172,8 +172,9 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 // addDef records a definition candidate. The same name captured by two
 // patterns (C's tags.scm captures a function's declarator, c-extra.scm the
 // whole definition) keeps the widest node, with its kind and name, and
-// any receiver; of two captures of the same node, a function beats a
-// constant or variable (`const f = () => {}`).
+// any receiver; of two captures of the same node, the more specific kind
+// wins (kindRank: `const f = () => {}` is a function, a Python class
+// attribute a field rather than a variable).
 func (c *captures) addDef(d defCand) {
 	key := d.name.StartByte()
 	i, ok := c.defSeen[key]
@@ -186,7 +187,7 @@ func (c *captures) addDef(d defCand) {
 	wider := d.node.StartByte() <= old.node.StartByte() && d.node.EndByte() >= old.node.EndByte() &&
 		(d.node.StartByte() < old.node.StartByte() || d.node.EndByte() > old.node.EndByte())
 	same := d.node.StartByte() == old.node.StartByte() && d.node.EndByte() == old.node.EndByte()
-	if wider || same && isValueKind(old.kind) && !isValueKind(d.kind) {
+	if wider || same && kindRank(d.kind) > kindRank(old.kind) {
 		if d.receiver == nil {
 			d.receiver = old.receiver
 		}
@@ -198,7 +199,14 @@ func (c *captures) addDef(d defCand) {
 	}
 }
 
-// isValueKind: the capture kinds of definitions that hold a value.
-func isValueKind(kind string) bool {
-	return kind == "constant" || kind == "variable" || kind == "field"
+// kindRank orders the capture kinds of one node: a plain variable, then
+// the other value kinds (constant, field), then everything else.
+func kindRank(kind string) int {
+	switch kind {
+	case "variable":
+		return 0
+	case "constant", "field":
+		return 1
+	}
+	return 2
 }

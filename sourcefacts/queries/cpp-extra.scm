@@ -54,7 +54,19 @@
   (declaration
     declarator: (_) @declarator) @definition.variable)
 
-([(preproc_if) (preproc_ifdef) (preproc_else) (preproc_elif)]
+(preproc_if
+  (declaration
+    declarator: (_) @declarator) @definition.variable)
+
+(preproc_ifdef
+  (declaration
+    declarator: (_) @declarator) @definition.variable)
+
+(preproc_else
+  (declaration
+    declarator: (_) @declarator) @definition.variable)
+
+(preproc_elif
   (declaration
     declarator: (_) @declarator) @definition.variable)
 

@@ -53,19 +53,16 @@
     (expression_statement
       (assignment left: (identifier) @name) @definition.field)))
 
-; Module-level names assigned together (`a, b = 1, 2`) and inside if, else
-; and try blocks at module level (`try: import x except ImportError: x =
-; None`).
+; Module-level names assigned together (`a, b = 1, 2`).
 (module
   (expression_statement
     (assignment
       left: [(pattern_list (identifier) @name) (tuple_pattern (identifier) @name)]) @definition.constant))
 
-(module
-  [
-    (if_statement consequence: (block (expression_statement (assignment left: (identifier) @name) @definition.constant)))
-    (if_statement alternative: (else_clause body: (block (expression_statement (assignment left: (identifier) @name) @definition.constant))))
-    (if_statement alternative: (elif_clause consequence: (block (expression_statement (assignment left: (identifier) @name) @definition.constant))))
-    (try_statement body: (block (expression_statement (assignment left: (identifier) @name) @definition.constant)))
-    (try_statement (except_clause (block (expression_statement (assignment left: (identifier) @name) @definition.constant))))
-  ])
+; Names assigned in blocks at module level (`if __name__ == "__main__":`,
+; `try: ... except ImportError: x = None`, `with`, `for`): the query
+; matches every assignment, and the extractor drops those inside a
+; function (local variables) and keeps the more specific capture of the
+; others (a module-level constant, a class attribute).
+(expression_statement
+  (assignment left: (identifier) @name) @definition.variable)

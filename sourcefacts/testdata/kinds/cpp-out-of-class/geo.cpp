@@ -31,3 +31,9 @@ int main() {
     geo::Shape s;
     return s.area() + helper();
 }
+
+namespace outer {
+int inner::Box::size() {
+    return count();
+}
+}
