@@ -80,3 +80,41 @@ func TestStatusNamesSkippedFilesAndLanguageDecisionsAndAnswersNameFilesOverTheCa
 		t.Errorf("answer's skipped files (-want +got):\n%s", d)
 	}
 }
+
+// TestTheDefinitionIsAnsweredBeforeItsPrototype: a C prototype above its
+// definition, a C++ in-class declaration and a forward declaration are
+// declarations; "where is X defined?" and the bare name answer the
+// definition, with its body, first.
+func TestTheDefinitionIsAnsweredBeforeItsPrototype(t *testing.T) {
+	root := t.TempDir()
+	testfixture.WriteFiles(t, root, map[string]string{
+		"parse.c": "static int parse_value(const char *s);\n\nint parse(const char *s) {\n    return parse_value(s);\n}\n\n" +
+			"static int parse_value(const char *s) {\n    return s[0];\n}\n",
+		"conn.hpp": "class Conn;\n\nclass Conn {\npublic:\n    void open();\n};\n",
+		"conn.cpp": "#include \"conn.hpp\"\n\nvoid Conn::open() {\n    dial();\n}\n",
+	})
+	tests := []struct {
+		query, path string
+		line        int
+	}{
+		{"parse_value", "parse.c", 7},
+		{"where is parse_value defined?", "parse.c", 7},
+		{"Conn.open", "conn.cpp", 3},
+		{"Conn", "conn.hpp", 3},
+	}
+	for _, tt := range tests {
+		out, errs, code := runCLI(t, "", "search", "--root", root, "--in-memory", "--embedder", "none", "--json", "--limit", "1", tt.query)
+		var a struct {
+			Hits []struct {
+				Path      string `json:"path"`
+				StartLine int    `json:"start_line"`
+			} `json:"hits"`
+		}
+		if err := json.Unmarshal([]byte(out), &a); err != nil || code != 0 {
+			t.Fatalf("%q: exit %d %v: %s", tt.query, code, err, errs)
+		}
+		if len(a.Hits) != 1 || a.Hits[0].Path != tt.path || a.Hits[0].StartLine != tt.line {
+			t.Errorf("%q: first hit %+v, want %s:%d", tt.query, a.Hits, tt.path, tt.line)
+		}
+	}
+}
