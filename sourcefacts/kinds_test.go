@@ -170,6 +170,7 @@ func TestDefinitionsAreTellableFromPrototypesAndForwardDeclarations(t *testing.T
 		{"parse.c", [2]int{16, 18}, "parse_value", KindFunction, []string{"parse.c:9 parse"}},
 		{"parse.h", [2]int{1, 1}, "parse", KindPrototype, nil},
 		{"parse.h", [2]int{2, 2}, "verbose", KindDeclaration, nil},
+		{"parse.h", [2]int{3, 3}, "parse_fn", KindType, nil},
 	})
 }
 
@@ -257,6 +258,11 @@ func TestNamesKeepTheirLanguagesLegalCharacters(t *testing.T) {
 		{"req.rb", [2]int{2, 4}, "Request.bad_request?", KindMethod, []string{"req.rb:15 Request.check"}},
 		{"req.rb", [2]int{6, 8}, "Request.cache!", KindMethod, []string{"req.rb:15 Request.check"}},
 		{"req.rb", [2]int{10, 12}, "Request.name=", KindMethod, []string{"req.rb:16 Request.check"}},
+		// attr_accessor defines the reader and the setter; alias_method
+		// the new name.
+		{"req.rb", [2]int{20, 20}, "Request.timeout", KindMethod, nil},
+		{"req.rb", [2]int{20, 20}, "Request.timeout=", KindMethod, []string{"req.rb:17 Request.check"}},
+		{"req.rb", [2]int{21, 21}, "Request.bad?", KindMethod, nil},
 	})
 }
 

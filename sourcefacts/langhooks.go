@@ -273,6 +273,8 @@ func rubyRefKind(_ *extraction, r *refCand) string {
 //     dropped when it declares a function (the prototype pattern has it).
 //   - "field" (a field_declaration): a field, or a prototype (an in-class
 //     method declaration) when it declares a function.
+//   - any other kind ("type" for a typedef): that kind, whatever the
+//     declarator.
 func cDeclared(x *extraction, kind string, def *ts.Node, decl ts.Node) (declared, string, bool) {
 	d, ok := cDeclarator(x, decl)
 	if !ok {

@@ -26,6 +26,9 @@ type defCand struct {
 	// `geo::Shape::area`: geo, Shape): the last is the receiver, the
 	// others the container.
 	qualifier []string
+	// setter: the definition is the setter name= of its name (Ruby
+	// attr_writer and attr_accessor), a second definition from one name.
+	setter bool
 }
 
 type refCand struct {
@@ -141,7 +144,7 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		}
 		switch {
 		case def != nil && name != nil:
-			c.addDef(defCand{kind: defKind, node: *def, name: *name, receiver: defRecv, pattern: m.PatternIndex})
+			c.addDef(defCand{kind: defKind, node: *def, name: *name, receiver: defRecv, pattern: m.PatternIndex, setter: setter})
 		case def != nil && decl != nil && x.g.spec.declarator != nil:
 			if d, kind, ok := x.g.spec.declarator(x, defKind, def, *decl); ok {
 				c.addDef(defCand{kind: kind, node: *def, name: d.name, nameText: d.nameText,
@@ -177,6 +180,9 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 // attribute a field rather than a variable).
 func (c *captures) addDef(d defCand) {
 	key := d.name.StartByte()
+	if d.setter {
+		key = ^key // its own definition, beside the reader of the same name
+	}
 	i, ok := c.defSeen[key]
 	if !ok {
 		c.defSeen[key] = len(c.defs)

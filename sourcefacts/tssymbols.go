@@ -113,6 +113,9 @@ func (x *extraction) symbol(d *defCand) (Symbol, bool) {
 	if spec.refine != nil && !spec.refine(x, d, &s) {
 		return s, false
 	}
+	if d.setter {
+		s.Name += "="
+	}
 	if d.nameText != "" {
 		s.Name = textclip.Fit(strings.ToValidUTF8(d.nameText, "\uFFFD"), 1024)
 	}

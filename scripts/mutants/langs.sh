@@ -35,3 +35,4 @@ mutant "answers name the files over the cap" rlm.go 's|if strings.HasPrefix(f.Er
 mutant "status lists skipped files" project/status.go 's|if s.Skipped, err = sn.Skipped(ctx); err != nil {|if _, err = sn.Skipped(ctx); err != nil {|' ./cmd/rlm -run 'TestStatusNamesSkippedFilesAndLanguageDecisionsAndAnswersNameFilesOverTheCap'
 mutant "the definition is answered before its prototype" $H 's|return KindPrototype, true|return KindFunction, true|' ./cmd/rlm -run 'TestTheDefinitionIsAnsweredBeforeItsPrototype'
 mutant "a forward declaration is not the class" $H 's|return KindDeclaration, true|return KindClass, true|' ./cmd/rlm -run 'TestTheDefinitionIsAnsweredBeforeItsPrototype'
+mutant "attr_accessor defines the setter too" sourcefacts/tssymbols.go 's|\t\ts.Name += "="|\t\ts.Name += ""|' $P -run 'TestNamesKeepTheirLanguagesLegalCharacters'

@@ -70,6 +70,11 @@
   (declaration
     declarator: (_) @declarator) @definition.variable)
 
+; Typedefs of any declarator shape (`typedef void (*cb)(int);`, `typedef
+; int vec[3];`; tags.scm matches a bare name only).
+(type_definition
+  declarator: (_) @declarator) @definition.type
+
 ; Enumerators.
 (enumerator
   name: (identifier) @name) @definition.constant

@@ -19,12 +19,26 @@
   left: (constant) @name) @definition.constant
 
 ; attr_reader :name, :age (and attr_writer, attr_accessor): methods named
-; by the symbols (the extractor drops the ":").
+; by the symbols (the extractor drops the ":"), each defined where its
+; symbol is; a writer or accessor also defines the setter name= (@setter).
 ((call
    !receiver
    method: (identifier) @_attr
-   arguments: (argument_list (simple_symbol) @name)) @definition.method
- (#any-of? @_attr "attr_reader" "attr_writer" "attr_accessor"))
+   arguments: (argument_list (simple_symbol) @name @definition.method))
+ (#any-of? @_attr "attr_reader" "attr_accessor"))
+
+((call
+   !receiver
+   method: (identifier) @_attr
+   arguments: (argument_list (simple_symbol) @name @setter @definition.method))
+ (#any-of? @_attr "attr_writer" "attr_accessor"))
+
+; alias_method :new_name, :old_name
+((call
+   !receiver
+   method: (identifier) @_alias
+   arguments: (argument_list . (simple_symbol) @name @definition.method))
+ (#eq? @_alias "alias_method"))
 
 ; `x.name = v` and `x.name += v` call the setter name= (the extractor
 ; appends the "=").

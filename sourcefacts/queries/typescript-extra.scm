@@ -68,6 +68,16 @@
   (variable_declaration
     (variable_declarator name: (identifier) @name) @definition.variable))
 
+; Destructured at module level: `const [a, b] = f()`, `const {x, y: z} = o`.
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: [
+        (array_pattern (identifier) @name)
+        (object_pattern (shorthand_property_identifier_pattern) @name)
+        (object_pattern (pair_pattern value: (identifier) @name))
+      ]) @definition.variable))
+
 (program
   (export_statement
     declaration: (lexical_declaration

@@ -14,5 +14,9 @@ class Request
   def check
     cache! if bad_request?
     self.name = "x"
+    self.timeout = 5
   end
+
+  attr_accessor :timeout
+  alias_method :bad?, :bad_request?
 end
