@@ -200,7 +200,7 @@ var grammarSpecs = map[string]*grammarSpec{
 	"javascript": {
 		name: "javascript", language: LangJavaScript, module: "github.com/tree-sitter/tree-sitter-javascript",
 		fallbackVersion: "v0.25.0", ptr: tsjs.Language,
-		queries: []string{"javascript-tags.scm", "javascript-extra.scm"},
+		queries: []string{"javascript-tags.scm", "ecmascript-extra.scm", "javascript-extra.scm"},
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true},
 		imports:    plainImports,
@@ -208,7 +208,7 @@ var grammarSpecs = map[string]*grammarSpec{
 	"typescript": {
 		name: "typescript", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
 		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTypescript,
-		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm"},
+		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "ecmascript-extra.scm", "typescript-extra.scm"},
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
@@ -216,7 +216,7 @@ var grammarSpecs = map[string]*grammarSpec{
 	"tsx": {
 		name: "tsx", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
 		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTSX,
-		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm", "tsx-extra.scm"},
+		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "ecmascript-extra.scm", "typescript-extra.scm", "tsx-extra.scm"},
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
@@ -241,7 +241,7 @@ var grammarSpecs = map[string]*grammarSpec{
 	"c": {
 		name: "c", language: LangC, module: "github.com/tree-sitter/tree-sitter-c",
 		fallbackVersion: "v0.24.1", ptr: tsc.Language,
-		queries:       []string{"c-tags.scm", "c-extra.scm"},
+		queries:       []string{"c-tags.scm", "cfamily-extra.scm", "c-extra.scm"},
 		defKind:       cDefKind,
 		imports:       plainImports,
 		declarator:    cDeclared,
@@ -250,7 +250,7 @@ var grammarSpecs = map[string]*grammarSpec{
 	"cpp": {
 		name: "cpp", language: LangCPP, module: "github.com/tree-sitter/tree-sitter-cpp",
 		fallbackVersion: "v0.23.4", ptr: tscpp.Language,
-		queries:       []string{"cpp-tags.scm", "cpp-extra.scm"},
+		queries:       []string{"cpp-tags.scm", "cfamily-extra.scm", "cpp-extra.scm"},
 		roles:         map[string]captureRole{"local.scope": capDefReceiver},
 		ownerKinds:    map[string]bool{KindClass: true, KindStruct: true},
 		defKind:       cDefKind,

@@ -4,9 +4,9 @@
 ; JavaScript one).
 ;
 ; Only what those lack: imports (ES modules, import = require(), require(),
-; dynamic import()), re-exports, class fields holding functions,
-; module-level constants and variables (declared ones too), namespaces,
-; type aliases, enums and their members,
+; dynamic import()), re-exports, class fields holding functions, declared
+; (`declare var`) module-level variables (the others: ecmascript-extra.scm),
+; namespaces, type aliases, enums and their members,
 ; heritage references, call receivers and the comments from which doc
 ; comments are found. Member assignments are one definition named by their
 ; receiver, as in JavaScript (see javascript-extra.scm).
@@ -51,49 +51,6 @@
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
-
-; Module-level constants and variables; a declarator holding a function is
-; the function tags.scm defines.
-(program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator name: (identifier) @name) @definition.constant))
-
-(program
-  (lexical_declaration
-    kind: "let"
-    (variable_declarator name: (identifier) @name) @definition.variable))
-
-(program
-  (variable_declaration
-    (variable_declarator name: (identifier) @name) @definition.variable))
-
-; Destructured at module level: `const [a, b] = f()`, `const {x, y: z} = o`.
-(program
-  (lexical_declaration
-    (variable_declarator
-      name: [
-        (array_pattern (identifier) @name)
-        (object_pattern (shorthand_property_identifier_pattern) @name)
-        (object_pattern (pair_pattern value: (identifier) @name))
-      ]) @definition.variable))
-
-(program
-  (export_statement
-    declaration: (lexical_declaration
-      kind: "const"
-      (variable_declarator name: (identifier) @name) @definition.constant)))
-
-(program
-  (export_statement
-    declaration: (lexical_declaration
-      kind: "let"
-      (variable_declarator name: (identifier) @name) @definition.variable)))
-
-(program
-  (export_statement
-    declaration: (variable_declaration
-      (variable_declarator name: (identifier) @name) @definition.variable)))
 
 (program
   (ambient_declaration

@@ -276,27 +276,34 @@ func (sn *Snapshot) finishFileState(f *FileState, h fileScan) {
 // Files lists the present files in scope, sorted by Path.
 func (sn *Snapshot) Files(ctx context.Context) ([]FileState, error) {
 	var out []FileState
-	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+fileStateFrom+`WHERE f.present = 1 ORDER BY f.path`)
-		if err != nil {
-			return err
+	err := sn.query(func(tx *sql.Tx) (err error) {
+		out, err = sn.fileStates(ctx, tx, `f.present = 1`)
+		return err
+	})
+	return out, err
+}
+
+// fileStates returns the files in scope that the SQL condition where (on
+// files f and dirty d, constant text of this package) selects, by path.
+func (sn *Snapshot) fileStates(ctx context.Context, tx *sql.Tx, where string) ([]FileState, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+fileStateFrom+`WHERE `+where+` ORDER BY f.path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []FileState
+	for rows.Next() {
+		var f FileState
+		var h fileScan
+		if err := rows.Scan(sn.fileStateDest(&f, &h)...); err != nil {
+			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var f FileState
-			var h fileScan
-			if err := rows.Scan(sn.fileStateDest(&f, &h)...); err != nil {
-				return err
-			}
-			if !sn.scope.Match(f.Path) {
-				continue
-			}
+		if sn.scope.Match(f.Path) {
 			sn.finishFileState(&f, h)
 			out = append(out, f)
 		}
-		return rows.Err()
-	})
-	return out, err
+	}
+	return out, rows.Err()
 }
 
 // Skipped lists the present files in scope that were deliberately not
@@ -304,25 +311,9 @@ func (sn *Snapshot) Files(ctx context.Context) ([]FileState, error) {
 // Path. They are not among NotCurrent: a skipped file is current.
 func (sn *Snapshot) Skipped(ctx context.Context) ([]FileState, error) {
 	var out []FileState
-	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+fileStateFrom+
-			`WHERE f.present = 1 AND f.skipped != '' ORDER BY f.path`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var f FileState
-			var h fileScan
-			if err := rows.Scan(sn.fileStateDest(&f, &h)...); err != nil {
-				return err
-			}
-			if sn.scope.Match(f.Path) {
-				sn.finishFileState(&f, h)
-				out = append(out, f)
-			}
-		}
-		return rows.Err()
+	err := sn.query(func(tx *sql.Tx) (err error) {
+		out, err = sn.fileStates(ctx, tx, `f.present = 1 AND f.skipped != ''`)
+		return err
 	})
 	return out, err
 }
@@ -333,29 +324,11 @@ func (sn *Snapshot) Skipped(ctx context.Context) ([]FileState, error) {
 func (sn *Snapshot) NotCurrent(ctx context.Context) ([]FileState, error) {
 	var out []FileState
 	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+fileStateFrom+
-			`WHERE f.present = 1 AND (f.status != 'current' OR d.path IS NOT NULL) ORDER BY f.path`)
-		if err != nil {
+		var err error
+		if out, err = sn.fileStates(ctx, tx, `f.present = 1 AND (f.status != 'current' OR d.path IS NOT NULL)`); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var f FileState
-			var h fileScan
-			if err := rows.Scan(sn.fileStateDest(&f, &h)...); err != nil {
-				return err
-			}
-			if !sn.scope.Match(f.Path) {
-				continue
-			}
-			sn.finishFileState(&f, h)
-			out = append(out, f)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
-		rows, err = tx.QueryContext(ctx, `SELECT d.path, COALESCE(f.id, 0) FROM dirty d LEFT JOIN files f ON f.path = d.path
+		rows, err := tx.QueryContext(ctx, `SELECT d.path, COALESCE(f.id, 0) FROM dirty d LEFT JOIN files f ON f.path = d.path
 			WHERE f.id IS NULL OR f.present = 0`)
 		if err != nil {
 			return err
