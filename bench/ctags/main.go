@@ -29,9 +29,14 @@
 // C++ operators "operator ==" and rlm "operator=="; names are compared
 // with the space after "operator" removed.
 //
-// Output: one markdown table of R@1 per language, then, per language, every
-// ctags kind with its count and extraction recall (kinds rlm does not
-// report marked "not reported"). -v lists every miss.
+// Output: one markdown table of R@1 per language, with the bare-name
+// misses split by cause (rlm has no such definition at that line; the
+// query parser, bridge.QueryFeatures, does not keep the name as an
+// identifier, e.g. Ruby's `empty?` or C++'s `~Conn`; or the definition is
+// found but ranked below another hit), then, per language, every ctags
+// kind with its count and extraction recall (kinds rlm does not report
+// marked "not reported"). -v lists every miss, -missing N up to N tags per
+// kind that rlm did not extract.
 package main
 
 import (
@@ -52,6 +57,7 @@ import (
 	"time"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/bridge"
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
@@ -131,8 +137,8 @@ func main() {
 		rows = append(rows, r...)
 		details = append(details, d)
 	}
-	fmt.Println("| tree | ctags language | files | ctags tags | local, left out | measured unique | ambiguous in rlm | sampled | R@1 bare name | R@1 where is X defined? | extraction recall (measured kinds) |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| tree | ctags language | files | ctags tags | local, left out | measured unique | ambiguous in rlm | sampled | R@1 bare name | R@1 where is X defined? | bare misses: not extracted / query drops the name / ranked below | extraction recall (measured kinds) |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 	for _, r := range rows {
 		fmt.Println(r)
 	}
@@ -272,6 +278,7 @@ func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, ver
 		rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 		sample := cands[:min(n, len(cands))]
 		bare, where := 0, 0
+		var cause [3]int // bare-name misses: not extracted, name lost by the query parser, ranked below
 		for _, t := range sample {
 			okBare, got1, err := ask(ctx, p, norm(t.Name), t)
 			if err != nil {
@@ -283,6 +290,15 @@ func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, ver
 			}
 			if okBare {
 				bare++
+			} else {
+				switch {
+				case !found(t):
+					cause[0]++
+				case !queryKeeps(norm(t.Name)):
+					cause[1]++
+				default:
+					cause[2]++
+				}
 			}
 			if okWhere {
 				where++
@@ -292,9 +308,9 @@ func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, ver
 					l, t.Kind, t.Path, t.Line, t.Name, found(t), okBare, got1, okWhere, got2)
 			}
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s | %s |", filepath.Base(root), l,
+		rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s | %d / %d / %d | %s |", filepath.Base(root), l,
 			len(files[l]), len(byLang[l]), locals, len(cands), ambiguous, len(sample), ratio(bare, len(sample)), ratio(where, len(sample)),
-			ratio(foundMeasured, measured)))
+			cause[0], cause[1], cause[2], ratio(foundMeasured, measured)))
 		fmt.Fprintf(&sb, "%s: ", l)
 		ks := make([]string, 0, len(kinds))
 		for k := range kinds {
@@ -331,6 +347,17 @@ func ask(ctx context.Context, p *rlm.Project, query string, t tag) (bool, string
 	h := ans.Hits[0]
 	got := fmt.Sprintf("%s %s:%d-%d %s", h.Kind, h.Path, h.StartLine, h.EndLine, h.Qualified)
 	return h.Path == t.Path && h.StartLine <= t.Line && t.Line <= h.EndLine && norm(h.Symbol) == norm(t.Name), got, nil
+}
+
+// queryKeeps reports whether the query parser (bridge.QueryFeatures)
+// keeps name as an identifier of the bare-name query.
+func queryKeeps(name string) bool {
+	for _, id := range bridge.QueryFeatures(name).Idents {
+		if id.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // usable: names a developer would type as a query.
