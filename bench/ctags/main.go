@@ -128,8 +128,9 @@ func main() {
 	ctx := context.Background()
 	var rows []string
 	var details []string
+	pool := map[string]*pooled{}
 	for _, root := range flag.Args() {
-		r, d, err := measure(ctx, root, *ctagsBin, *n, *seed, *verbose, *missing)
+		r, d, err := measure(ctx, root, *ctagsBin, *n, *seed, *verbose, *missing, pool)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", root, err)
 			os.Exit(1)
@@ -143,9 +144,30 @@ func main() {
 		fmt.Println(r)
 	}
 	fmt.Println()
+	fmt.Println("Per language, all trees pooled:")
+	fmt.Println()
+	fmt.Println("| ctags language | trees | sampled | R@1 bare name | R@1 where is X defined? | bare misses: not extracted / query drops the name / ranked below |")
+	fmt.Println("|---|---:|---:|---:|---:|---|")
+	langs := make([]string, 0, len(pool))
+	for l := range pool {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	for _, l := range langs {
+		p := pool[l]
+		fmt.Printf("| %s | %d | %d | %s | %s | %d / %d / %d |\n", l, p.trees, p.sampled, ratio(p.bare, p.sampled),
+			ratio(p.where, p.sampled), p.cause[0], p.cause[1], p.cause[2])
+	}
+	fmt.Println()
 	for _, d := range details {
 		fmt.Print(d)
 	}
+}
+
+// pooled sums one language's measurements over the trees.
+type pooled struct {
+	trees, sampled, bare, where int
+	cause                       [3]int
 }
 
 // fact is one rlm definition as the benchmark compares it.
@@ -168,7 +190,7 @@ func declaration(kind string) bool {
 	return kind == sourcefacts.KindPrototype || kind == sourcefacts.KindDeclaration
 }
 
-func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, verbose bool, missing int) (rows []string, detail string, err error) {
+func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, verbose bool, missing int, pool map[string]*pooled) (rows []string, detail string, err error) {
 	root, err = filepath.Abs(root)
 	if err != nil {
 		return nil, "", err
@@ -306,6 +328,20 @@ func measure(ctx context.Context, root, ctagsBin string, n int, seed uint64, ver
 			if verbose && (!okBare || !okWhere) {
 				fmt.Fprintf(os.Stderr, "MISS %s %s %s:%d %s (extracted %v) bare=%v [%s] where=%v [%s]\n",
 					l, t.Kind, t.Path, t.Line, t.Name, found(t), okBare, got1, okWhere, got2)
+			}
+		}
+		if len(sample) > 0 {
+			p := pool[l]
+			if p == nil {
+				p = &pooled{}
+				pool[l] = p
+			}
+			p.trees++
+			p.sampled += len(sample)
+			p.bare += bare
+			p.where += where
+			for i := range cause {
+				p.cause[i] += cause[i]
 			}
 		}
 		rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s | %d / %d / %d | %s |", filepath.Base(root), l,
