@@ -10,7 +10,11 @@
 // language only where tags.scm lacks something (imports above all). See
 // queries/ for the query files and their licences. Prolog files are read
 // with the interpreter's own term reader (package prologsrc), never
-// consulted. LanguageForPath says which language a path is.
+// consulted. LanguageForPath says which language a path's extension is;
+// Detect decides a file's language where the extension does not settle it
+// (scripts by their #! line or mode line, .h headers by C++ constructs,
+// Perl .pl files skipped as not ours), and Provenance.LanguageBy records
+// how.
 //
 // Which files make up a project is decided in one place, Lister: Walk uses
 // it, and so does the store (package sourcefacts/store). Its documentation
