@@ -343,23 +343,6 @@ func (e *Extractor) Supports(p string) bool {
 	return g == LangProlog && e.prolog || e.grammars[g] != nil || g == "c" && e.grammars["cpp"] != nil
 }
 
-// ReadsLanguage reports whether Extract reads files of the language lang
-// (a Lang* constant).
-func (e *Extractor) ReadsLanguage(lang string) bool {
-	if e.goOnly {
-		return lang == LangGo
-	}
-	if lang == LangProlog {
-		return e.prolog
-	}
-	for name := range e.grammars {
-		if grammarLanguage[name] == lang {
-			return true
-		}
-	}
-	return false
-}
-
 // SetParseTimeout sets the wall-clock budget for parsing one input, and,
 // separately, for running the queries over its tree. When the parse runs
 // out of budget Extract reports StatusError "parse timeout"; when the
@@ -510,7 +493,9 @@ func (e *Extractor) newFacts(p, grammarName string, hash ContentHash) *FileFacts
 // is StatusCurrent for a clean parse, StatusPartial when the file holds
 // syntax errors (facts may be incomplete; Error says where the first one
 // is), StatusSkipped without facts for a file Detect skips (Error is its
-// reason: "not ours: a Perl script", "no language: a bash script"), or
+// reason: "not ours: a Perl script", "no language: a bash script"; a .h
+// header that is C, given to an Extractor that reads C++ but not C: "not
+// ours: c, not among the languages read"), or
 // StatusError with Error set and no facts when the input cannot be
 // read: "unsupported language" (Language and Grammar empty), "binary file"
 // (a NUL byte in the first BinarySniffBytes), "too large" (over
@@ -536,10 +521,14 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 	name, g, det := e.route(path, src)
 	ff = e.newFacts(path, name, HashBytes(src))
 	ff.Provenance.LanguageBy = det.By
-	if det.Skip != "" {
+	switch {
+	case det.Skip != "":
 		return ff.skip(det.Skip), nil
-	}
-	if name == "" {
+	case name == "" && det.Language == LangC && e.grammars["cpp"] != nil:
+		// A .h header that is C, given to an Extractor that reads C++
+		// but not C (Supports says it reads .h).
+		return ff.skip(fmt.Sprintf("%s: %s, not among the languages read", SkipNotOurs, det.Language)), nil
+	case name == "":
 		return ff.fail("unsupported language"), nil
 	}
 	if bytes.IndexByte(src[:min(len(src), BinarySniffBytes)], 0) >= 0 {

@@ -139,6 +139,11 @@ func TestHeadersOfCPPAreReadAsCPPAndTheDecisionIsRecorded(t *testing.T) {
 	if d := cmp.Diff(want, fileStatuses(ffs)); d != "" {
 		t.Errorf("language decisions (-want +got):\n%s", d)
 	}
+	// Restricted to C++, the C header is skipped as not ours, not an error.
+	cpp := fileStatuses(walkTree(t, "cpp-headers", WalkOptions{Languages: []string{LangCPP}}))
+	if len(cpp) != 3 || cpp[0].Status != StatusSkipped || cpp[0].Error != "not ours: c, not among the languages read" {
+		t.Errorf("C++-only walk: %+v", cpp)
+	}
 	checkKindDefs(t, ffs, []kindDef{
 		{"clib.h", [2]int{8, 8}, "norm", KindFunction, nil},
 		{"json.h", [2]int{4, 14}, "json", KindModule, nil},
