@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/rlm-dev/rlm/engine"
@@ -45,6 +46,7 @@ type Options struct {
 	RequireCurrent bool            // refuse answers while a file is stale, partial or unparsable
 	NoRefresh      bool            // answer from the snapshot of Open without re-checking the files
 	IncludeIgnored bool            // index files that .gitignore/.ignore exclude
+	MaxFileBytes   int64           // size cap: larger files are skipped, and answers say so (0: 4 MiB; <0: none)
 	Inferences     int64           // per-query rule budget (0: the engine's default)
 	HostPredicates []HostPredicate // extra host predicates the rules may call (data only)
 	Progress       func(Progress)
@@ -72,9 +74,10 @@ type (
 	ChromaConfig  = chroma.Config
 	Progress      = project.Progress
 	Status        = project.Status
-	Binding       = engine.Binding   // one variable of a REPL query and its value
-	HostPredicate = engine.Predicate // a Go predicate registered for the rules
-	LoadError     = engine.LoadError // a rule file refused at load: file, line, column, reason
+	Binding       = engine.Binding      // one variable of a REPL query and its value
+	HostPredicate = engine.Predicate    // a Go predicate registered for the rules
+	LoadError     = engine.LoadError    // a rule file refused at load: file, line, column, reason
+	SkippedFile   = planner.SkippedFile // a file an answer could not see (over the size cap), and why
 )
 
 // Errors callers can match with errors.Is.
@@ -210,7 +213,22 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 		}
 		return err
 	})
+	if ans != nil {
+		ans.Skipped = tooLarge(p.proj.Skipped())
+	}
 	return ans, at, err
+}
+
+// tooLarge lists the skipped files whose facts could have been hits: those
+// over the size cap (a Perl .pl or a bash script never could).
+func tooLarge(fs []store.FileState) []planner.SkippedFile {
+	var out []planner.SkippedFile
+	for _, f := range fs {
+		if strings.HasPrefix(f.Error, sourcefacts.SkipTooLarge) {
+			out = append(out, planner.SkippedFile{Path: f.Path, Reason: f.Error})
+		}
+	}
+	return out
 }
 
 // Explain returns the plan Search would run and what the rules would do
@@ -281,7 +299,8 @@ func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error)
 
 func projectOptions(o Options) project.Options {
 	return project.Options{DBPath: o.DBPath, InMemory: o.InMemory, Embedder: o.Embedder, Chroma: o.Chroma,
-		RequireCurrent: o.RequireCurrent, Progress: o.Progress, Files: sourcefacts.Lister{IncludeIgnored: o.IncludeIgnored}}
+		RequireCurrent: o.RequireCurrent, Progress: o.Progress, Files: sourcefacts.Lister{IncludeIgnored: o.IncludeIgnored},
+		MaxFileBytes: o.MaxFileBytes}
 }
 
 func plannerOptions(o Options, caps retrieval.Capabilities) planner.Options {

@@ -173,6 +173,11 @@ type Answer struct {
 	// included), each once, in the order first seen: what the answer
 	// rests on, for truth maintenance. Not part of the JSON form.
 	Sources []SourceRef `json:"-"`
+	// Skipped lists the files of the snapshot that could have held hits
+	// but were not parsed (over the size cap), so that an answer says what
+	// it could not see. Set by the caller that knows the snapshot (the
+	// façade's Search), not by the planner.
+	Skipped []SkippedFile `json:"skipped,omitempty"`
 }
 
 // SourceRef is a file a hit was read from and its content hash
@@ -180,6 +185,13 @@ type Answer struct {
 type SourceRef struct {
 	Path        string
 	ContentHash string
+}
+
+// SkippedFile is a file an answer could not see, and why ("too large:
+// 5242880 bytes, over the size cap of 4194304").
+type SkippedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Resolution records that the query's name was replaced by another.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +55,12 @@ type Options struct {
 	// .gitignore/.ignore, ...). The zero value takes every supported
 	// language with the default skips; set IncludeIgnored etc. to widen it.
 	Files sourcefacts.Lister
+	// MaxFileBytes is the size cap: files larger than this many bytes are
+	// not parsed but recorded as skipped ("too large: ..."; see
+	// Project.Skipped, Status.Skipped). 0 means
+	// sourcefacts.DefaultMaxFileBytes (4 MiB); negative means no cap
+	// beyond sourcefacts.MaxParseBytes.
+	MaxFileBytes int64
 	// Progress, if set, is told what Open and Refresh are doing.
 	Progress func(Progress)
 }
@@ -83,6 +90,10 @@ type Stats struct {
 	Partial int   // files parsed with syntax errors
 	Errors  int   // files that could not be parsed
 	Stale   int   // files written but not flushed
+	// Skipped counts the files deliberately not parsed: over the size
+	// cap, of another language under a shared extension (a Perl .pl), or
+	// scripts of a language rlm does not read.
+	Skipped int
 	// Check is the time spent validating the snapshot against the files;
 	// Build the time spent opening or building its search index.
 	Check, Build time.Duration
@@ -111,6 +122,7 @@ type Project struct {
 	gens    map[string]int64  // path -> file generation, of the snapshot
 	index   *searchIndex
 	stats   Stats
+	skipped []store.FileState // the snapshot's skipped files
 
 	staleHits atomic.Int64
 }
@@ -142,7 +154,7 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		}
 		dbPath = filepath.Join(p.tmp, "kb.sqlite")
 	}
-	if p.st, p.done, err = OpenStore(ctx, abs, dbPath, opts.Files); err != nil {
+	if p.st, p.done, err = OpenStore(ctx, abs, dbPath, opts.Files, opts.MaxFileBytes); err != nil {
 		p.removeTmp()
 		return nil, fmt.Errorf("project: open %s: %w", root, err)
 	}
@@ -155,9 +167,10 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 
 // OpenStore opens the knowledge base of absRoot (dbPath "" means
 // DefaultDBPath) for every language sourcefacts supports, with the files
-// the lister selects. Call done after closing the store: it releases the
+// the lister selects and the size cap maxFileBytes (see
+// Options.MaxFileBytes). Call done after closing the store: it releases the
 // extractor.
-func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Lister) (st *store.Store, done func(), err error) {
+func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Lister, maxFileBytes int64) (st *store.Store, done func(), err error) {
 	if dbPath == "" {
 		dbPath = DefaultDBPath(absRoot)
 	}
@@ -171,6 +184,7 @@ func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Li
 		Extractor:        ex,
 		ExtractorVersion: sourcefacts.ExtractorVersion,
 		Lister:           files,
+		MaxFileBytes:     maxFileBytes,
 	})
 	if err != nil {
 		ex.Close()
@@ -236,6 +250,15 @@ func (p *Project) Version(rel string) (FileVersion, bool) {
 	return FileVersion{Hash: h, Generation: p.gens[rel]}, ok
 }
 
+// Skipped lists the current snapshot's files that were deliberately not
+// parsed (Status sourcefacts.StatusSkipped; Error the reason, starting with
+// sourcefacts.SkipTooLarge, SkipNotOurs or SkipNoLanguage), by path.
+func (p *Project) Skipped() []store.FileState {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return slices.Clone(p.skipped)
+}
+
 // StaleHits counts vector hits from a Chroma server that were dropped
 // because their content hash was not the current one.
 func (p *Project) StaleHits() int64 { return p.staleHits.Load() }
@@ -295,6 +318,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	stats := Stats{Files: len(files), Check: time.Since(start)}
 	current := make(map[string]string, len(files))
 	gens := make(map[string]int64, len(files))
+	var skipped []store.FileState
 	for _, f := range files {
 		current[f.Path] = f.Hash.String()
 		gens[f.Path] = f.FileGeneration
@@ -306,6 +330,9 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 			stats.Errors++
 		case store.StatusStale:
 			stats.Stale++
+		case sourcefacts.StatusSkipped:
+			stats.Skipped++
+			skipped = append(skipped, f)
 		}
 	}
 	if ss, err := p.st.Stats(ctx); err == nil {
@@ -322,7 +349,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	}
 	p.mu.Lock()
 	old := p.index
-	p.index, p.id, p.current, p.gens, p.stats = ix, id, current, gens, stats
+	p.index, p.id, p.current, p.gens, p.stats, p.skipped = ix, id, current, gens, stats, skipped
 	p.mu.Unlock()
 	old.close()
 	removeOldSearchIndexes(filepath.Dir(p.st.DBPath()), id)

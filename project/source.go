@@ -15,8 +15,21 @@ import (
 // was read from.
 var ErrStale = errors.New("project: source changed since it was indexed")
 
-// MaxSourceBytes bounds ReadSource.
+// MaxSourceBytes bounds ReadSource under the default size cap; a project
+// opened with another Options.MaxFileBytes reads files up to that cap.
 const MaxSourceBytes = sourcefacts.DefaultMaxFileBytes
+
+// sourceLimit is the largest file ReadSource returns: the size cap.
+func (p *Project) sourceLimit() int64 {
+	switch m := p.opts.MaxFileBytes; {
+	case m == 0:
+		return MaxSourceBytes
+	case m < 0 || m > sourcefacts.MaxParseBytes:
+		return sourcefacts.MaxParseBytes
+	default:
+		return m
+	}
+}
 
 // ReadSource returns the bytes of the project file at the slash path rel
 // (relative to the root; it may not leave the root, through ".." or a
@@ -44,12 +57,13 @@ func (p *Project) ReadSource(ctx context.Context, rel, want string) ([]byte, err
 		return nil, fmt.Errorf("project: read %s: %w", rel, err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	limit := p.sourceLimit()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("project: read %s: %w", rel, err)
 	}
-	if int64(len(b)) > MaxSourceBytes {
-		return nil, fmt.Errorf("project: read %s: over %d bytes", rel, MaxSourceBytes)
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("project: read %s: over %d bytes", rel, limit)
 	}
 	if got := sourcefacts.HashBytes(b).String(); got != want {
 		return nil, fmt.Errorf("project: read %s: %w (hash %s, indexed %s)", rel, ErrStale, got, want)

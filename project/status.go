@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
@@ -14,21 +15,28 @@ import (
 var ErrNoKnowledgeBase = errors.New("project: no knowledge base")
 
 // Status is the knowledge base's state after validation: its file, the
-// snapshot's identity, sizes and counts, and every file that is not
-// current (stale, partial or error), with its status and error text.
+// snapshot's identity, sizes and counts, every file that is not current
+// (stale, partial or error), with its status and error text, and every
+// file skipped (over the size cap, not ours, no language), with its
+// reason in Error and how its language was decided in LanguageBy.
+// ByContent lists the files read in a language their extension did not
+// settle (LanguageBy not "extension ..."): .h headers read as C or C++,
+// scripts by their #! line or mode line.
 type Status struct {
 	DBPath     string
 	Snapshot   store.Identity
 	Stats      store.Stats
 	NotCurrent []store.FileState
+	Skipped    []store.FileState
+	ByContent  []store.FileState
 }
 
 // ReadStatus validates root's existing knowledge base against the files'
 // bytes (every file is hashed; no watcher; a changed file is re-extracted
 // and published like any command does) and reports its state, without
 // building a search index. It creates no knowledge base: without one it
-// returns an error wrapping ErrNoKnowledgeBase. opts.DBPath, opts.Files
-// and opts.Progress apply.
+// returns an error wrapping ErrNoKnowledgeBase. opts.DBPath, opts.Files,
+// opts.MaxFileBytes and opts.Progress apply.
 func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -42,7 +50,7 @@ func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error)
 	if _, err := os.Stat(db); err != nil {
 		return nil, fmt.Errorf("%w for %s (looked for %s); index it first", ErrNoKnowledgeBase, root, looked)
 	}
-	st, done, err := OpenStore(ctx, abs, db, opts.Files)
+	st, done, err := OpenStore(ctx, abs, db, opts.Files, opts.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +88,18 @@ func readStatus(ctx context.Context, st *store.Store, progress func(Progress)) (
 	}
 	if s.NotCurrent, err = sn.NotCurrent(ctx); err != nil {
 		return nil, err
+	}
+	if s.Skipped, err = sn.Skipped(ctx); err != nil {
+		return nil, err
+	}
+	files, err := sn.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if f.Language != "" && !strings.HasPrefix(f.LanguageBy, "extension ") {
+			s.ByContent = append(s.ByContent, f)
+		}
 	}
 	return s, nil
 }

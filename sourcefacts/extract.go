@@ -331,14 +331,16 @@ func (e *Extractor) GrammarVersionFor(grammar string) string {
 	return ""
 }
 
-// Supports reports whether Extract reads the file at path p (for an
-// Extractor from NewGoExtractor: always).
+// Supports reports whether Extract reads files with path p's extension
+// (for an Extractor from NewGoExtractor: always). A file without an
+// extension is decided by its content (see Detect), and so is whether a
+// .pl file is Prolog.
 func (e *Extractor) Supports(p string) bool {
 	if e.goOnly {
 		return true
 	}
 	g := grammarForPath(p)
-	return g == LangProlog && e.prolog || e.grammars[g] != nil
+	return g == LangProlog && e.prolog || e.grammars[g] != nil || g == "c" && e.grammars["cpp"] != nil
 }
 
 // SetParseTimeout sets the wall-clock budget for parsing one input, and,
@@ -424,23 +426,25 @@ func (g *grammar) putWorker(w *worker, maxIdle int) {
 	}
 }
 
-// route returns the grammar name for path p ("" if this Extractor does not
-// read it) and its tree-sitter grammar (nil for Prolog).
-func (e *Extractor) route(p string) (string, *grammar) {
+// route decides the file at p with bytes src (see Detect): its grammar
+// name ("" if this Extractor does not read it), its tree-sitter grammar
+// (nil for Prolog) and the detection.
+func (e *Extractor) route(p string, src []byte) (string, *grammar, Detection) {
 	if e.goOnly {
-		return "go", e.grammars["go"]
+		return "go", e.grammars["go"], detected("go", "go-only extractor")
 	}
-	name := grammarForPath(p)
-	if name == LangProlog {
+	d := Detect(p, src)
+	switch {
+	case d.Skip != "" || d.Grammar == "":
+		return "", nil, d
+	case d.Grammar == LangProlog:
 		if e.prolog {
-			return name, nil
+			return d.Grammar, nil, d
 		}
-		return "", nil
+	case e.grammars[d.Grammar] != nil:
+		return d.Grammar, e.grammars[d.Grammar], d
 	}
-	if g := e.grammars[name]; g != nil {
-		return name, g
-	}
-	return "", nil
+	return "", nil, d
 }
 
 // newFacts returns the empty, current facts of the file at p for the named
@@ -479,22 +483,28 @@ func (e *Extractor) newFacts(p, grammarName string, hash ContentHash) *FileFacts
 
 // Extract parses src, the exact bytes of the file at path (relative to the
 // project root, slash-separated), and returns its facts. The language is
-// chosen by path's extension (LanguageForPath), except that an Extractor
-// from NewGoExtractor reads everything as Go.
+// decided by Detect (the extension, and for scripts without one, .h
+// headers and .pl files, the content), except that an Extractor from
+// NewGoExtractor reads everything as Go; Provenance.LanguageBy records how.
 //
 // The result always carries Provenance (Hash = HashBytes(src), Generation 1,
 // Project left empty for the caller; Parser, Grammar and GrammarVersion
 // name the parser and grammar used), Language and Test (IsTestFile). Status
 // is StatusCurrent for a clean parse, StatusPartial when the file holds
 // syntax errors (facts may be incomplete; Error says where the first one
-// is), or StatusError with Error set and no facts when the input cannot be
+// is), StatusSkipped without facts for a file Detect skips (Error is its
+// reason: "not ours: a Perl script", "no language: a bash script"; a .h
+// header that is C, given to an Extractor that reads C++ but not C: "not
+// ours: c, not among the languages read"), or
+// StatusError with Error set and no facts when the input cannot be
 // read: "unsupported language" (Language and Grammar empty), "binary file"
 // (a NUL byte in the first BinarySniffBytes), "too large" (over
 // MaxParseBytes), "parse timeout" (see SetParseTimeout), "parse failed", or
 // for Prolog the reader's message when not one clause could be read.
 // Invalid UTF-8 is parsed (tree-sitter marks it as errors); text in facts
 // is made valid UTF-8 (U+FFFD for bad bytes) and capped (see the Max*Bytes
-// constants); ranges always refer to the exact bytes.
+// constants); ranges always refer to the exact bytes. Lines end at "\n",
+// "\r\n" or a lone "\r", in any mix; a byte-order mark is part of line 1.
 //
 // Extract returns a non-nil error only when ctx is done (ctx.Err()) or the
 // Extractor is closed. It never panics on any input, never runs any of it
@@ -508,9 +518,17 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 	if e.closed {
 		return nil, ErrClosed
 	}
-	name, g := e.route(path)
+	name, g, det := e.route(path, src)
 	ff = e.newFacts(path, name, HashBytes(src))
-	if name == "" {
+	ff.Provenance.LanguageBy = det.By
+	switch {
+	case det.Skip != "":
+		return ff.skip(det.Skip), nil
+	case name == "" && det.Language == LangC && e.grammars["cpp"] != nil:
+		// A .h header that is C, given to an Extractor that reads C++
+		// but not C (Supports says it reads .h).
+		return ff.skip(fmt.Sprintf("%s: %s, not among the languages read", SkipNotOurs, det.Language)), nil
+	case name == "":
 		return ff.fail("unsupported language"), nil
 	}
 	if bytes.IndexByte(src[:min(len(src), BinarySniffBytes)], 0) >= 0 {
@@ -519,7 +537,15 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 	if len(src) > MaxParseBytes {
 		return ff.fail("too large"), nil
 	}
+	// The parsers count lines at "\n" only: a lone "\r" becomes "\n"
+	// (same length, so every byte offset holds).
+	src = newlinesLF(src)
 	if g == nil {
+		// The Prolog reader refuses a byte-order mark: blank it (same
+		// length).
+		if bytes.HasPrefix(src, []byte("\uFEFF")) {
+			src = append([]byte("   "), src[3:]...)
+		}
 		return extractProlog(ctx, ff, src)
 	}
 
@@ -580,13 +606,47 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 
 // fail turns ff into an error record without facts.
 func (ff *FileFacts) fail(msg string) *FileFacts {
-	ff.Status = StatusError
+	ff.clear(StatusError, msg)
+	return ff
+}
+
+// skip turns ff into a skipped record without facts; reason starts with a
+// Skip* constant.
+func (ff *FileFacts) skip(reason string) *FileFacts {
+	ff.clear(StatusSkipped, reason)
+	return ff
+}
+
+func (ff *FileFacts) clear(status, msg string) {
+	ff.Status = status
 	ff.Error = msg
 	ff.Package = ""
 	ff.Symbols = []Symbol{}
 	ff.References = []Reference{}
 	ff.Imports = []Import{}
-	return ff
+}
+
+// newlinesLF returns src with every carriage return that does not start a
+// "\r\n" replaced by "\n" (a copy; src itself when it has none).
+func newlinesLF(src []byte) []byte {
+	i := bytes.IndexByte(src, '\r')
+	for i >= 0 && i+1 < len(src) && src[i+1] == '\n' {
+		j := bytes.IndexByte(src[i+2:], '\r')
+		if j < 0 {
+			return src
+		}
+		i += 2 + j
+	}
+	if i < 0 {
+		return src
+	}
+	out := bytes.Clone(src)
+	for ; i < len(out); i++ {
+		if out[i] == '\r' && (i+1 == len(out) || out[i+1] != '\n') {
+			out[i] = '\n'
+		}
+	}
+	return out
 }
 
 // parse runs the parser over src, feeding it bounded chunks, under the

@@ -351,6 +351,7 @@ func TestExtractProvenance(t *testing.T) {
 				Grammar:        "go",
 				GrammarVersion: "v0.25.0",
 				Extractor:      ExtractorVersion,
+				LanguageBy:     "go-only extractor",
 			}
 			if diff := cmp.Diff(want, ff.Provenance); diff != "" {
 				t.Errorf("provenance (-want +got):\n%s", diff)

@@ -10,7 +10,11 @@
 // language only where tags.scm lacks something (imports above all). See
 // queries/ for the query files and their licences. Prolog files are read
 // with the interpreter's own term reader (package prologsrc), never
-// consulted. LanguageForPath says which language a path is.
+// consulted. LanguageForPath says which language a path's extension is;
+// Detect decides a file's language where the extension does not settle it
+// (scripts by their #! line or mode line, .h headers by C++ constructs,
+// Perl .pl files skipped as not ours), and Provenance.LanguageBy records
+// how.
 //
 // Which files make up a project is decided in one place, Lister: Walk uses
 // it, and so does the store (package sourcefacts/store). Its documentation
@@ -33,7 +37,7 @@ import (
 // ExtractorVersion names the version of the extraction logic and the query
 // files together. Bump it whenever either changes the facts produced for the
 // same bytes, so that stored facts can be told apart.
-const ExtractorVersion = "rlm-extract/3"
+const ExtractorVersion = "rlm-extract/4"
 
 // ContentHash identifies exact file bytes: XXH64 (seed 0, as computed by
 // github.com/cespare/xxhash/v2) plus the length in bytes. Exact bytes are
@@ -105,6 +109,12 @@ type Provenance struct {
 	Grammar        string      `json:"grammar"`         // e.g. "go", "tsx", "prolog"
 	GrammarVersion string      `json:"grammar_version"` // e.g. "v0.25.0" (Go module version of the grammar or reader)
 	Extractor      string      `json:"extractor"`       // ExtractorVersion
+	// LanguageBy records how the file's language was decided (see
+	// Detect): "extension .go", "#! python3", "mode line c++", "content:
+	// C++ constructs (namespace, line 3)" for a .h header read as C++,
+	// "content: no C++ constructs" for one read as C; "" when no
+	// language was found.
+	LanguageBy string `json:"language_by,omitempty"`
 }
 
 // Symbol kinds (the tags convention's definition.* suffixes, plus the extra
@@ -124,6 +134,14 @@ const (
 	KindMacro     = "macro"     // C/C++ #define, Rust macro_rules!
 	KindEnum      = "enum"      // enumerations (Rust, Java, TypeScript, C/C++)
 	KindPredicate = "predicate" // Prolog predicates, Name "name/arity"
+	// KindPrototype is a function or method declared without a body: a
+	// C/C++ prototype, or a C++ method declared in its class and defined
+	// elsewhere. Its definition, when the tree has one, is a separate
+	// function or method symbol.
+	KindPrototype = "prototype"
+	// KindDeclaration is a forward declaration of a type (C++ `class
+	// Conn;`), not its definition.
+	KindDeclaration = "declaration"
 )
 
 // Reference kinds (the tags convention's reference.* suffixes). A
@@ -208,6 +226,12 @@ const (
 	// may be incomplete and Error says where the first problem is.
 	StatusPartial = "partial"
 	StatusError   = "error" // could not be parsed at all (Error holds why)
+	// StatusSkipped: deliberately not parsed, which is not an error: a
+	// file of another language under a shared extension (a Perl .pl), a
+	// script of a language this package does not read, or a file over
+	// the size cap. Error holds the reason, starting with SkipNotOurs,
+	// SkipNoLanguage or SkipTooLarge. There are no facts.
+	StatusSkipped = "skipped"
 )
 
 // FileFacts holds everything extracted from one file's exact bytes.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
+	ts "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
@@ -165,6 +166,19 @@ type grammarSpec struct {
 	refKind func(x *extraction, r *refCand) string
 	// imports turns an import match into Import facts.
 	imports func(x *extraction, im *importCand) []Import
+	// prune drops definition candidates before they become symbols.
+	prune func(x *extraction, defs []defCand) []defCand
+	// refine adjusts a symbol from its candidate's node; false drops it.
+	refine func(x *extraction, d *defCand, s *Symbol) bool
+	// dropLocalVars drops variables whose innermost enclosing definition
+	// is a function or method (C/C++ declarations in #if blocks inside a
+	// function body, Python assignments in blocks, which the queries
+	// cannot tell from file-scope ones).
+	dropLocalVars bool
+	// declarator finds the name a @declarator capture declares and the
+	// kind of the definition, given the pattern's kind and the matched
+	// definition node; false drops the match (C, C++).
+	declarator func(x *extraction, kind string, def *ts.Node, decl ts.Node) (declared, string, bool)
 }
 
 var grammarSpecs = map[string]*grammarSpec{
@@ -177,29 +191,33 @@ var grammarSpecs = map[string]*grammarSpec{
 	"python": {
 		name: "python", language: LangPython, module: "github.com/tree-sitter/tree-sitter-python",
 		fallbackVersion: "v0.25.0", ptr: tspy.Language,
-		queries:    []string{"python-tags.scm", "python-extra.scm"},
-		ownerKinds: map[string]bool{KindClass: true},
-		docstrings: true, sigTrim: ":",
+		queries:       []string{"python-tags.scm", "python-extra.scm"},
+		ownerKinds:    map[string]bool{KindClass: true},
+		dropLocalVars: true,
+		docstrings:    true, sigTrim: ":",
 		imports: pythonImports,
 	},
 	"javascript": {
 		name: "javascript", language: LangJavaScript, module: "github.com/tree-sitter/tree-sitter-javascript",
 		fallbackVersion: "v0.25.0", ptr: tsjs.Language,
-		queries:    []string{"javascript-tags.scm", "javascript-extra.scm"},
+		queries: []string{"javascript-tags.scm", "ecmascript-extra.scm", "javascript-extra.scm"},
+		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true},
 		imports:    plainImports,
 	},
 	"typescript": {
 		name: "typescript", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
 		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTypescript,
-		queries:    []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm"},
+		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "ecmascript-extra.scm", "typescript-extra.scm"},
+		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
 	},
 	"tsx": {
 		name: "tsx", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
 		fallbackVersion: "v0.23.2", ptr: tsts.LanguageTSX,
-		queries:    []string{"javascript-tags.scm", "typescript-tags.scm", "typescript-extra.scm", "tsx-extra.scm"},
+		queries: []string{"javascript-tags.scm", "typescript-tags.scm", "ecmascript-extra.scm", "typescript-extra.scm", "tsx-extra.scm"},
+		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
 	},
@@ -223,18 +241,22 @@ var grammarSpecs = map[string]*grammarSpec{
 	"c": {
 		name: "c", language: LangC, module: "github.com/tree-sitter/tree-sitter-c",
 		fallbackVersion: "v0.24.1", ptr: tsc.Language,
-		queries: []string{"c-tags.scm", "c-extra.scm"},
-		defKind: cDefKind,
-		imports: plainImports,
+		queries:       []string{"c-tags.scm", "cfamily-extra.scm", "c-extra.scm"},
+		defKind:       cDefKind,
+		imports:       plainImports,
+		declarator:    cDeclared,
+		dropLocalVars: true,
 	},
 	"cpp": {
 		name: "cpp", language: LangCPP, module: "github.com/tree-sitter/tree-sitter-cpp",
 		fallbackVersion: "v0.23.4", ptr: tscpp.Language,
-		queries:    []string{"cpp-tags.scm", "cpp-extra.scm"},
-		roles:      map[string]captureRole{"local.scope": capDefReceiver},
-		ownerKinds: map[string]bool{KindClass: true, KindStruct: true},
-		defKind:    cDefKind,
-		imports:    plainImports,
+		queries:       []string{"cpp-tags.scm", "cfamily-extra.scm", "cpp-extra.scm"},
+		roles:         map[string]captureRole{"local.scope": capDefReceiver},
+		ownerKinds:    map[string]bool{KindClass: true, KindStruct: true},
+		defKind:       cDefKind,
+		imports:       plainImports,
+		declarator:    cDeclared,
+		dropLocalVars: true,
 	},
 	"ruby": {
 		name: "ruby", language: LangRuby, module: "github.com/tree-sitter/tree-sitter-ruby",
@@ -244,6 +266,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		ownerKinds: map[string]bool{KindClass: true, KindModule: true},
 		docStrip:   `^#\s*`,
 		refKind:    rubyRefKind,
+		refine:     rubyRefine,
 		imports:    rubyImports,
 	},
 }

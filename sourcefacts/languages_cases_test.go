@@ -87,6 +87,7 @@ var langCases = []langCase{
 		defs: []defRow{
 			{KindConstant, "", "", "LIMIT", [2]int{9, 9}, 9},
 			{KindClass, "", "", "Shape", [2]int{13, 30}, 13},
+			{KindField, "", "Shape", "sides", [2]int{16, 16}, 16}, // a class attribute
 			{KindMethod, "Shape", "", "area", [2]int{18, 20}, 18},
 			{KindMethod, "Shape", "", "make", [2]int{23, 26}, 23},
 			{KindFunction, "", "Shape.make", "inner", [2]int{24, 25}, 24},
@@ -121,6 +122,7 @@ var langCases = []langCase{
 	{
 		path: "javascript/app.js", language: LangJavaScript, grammar: "javascript", version: "v0.25.0",
 		defs: []defRow{
+			{KindConstant, "", "", "util", [2]int{5, 5}, 5}, // a module-level constant
 			{KindClass, "", "", "Greeter", [2]int{9, 19}, 9},
 			{KindMethod, "Greeter", "", "greet", [2]int{16, 18}, 16},
 			{KindFunction, "", "", "main", [2]int{21, 24}, 21},
@@ -194,7 +196,10 @@ var langCases = []langCase{
 			{KindInterface, "", "", "Shape", [2]int{7, 9}, 7},
 			{KindMethod, "Shape", "", "area", [2]int{8, 8}, 8},
 			{KindStruct, "", "", "Point", [2]int{13, 15}, 13},
+			{KindField, "", "Point", "x", [2]int{14, 14}, 14},
 			{KindEnum, "", "", "Kind", [2]int{17, 20}, 17},
+			{KindConstant, "", "Kind", "A", [2]int{18, 18}, 18},
+			{KindConstant, "", "Kind", "B", [2]int{19, 19}, 19},
 			{KindMethod, "Point", "", "new", [2]int{24, 26}, 24},
 			{KindMethod, "Point", "", "area", [2]int{30, 32}, 30},
 			{KindModule, "", "", "inner", [2]int{35, 40}, 35},
@@ -225,11 +230,14 @@ var langCases = []langCase{
 		path: "java/Greeter.java", language: LangJava, grammar: "java", version: "v0.23.5", pkg: "com.example.app",
 		defs: []defRow{
 			{KindClass, "", "", "Greeter", [2]int{10, 29}, 10},
+			{KindField, "", "Greeter", "name", [2]int{11, 11}, 11},
 			{KindMethod, "Greeter", "", "Greeter", [2]int{13, 15}, 13},
 			{KindMethod, "Greeter", "", "run", [2]int{18, 22}, 19},
 			{KindInterface, "", "Greeter", "Listener", [2]int{24, 26}, 24},
 			{KindMethod, "Listener", "Greeter", "onGreet", [2]int{25, 25}, 25},
 			{KindEnum, "", "Greeter", "Mood", [2]int{28, 28}, 28},
+			{KindConstant, "", "Greeter.Mood", "HAPPY", [2]int{28, 28}, 28},
+			{KindConstant, "", "Greeter.Mood", "SAD", [2]int{28, 28}, 28},
 		},
 		refs: []langRefRow{
 			{RefClass, "", "Base", 10, "Greeter"},
@@ -252,9 +260,12 @@ var langCases = []langCase{
 			{KindMacro, "", "", "MAX", [2]int{4, 4}, 4},
 			{KindMacro, "", "", "LIMIT", [2]int{5, 5}, 5},
 			{KindStruct, "", "", "point", [2]int{8, 10}, 8},
+			{KindField, "", "point", "x", [2]int{9, 9}, 9},
 			{KindType, "", "", "point_t", [2]int{12, 12}, 12},
 			{KindEnum, "", "", "color", [2]int{14, 14}, 14},
-			{KindFunction, "", "", "helper", [2]int{16, 16}, 16}, // a prototype
+			{KindConstant, "", "color", "RED", [2]int{14, 14}, 14},
+			{KindConstant, "", "color", "GREEN", [2]int{14, 14}, 14},
+			{KindPrototype, "", "", "helper", [2]int{16, 16}, 16}, // a declaration, not the definition
 			{KindFunction, "", "", "area", [2]int{19, 22}, 19},
 			{KindFunction, "", "", "make", [2]int{24, 27}, 24},
 		},
@@ -273,11 +284,11 @@ var langCases = []langCase{
 		defs: []defRow{
 			{KindModule, "", "", "geo", [2]int{4, 26}, 4},
 			{KindClass, "", "geo", "Shape", [2]int{7, 11}, 7},
-			{KindMethod, "Shape", "geo", "area", [2]int{9, 9}, 9},
+			{KindPrototype, "Shape", "geo", "area", [2]int{9, 9}, 9}, // pure virtual: declared only
 			{KindMethod, "Shape", "geo", "sides", [2]int{10, 10}, 10},
 			{KindStruct, "", "geo", "Square", [2]int{13, 15}, 13},
-			{KindMethod, "Square", "geo", "area", [2]int{14, 14}, 14},
-			{KindMethod, "Square", "geo", "area", [2]int{17, 19}, 17}, // Square::area
+			{KindPrototype, "Square", "geo", "area", [2]int{14, 14}, 14}, // defined below
+			{KindMethod, "Square", "geo", "area", [2]int{17, 19}, 17},    // Square::area
 			{KindFunction, "", "geo", "twice", [2]int{22, 24}, 22},
 			{KindFunction, "", "", "main", [2]int{28, 32}, 28},
 		},

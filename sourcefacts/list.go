@@ -2,10 +2,12 @@ package sourcefacts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,7 +47,15 @@ import (
 //     excludes are not read. An ignore file that is not a regular file
 //     (a symbolic link, say), cannot be read, or is larger than
 //     MaxIgnoreFileBytes is treated as absent, as git does.
-//   - Files Match rejects.
+//   - Files Match rejects. Without Match, a file is listed when its
+//     extension is of a supported language (LanguageForPath; .h headers
+//     when C or C++ is among Languages), or when it has no extension and
+//     starts with a #! line or carries a mode line (see Detect; the
+//     first SniffBytes are read): a script of a supported language, or
+//     of another language, which the extractor then records as skipped
+//     ("no language: a bash script") so that status can say so. Files
+//     with other extensions (README.md, data.json) are not part of the
+//     project.
 //
 // Symbolic links to directories are not followed; symbolic links to
 // regular files are listed; other non-regular files (FIFOs, sockets,
@@ -57,8 +67,14 @@ import (
 type Lister struct {
 	// Match reports whether a file, by its slash-separated path relative
 	// to the root, belongs to the project. nil means a file of a supported
-	// language: LanguageForPath(path) != "".
+	// language, by extension or, without one, by content (see Lister).
 	Match func(path string) bool
+	// Languages restricts the default selection (Match nil) to these
+	// languages (the Lang* constants). Empty means every supported
+	// language, and scripts of other languages too (to be recorded as
+	// skipped); with Languages set, only scripts of those languages are
+	// listed.
+	Languages []string
 	// IncludeHidden lists hidden files and directories (".name"), except
 	// the always-skipped .git, .hg, .svn, .bzr, .jj and .rlm.
 	IncludeHidden bool
@@ -138,7 +154,7 @@ func (l Lister) listDir(ctx context.Context, realRoot, abs string, comps []strin
 			continue
 		}
 		rel := strings.Join(child, "/")
-		if l.skipFile(rel, child, rules) {
+		if l.skipFile(childAbs, rel, child, rules) {
 			continue
 		}
 		switch t := e.Type(); {
@@ -180,7 +196,7 @@ func (l Lister) Includes(root, p string) bool {
 		}
 		rules = l.withDirRules(rules, dir, comps[:i+1])
 	}
-	if l.skipFile(p, comps, rules) {
+	if l.skipFile(filepath.Join(root, filepath.FromSlash(p)), p, comps, rules) {
 		return false
 	}
 	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
@@ -227,21 +243,60 @@ func (l Lister) skipDir(abs string, comps []string, rules []gitignore.Pattern) b
 	return gitignore.NewMatcher(rules).Match(comps, true)
 }
 
-// skipFile reports whether the file at slash path rel (components comps)
-// is skipped given its directories' ignore rules.
-func (l Lister) skipFile(rel string, comps []string, rules []gitignore.Pattern) bool {
+// skipFile reports whether the file at slash path rel (components comps,
+// abs as passed to os.Open) is skipped given its directories' ignore
+// rules.
+func (l Lister) skipFile(abs, rel string, comps []string, rules []gitignore.Pattern) bool {
 	name := comps[len(comps)-1]
 	if !l.IncludeHidden && strings.HasPrefix(name, ".") {
 		return true
 	}
-	if l.Match == nil {
-		if LanguageForPath(rel) == "" {
-			return true
-		}
-	} else if !l.Match(rel) {
+	if gitignore.NewMatcher(rules).Match(comps, false) {
 		return true
 	}
-	return gitignore.NewMatcher(rules).Match(comps, false)
+	if l.Match != nil {
+		return !l.Match(rel)
+	}
+	return !l.selects(abs, rel)
+}
+
+// selects is the default Match: a file of a supported language among
+// l.Languages, by extension, or a script without one (see Lister).
+func (l Lister) selects(abs, rel string) bool {
+	wants := func(lang string) bool { return len(l.Languages) == 0 || slices.Contains(l.Languages, lang) }
+	if path.Ext(path.Base(rel)) != "" {
+		lang := LanguageForPath(rel)
+		return lang != "" && wants(lang) || lang == LangC && wants(LangCPP)
+	}
+	head, err := readHead(abs, SniffBytes)
+	if err != nil {
+		return false
+	}
+	d := detectScript(head)
+	if d.Language != "" {
+		return wants(d.Language)
+	}
+	return d.Skip != "" && len(l.Languages) == 0
+}
+
+// readHead reads up to n bytes from the start of the regular file at abs
+// (following a symbolic link).
+func readHead(abs string, n int) ([]byte, error) {
+	// Stat before opening: opening a FIFO would block.
+	if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("sourcefacts: %s is not a regular file", abs)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	m, err := io.ReadFull(f, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return b[:m], nil
 }
 
 // rootRules returns the root's .git/info/exclude patterns, or none with

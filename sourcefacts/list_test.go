@@ -318,3 +318,25 @@ func TestLinksToFilesOutsideTheRootAreNotListed(t *testing.T) {
 		}
 	}
 }
+
+func TestListerListsScriptsByContentAndAgreesWithIncludes(t *testing.T) {
+	root := filepath.Join("testdata", "kinds", "scripts")
+	tests := []struct {
+		name string
+		l    Lister
+		want []string
+	}{
+		// README has no #! line or mode line; deploy is a bash script,
+		// listed to be recorded as skipped.
+		{"every language", Lister{}, []string{"deploy", "release", "serve", "tasks", "watch"}},
+		{"Ruby only", Lister{Languages: []string{LangRuby}}, []string{"serve", "tasks"}},
+		{"Go only", Lister{Languages: []string{LangGo}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, checkListAgreesWithIncludes(t, tt.l, root)); d != "" {
+				t.Errorf("List (-want +got):\n%s", d)
+			}
+		})
+	}
+}

@@ -33,9 +33,6 @@ func prologParserVersion() string {
 // the reader stops in is StatusPartial with the reader's message, or
 // StatusError when not one clause was read.
 func extractProlog(ctx context.Context, ff *FileFacts, src []byte) (*FileFacts, error) {
-	if isPerlScript(src) {
-		return ff.fail("not Prolog: a Perl script"), nil
-	}
 	res, err := prologsrc.Parse(ctx, src)
 	if err != nil {
 		return nil, err
@@ -76,17 +73,4 @@ func extractProlog(ctx context.Context, ff *FileFacts, src []byte) (*FileFacts, 
 func rangeOfSpan(s prologsrc.Span) Range {
 	return Range{StartByte: s.StartByte, EndByte: s.EndByte, StartLine: s.StartLine, EndLine: s.EndLine,
 		StartCol: s.StartCol, EndCol: s.EndCol}
-}
-
-// isPerlScript reports whether src starts with a #! line naming perl (.pl
-// is also Perl's extension).
-func isPerlScript(src []byte) bool {
-	if len(src) < 2 || src[0] != '#' || src[1] != '!' {
-		return false
-	}
-	line := src[:min(len(src), 256)]
-	if i := strings.IndexByte(string(line), '\n'); i >= 0 {
-		line = line[:i]
-	}
-	return strings.Contains(string(line), "perl")
 }

@@ -40,6 +40,8 @@ const (
 	capOwnerName                // @owner.name: the type they are methods of
 	capLocalScope               // locals.scm's @local.scope (Ruby)
 	capLocalDef                 // locals.scm's @local.definition (Ruby)
+	capDeclarator               // @declarator: a C/C++ declarator whose name the grammar's declarator hook finds
+	capSetter                   // @setter: the reference is a call of the setter NAME= (Ruby `x.name = v`)
 )
 
 type captureInfo struct {
@@ -213,6 +215,10 @@ func parseCaptureName(name string) captureInfo {
 		return captureInfo{role: capOwner}
 	case name == "owner.name":
 		return captureInfo{role: capOwnerName}
+	case name == "declarator":
+		return captureInfo{role: capDeclarator}
+	case name == "setter":
+		return captureInfo{role: capSetter}
 	case strings.HasPrefix(name, "definition."):
 		return captureInfo{role: capDefinition, kind: strings.TrimPrefix(name, "definition.")}
 	case strings.HasPrefix(name, "reference."):

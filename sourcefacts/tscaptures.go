@@ -19,12 +19,23 @@ type defCand struct {
 	name     ts.Node
 	receiver *ts.Node // C++: the class of an out-of-class method definition
 	pattern  uint
+	// nameText, when set, is the name instead of name's text (a C++
+	// conversion function, `operator bool`).
+	nameText string
+	// qualifier are the scopes of a qualified name, outermost first (C++
+	// `geo::Shape::area`: geo, Shape): the last is the receiver, the
+	// others the container.
+	qualifier []string
+	// setter: the definition is the setter name= of its name (Ruby
+	// attr_writer and attr_accessor), a second definition from one name.
+	setter bool
 }
 
 type refCand struct {
 	kind     string
 	name     ts.Node
 	notLocal bool // drop if the name is a local variable (#is-not? local)
+	setter   bool // a call of the setter name= (Ruby `x.name = v`)
 }
 
 type importCand struct {
@@ -79,8 +90,9 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		}
 		var (
 			name, def, ref, imp, impPath, impAlias, impModule, impKind *ts.Node
-			recv, recvName, defRecv, own, ownName                      *ts.Node
+			recv, recvName, defRecv, own, ownName, decl                *ts.Node
 			defKind, refKind                                           string
+			setter                                                     bool
 		)
 		for i := range m.Captures {
 			cp := &m.Captures[i]
@@ -116,6 +128,10 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 				own = &n
 			case capOwnerName:
 				ownName = &n
+			case capDeclarator:
+				decl = &n
+			case capSetter:
+				setter = true
 			case capComment:
 				x.comments = append(x.comments, commentSpan{span: commentOf(&n, x.src)})
 			case capCommentSkip:
@@ -128,26 +144,14 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		}
 		switch {
 		case def != nil && name != nil:
-			key := name.StartByte()
-			if i, ok := c.defSeen[key]; ok {
-				// The same name captured by two patterns (C's tags.scm
-				// captures a function's declarator, c-extra.scm the whole
-				// definition): keep the widest node, and any receiver.
-				d := &c.defs[i]
-				if def.StartByte() <= d.node.StartByte() && def.EndByte() >= d.node.EndByte() &&
-					(def.StartByte() < d.node.StartByte() || def.EndByte() > d.node.EndByte()) {
-					d.node, d.kind, d.pattern = *def, defKind, m.PatternIndex
-				}
-				if d.receiver == nil && defRecv != nil {
-					r := *defRecv
-					d.receiver = &r
-				}
-				continue
+			c.addDef(defCand{kind: defKind, node: *def, name: *name, receiver: defRecv, pattern: m.PatternIndex, setter: setter})
+		case def != nil && decl != nil && x.g.spec.declarator != nil:
+			if d, kind, ok := x.g.spec.declarator(x, defKind, def, *decl); ok {
+				c.addDef(defCand{kind: kind, node: *def, name: d.name, nameText: d.nameText,
+					qualifier: d.qualifier, pattern: m.PatternIndex})
 			}
-			c.defSeen[key] = len(c.defs)
-			c.defs = append(c.defs, defCand{kind: defKind, node: *def, name: *name, receiver: defRecv, pattern: m.PatternIndex})
 		case ref != nil && name != nil:
-			c.refs = append(c.refs, refCand{kind: refKind, name: *name, notLocal: cq.patterns[m.PatternIndex].notLocal})
+			c.refs = append(c.refs, refCand{kind: refKind, name: *name, notLocal: cq.patterns[m.PatternIndex].notLocal, setter: setter})
 			if recv != nil {
 				c.receivers[name.StartByte()] = *recv
 			}
@@ -166,4 +170,49 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		return nil, context.DeadlineExceeded
 	}
 	return c, nil
+}
+
+// addDef records a definition candidate. The same name captured by two
+// patterns (C's tags.scm captures a function's declarator, c-extra.scm the
+// whole definition) keeps the widest node, with its kind and name, and
+// any receiver; of two captures of the same node, the more specific kind
+// wins (kindRank: `const f = () => {}` is a function, a Python class
+// attribute a field rather than a variable).
+func (c *captures) addDef(d defCand) {
+	key := d.name.StartByte()
+	if d.setter {
+		key = ^key // its own definition, beside the reader of the same name
+	}
+	i, ok := c.defSeen[key]
+	if !ok {
+		c.defSeen[key] = len(c.defs)
+		c.defs = append(c.defs, d)
+		return
+	}
+	old := &c.defs[i]
+	wider := d.node.StartByte() <= old.node.StartByte() && d.node.EndByte() >= old.node.EndByte() &&
+		(d.node.StartByte() < old.node.StartByte() || d.node.EndByte() > old.node.EndByte())
+	same := d.node.StartByte() == old.node.StartByte() && d.node.EndByte() == old.node.EndByte()
+	if wider || same && kindRank(d.kind) > kindRank(old.kind) {
+		if d.receiver == nil {
+			d.receiver = old.receiver
+		}
+		*old = d
+		return
+	}
+	if old.receiver == nil && d.receiver != nil {
+		old.receiver = d.receiver
+	}
+}
+
+// kindRank orders the capture kinds of one node: a plain variable, then
+// the other value kinds (constant, field), then everything else.
+func kindRank(kind string) int {
+	switch kind {
+	case "variable":
+		return 0
+	case "constant", "field":
+		return 1
+	}
+	return 2
 }

@@ -16,6 +16,14 @@ func (x *extraction) addReferences(c *captures) {
 	ff := x.ff
 	refs := c.refs
 	local := x.localNames(refs, c.scopes, c.locals)
+	// A name one pattern calls a setter (Ruby `x.name = v`) is a call of
+	// name=, whatever other patterns matched it.
+	setters := map[uint]bool{}
+	for _, r := range refs {
+		if r.setter {
+			setters[r.name.StartByte()] = true
+		}
+	}
 	seen := make(map[uint]bool, len(refs))
 	for i, r := range refs {
 		k := r.name.StartByte()
@@ -27,8 +35,12 @@ func (x *extraction) addReferences(c *captures) {
 		if x.g.spec.refKind != nil {
 			kind = x.g.spec.refKind(x, &refs[i])
 		}
+		name := x.text(&r.name, 1024)
+		if setters[k] {
+			name += "="
+		}
 		ref := Reference{
-			Name:      x.text(&r.name, 1024),
+			Name:      name,
 			Kind:      kind,
 			Enclosing: -1,
 			Range:     x.rangeOf(&r.name),

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rlm-dev/rlm/internal/textclip"
+
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
@@ -17,6 +19,9 @@ import (
 // start ascending, end descending, then name start, with containers set.
 func (x *extraction) addSymbols(defs []defCand) {
 	ff := x.ff
+	if x.g.spec.prune != nil {
+		defs = x.g.spec.prune(x, defs)
+	}
 	for i := range defs {
 		if s, ok := x.symbol(&defs[i]); ok {
 			ff.Symbols = append(ff.Symbols, s)
@@ -30,6 +35,32 @@ func (x *extraction) addSymbols(defs []defCand) {
 		)
 	})
 	x.setContainers()
+	if x.g.spec.dropLocalVars {
+		x.dropLocalVars()
+	}
+}
+
+// dropLocalVars removes the variables whose innermost enclosing symbol is
+// a function or method. Symbols are sorted by start ascending, end
+// descending, so ranges nest like a stack.
+func (x *extraction) dropLocalVars() {
+	syms := x.ff.Symbols
+	var stack []int
+	keep := syms[:0:0]
+	for i := range syms {
+		s := &syms[i]
+		for len(stack) > 0 && !(contains(syms[stack[len(stack)-1]].Range, s.Range) && syms[stack[len(stack)-1]].Range != s.Range) {
+			stack = stack[:len(stack)-1]
+		}
+		if s.Kind == KindVariable && len(stack) > 0 {
+			if k := syms[stack[len(stack)-1]].Kind; k == KindFunction || k == KindMethod {
+				continue
+			}
+		}
+		stack = append(stack, i)
+		keep = append(keep, *s)
+	}
+	x.ff.Symbols = keep
 }
 
 // defKindOf maps a tags definition.<kind> suffix to a Kind constant.
@@ -53,6 +84,8 @@ func defKindOf(kind string) string {
 		return KindType
 	case "enum":
 		return KindEnum
+	case "prototype":
+		return KindPrototype
 	}
 	return kind
 }
@@ -77,7 +110,24 @@ func (x *extraction) symbol(d *defCand) (Symbol, bool) {
 		}
 		s.Kind = k
 	}
-	if d.receiver != nil {
+	if spec.refine != nil && !spec.refine(x, d, &s) {
+		return s, false
+	}
+	if d.setter {
+		s.Name += "="
+	}
+	if d.nameText != "" {
+		s.Name = textclip.Fit(strings.ToValidUTF8(d.nameText, "\uFFFD"), 1024)
+	}
+	switch q := d.qualifier; {
+	case len(q) > 0:
+		// `int geo::Shape::area() {}`: a method of Shape in geo.
+		s.Receiver = q[len(q)-1]
+		s.Container = strings.Join(q[:len(q)-1], ".")
+		if s.Kind == KindFunction {
+			s.Kind = KindMethod
+		}
+	case d.receiver != nil:
 		s.Receiver = ownerName(x.text(d.receiver, 1024))
 	}
 	s.Signature = x.signature(&d.node)
@@ -313,7 +363,13 @@ func (x *extraction) setContainers() {
 		for len(stack) > 0 && !encloses(stack[len(stack)-1], s.Range) {
 			stack = stack[:len(stack)-1]
 		}
+		// A qualified definition (C++ `int geo::Shape::area()`) comes with
+		// its receiver and the container its qualifier names, which
+		// nesting extends.
+		qualified, qualContainer := s.Receiver != "" && spec.declarator != nil, s.Container
 		isFunc := s.Kind == KindFunction || s.Kind == KindMethod
+		// A prototype in a class is that class's method's declaration.
+		methodLike := (isFunc || s.Kind == KindPrototype) && !qualified
 		if len(stack) == 0 {
 			if spec.demoteMethods && s.Kind == KindMethod {
 				s.Kind = KindFunction
@@ -323,14 +379,18 @@ func (x *extraction) setContainers() {
 		}
 		top := stack[len(stack)-1]
 		switch {
-		case top < 0 && isFunc:
-			s.Kind = KindMethod
+		case top < 0 && methodLike:
+			if isFunc {
+				s.Kind = KindMethod
+			}
 			s.Receiver = owners[-1-top].name
 			s.Container = outer(stack[:len(stack)-1])
 		case top < 0:
 			s.Container = join(outer(stack[:len(stack)-1]), owners[-1-top].name)
-		case isFunc && spec.ownerKinds[syms[top].Kind]:
-			s.Kind = KindMethod
+		case methodLike && spec.ownerKinds[syms[top].Kind]:
+			if isFunc {
+				s.Kind = KindMethod
+			}
 			s.Receiver = syms[top].Name
 			s.Container = syms[top].Container
 		default:
@@ -338,6 +398,9 @@ func (x *extraction) setContainers() {
 			if spec.demoteMethods && s.Kind == KindMethod {
 				s.Kind = KindFunction
 			}
+		}
+		if qualified && qualContainer != "" {
+			s.Container = join(s.Container, qualContainer)
 		}
 		stack = append(stack, i)
 	}

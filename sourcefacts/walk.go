@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,7 +17,11 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// DefaultMaxFileBytes is WalkOptions.MaxFileBytes when it is zero: 4 MiB.
+// DefaultMaxFileBytes is the default size cap (WalkOptions.MaxFileBytes,
+// store.Options.MaxFileBytes): 4 MiB. Larger files are skipped
+// (StatusSkipped, SkipTooLarge): generated tables and amalgamated sources
+// of that size cost more to parse and store than their definitions are
+// worth to a search.
 const DefaultMaxFileBytes int64 = 4 << 20
 
 // WalkOptions configures Walk. The zero value is usable.
@@ -38,10 +43,11 @@ type WalkOptions struct {
 	// constants). Empty means every supported language (Languages()). An
 	// unknown name makes Walk fail.
 	Languages []string
-	// MaxFileBytes is the largest file, in bytes, that is parsed; larger
-	// files are recorded with StatusError "too large", their hash still
-	// computed from their bytes. 0 means DefaultMaxFileBytes; negative
-	// means no limit beyond MaxParseBytes.
+	// MaxFileBytes is the size cap: the largest file, in bytes, that is
+	// parsed. Larger files are recorded with StatusSkipped and an Error
+	// starting with SkipTooLarge, their hash still computed from all their
+	// bytes. 0 means DefaultMaxFileBytes; negative means no limit beyond
+	// MaxParseBytes.
 	MaxFileBytes int64
 	// ParseTimeout is the wall-clock budget for parsing one file; see
 	// Extractor.SetParseTimeout (0 default, negative none). A file out of
@@ -167,7 +173,7 @@ type walkFile struct {
 // switches and ex's languages.
 func findFiles(ctx context.Context, root string, ex *Extractor, opts *WalkOptions) ([]walkFile, error) {
 	l := Lister{
-		Match:            ex.Supports,
+		Languages:        opts.Languages,
 		IncludeHidden:    opts.IncludeHidden,
 		IncludeVendor:    opts.IncludeVendor,
 		IncludeBuildDirs: opts.IncludeBuildDirs,
@@ -202,9 +208,9 @@ func walkOne(ctx context.Context, ex *Extractor, root string, f walkFile, opts *
 	var ff *FileFacts
 	switch {
 	case err != nil:
-		ff = errorFacts(ex, f.rel, ContentHash{}, err.Error())
+		ff = errorFacts(ex, f.rel, nil, ContentHash{}, err.Error())
 	case tooLarge:
-		ff = errorFacts(ex, f.rel, hash, "too large")
+		ff = ex.TooLarge(f.rel, src, hash, opts.MaxFileBytes)
 	default:
 		ff, err = ex.Extract(ctx, f.rel, src)
 		if err != nil {
@@ -245,9 +251,26 @@ func readLimited(path string, max int64) (src []byte, hash ContentHash, tooLarge
 	return src, ContentHash{XXH64: h.Sum64(), Len: int64(len(src)) + rest}, true, nil
 }
 
-func errorFacts(ex *Extractor, path string, hash ContentHash, msg string) *FileFacts {
-	name, _ := ex.route(path)
-	return ex.newFacts(path, name, hash).fail(msg)
+func errorFacts(ex *Extractor, path string, src []byte, hash ContentHash, msg string) *FileFacts {
+	name, _, det := ex.route(path, src)
+	ff := ex.newFacts(path, name, hash)
+	ff.Provenance.LanguageBy = det.By
+	return ff.fail(msg)
+}
+
+// TooLarge is the record of the file at path whose size (hash.Len) is over
+// the size cap limit, given its first bytes head: StatusSkipped with Error
+// "too large: N bytes, over the size cap of M", or the reason Detect skips
+// it for when that comes first (a Perl .pl). Provenance is filled in as
+// Extract would, except Project.
+func (e *Extractor) TooLarge(path string, head []byte, hash ContentHash, limit int64) *FileFacts {
+	name, _, det := e.route(path, head)
+	ff := e.newFacts(path, name, hash)
+	ff.Provenance.LanguageBy = det.By
+	if det.Skip != "" {
+		return ff.skip(det.Skip)
+	}
+	return ff.skip(fmt.Sprintf("%s: %d bytes, over the size cap of %d", SkipTooLarge, hash.Len, limit))
 }
 
 // generatedLine is the Go convention for generated files

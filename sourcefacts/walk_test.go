@@ -118,7 +118,7 @@ func TestWalkTooLarge(t *testing.T) {
 		t.Fatalf("got %d files, want 2", len(ffs))
 	}
 	big := ffs[0]
-	if big.Provenance.Path != "big.go" || big.Status != StatusError || big.Error != "too large" {
+	if big.Provenance.Path != "big.go" || big.Status != StatusSkipped || big.Error != "too large: 1125 bytes, over the size cap of 64" {
 		t.Errorf("big.go: %s %q %q", big.Provenance.Path, big.Status, big.Error)
 	}
 	if want := HashBytes([]byte(body)); big.Provenance.Hash != want {

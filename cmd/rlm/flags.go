@@ -47,6 +47,7 @@ type backendFlags struct {
 	inMemory, requireCurrent          bool
 	includeIgnored                    bool
 	memory, cases                     bool
+	maxFileBytes                      int64
 }
 
 func addRulesFlag(fs *flag.FlagSet, b *backendFlags) {
@@ -63,7 +64,14 @@ func addBackendFlags(fs *flag.FlagSet) *backendFlags {
 	fs.BoolVar(&b.includeIgnored, "include-ignored", false, "also index files that .gitignore, .ignore or .git/info/exclude exclude")
 	fs.BoolVar(&b.memory, "memory", false, "keep answers as conclusions beside the knowledge base (tms.sqlite): a repeated question is served while its answer is IN")
 	fs.BoolVar(&b.cases, "cases", false, "keep cases beside the knowledge base (cases.sqlite): a similar later question reuses the steps that found its evidence")
+	addMaxFileBytesFlag(fs, &b.maxFileBytes)
 	return b
+}
+
+// addMaxFileBytesFlag is the size cap, shared by the commands that check
+// the files (index, search, repl, status).
+func addMaxFileBytesFlag(fs *flag.FlagSet, v *int64) {
+	fs.Int64Var(v, "max-file-bytes", 0, "size cap: files larger than this are skipped, not parsed, and answers say so (0: 4 MiB; -1: no cap)")
 }
 
 // addEmbedderFlags are the flags that decide the backend's capabilities,
@@ -81,7 +89,7 @@ func addEmbedderFlags(fs *flag.FlagSet, b *backendFlags) {
 // options turns the flags into façade options.
 func (b *backendFlags) options() (rlm.Options, error) {
 	opts := rlm.Options{Rules: b.rules, DBPath: b.db, InMemory: b.inMemory, RequireCurrent: b.requireCurrent, IncludeIgnored: b.includeIgnored,
-		Memory: b.memory, Cases: b.cases}
+		Memory: b.memory, Cases: b.cases, MaxFileBytes: b.maxFileBytes}
 	if b.inMemory && b.requireCurrent {
 		return opts, usageError{"--require-current needs the persistent knowledge base (drop --in-memory)"}
 	}

@@ -44,6 +44,7 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 		fmt.Fprintf(w, "note: no symbol %s; answered for %s instead (%s)\n",
 			strconv.Quote(a.Resolved.From), strconv.Quote(a.Resolved.To), a.Resolved.Rule)
 	}
+	printSkipped(w, a.Skipped)
 	if explain {
 		fmt.Fprintln(w, "\nwhy:")
 		for _, b := range a.Explain {
@@ -124,4 +125,25 @@ func joinInts(xs []int, max int) string {
 		parts = append(parts, fmt.Sprint(x))
 	}
 	return strings.Join(parts, ",")
+}
+
+// printSkipped says which files an answer could not see: "note: 1 file
+// skipped: too large (big.go)", the first few named.
+func printSkipped(w io.Writer, skipped []rlm.SkippedFile) {
+	if len(skipped) == 0 {
+		return
+	}
+	var names []string
+	for i, f := range skipped {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(skipped)-3))
+			break
+		}
+		names = append(names, printable(f.Path))
+	}
+	noun := "files"
+	if len(skipped) == 1 {
+		noun = "file"
+	}
+	fmt.Fprintf(w, "note: %d %s skipped: too large (%s); see rlm status\n", len(skipped), noun, strings.Join(names, ", "))
 }

@@ -4,25 +4,31 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path"
+	"sort"
+	"strings"
 
 	"github.com/rlm-dev/rlm"
 )
 
 // cmdStatus validates the knowledge base against the files' bytes (no
-// watcher: every file is hashed) and reports its generation, counts and
-// every file that is not current.
+// watcher: every file is hashed) and reports its generation, counts, every
+// file that is not current, and every file skipped (over the size cap, not
+// ours, no language) with its reason and how its language was decided.
 func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("status", stderr)
 	root := fs.String("root", "", "source tree")
 	db := fs.String("db", "", "knowledge base file (default ROOT/.rlm/kb.sqlite)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	var maxFileBytes int64
+	addMaxFileBytesFlag(fs, &maxFileBytes)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkRoot(*root); err != nil {
 		return err
 	}
-	s, err := rlm.ReadStatus(ctx, *root, rlm.Options{DBPath: *db})
+	s, err := rlm.ReadStatus(ctx, *root, rlm.Options{DBPath: *db, MaxFileBytes: maxFileBytes})
 	if err != nil {
 		return err
 	}
@@ -35,13 +41,26 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, f := range s.NotCurrent {
 		files = append(files, fileOut{Path: f.Path, Status: f.Status, Error: f.Error})
 	}
+	type skipOut struct {
+		Path       string `json:"path"`
+		Reason     string `json:"reason"`
+		LanguageBy string `json:"language_by,omitempty"`
+	}
+	skipped := []skipOut{}
+	for _, f := range s.Skipped {
+		skipped = append(skipped, skipOut{Path: f.Path, Reason: f.Error, LanguageBy: f.LanguageBy})
+	}
+	decided := []decidedOut{}
+	for _, f := range s.ByContent {
+		decided = append(decided, decidedOut{Path: f.Path, Language: f.Language, LanguageBy: f.LanguageBy})
+	}
 	id, stats := s.Snapshot, s.Stats
 	if *asJSON {
 		return writeJSON(stdout, map[string]any{
 			"db": s.DBPath, "generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
 			"published": id.Published, "files": stats.Files, "bytes": stats.SourceBytes, "symbols": stats.Symbols,
 			"references": stats.References, "imports": stats.Imports, "dirty": stats.Dirty, "db_bytes": stats.DBBytes,
-			"not_current": files,
+			"not_current": files, "skipped": skipped, "language_by_content": decided,
 		})
 	}
 	fmt.Fprintf(stdout, "%s\n%s, published %s\n%d files (%.1f MB), %d symbols, %d references, %d imports; %d dirty; database %.1f MB\n",
@@ -53,5 +72,66 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, f := range files {
 		fmt.Fprintf(stdout, "  %-8s %s %s\n", f.Status, printable(f.Path), printable(f.Error))
 	}
+	printDecided(stdout, decided)
+	if len(skipped) > 0 {
+		fmt.Fprintf(stdout, "%d skipped (not parsed, not errors):\n", len(skipped))
+	}
+	for _, f := range skipped {
+		fmt.Fprintf(stdout, "  skipped  %s %s\n", printable(f.Path), printable(f.Reason))
+	}
 	return nil
+}
+
+// decidedOut is a file whose language its content decided.
+type decidedOut struct {
+	Path       string `json:"path"`
+	Language   string `json:"language"`
+	LanguageBy string `json:"language_by"`
+}
+
+// printDecided summarises the files whose language their content decided:
+// "language by content: 12 .h as cpp (C++ constructs), 3 .h as c, 2 by #!
+// or mode line (release, serve)".
+func printDecided(w io.Writer, fs []decidedOut) {
+	if len(fs) == 0 {
+		return
+	}
+	type group struct {
+		n     int
+		paths []string
+	}
+	groups := map[string]*group{}
+	var keys []string
+	for _, f := range fs {
+		key := "by #! or mode line"
+		switch {
+		case strings.HasPrefix(f.LanguageBy, "content: C++"):
+			key = ".h as C++ (C++ constructs)"
+		case strings.HasPrefix(f.LanguageBy, "content: no C++"):
+			key = ".h as C (no C++ constructs)"
+		case strings.HasPrefix(f.LanguageBy, "mode line") && path.Ext(f.Path) != "":
+			key = "by mode line"
+		}
+		g := groups[key]
+		if g == nil {
+			g = &group{}
+			groups[key] = g
+			keys = append(keys, key)
+		}
+		g.n++
+		if len(g.paths) < 3 {
+			g.paths = append(g.paths, printable(f.Path))
+		}
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		g := groups[k]
+		more := ""
+		if g.n > len(g.paths) {
+			more = ", ..."
+		}
+		parts = append(parts, fmt.Sprintf("%d %s (%s%s)", g.n, k, strings.Join(g.paths, ", "), more))
+	}
+	fmt.Fprintf(w, "language by content: %s\n", strings.Join(parts, "; "))
 }

@@ -1,33 +1,8 @@
-; c-extra.scm — rlm's own additions to tree-sitter-c's tags.scm.
+; c-extra.scm — rlm's own additions to tree-sitter-c's tags.scm, after
+; cfamily-extra.scm (shared with C++).
 ;
-; Only what tags.scm lacks: #include imports, macros, calls (tags.scm has
-; no references), call receivers, whole function definitions and
-; prototypes (tags.scm captures only the function declarator; these
-; patterns capture the same @name with the enclosing definition, and the
-; extractor keeps the widest capture of a name) and the comments from which
-; doc comments are found.
-
-(preproc_include
-  path: (_) @import.path) @import
-
-(preproc_def
-  name: (identifier) @name) @definition.macro
-
-(preproc_function_def
-  name: (identifier) @name) @definition.macro
-
-(function_definition
-  declarator: [
-    (function_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
-  ]) @definition.function
-
-(declaration
-  declarator: [
-    (function_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-  ]) @definition.function
+; Only what those lack: calls (tags.scm has no references) and call
+; receivers.
 
 (call_expression
   function: (identifier) @name) @reference.call
@@ -36,5 +11,3 @@
   function: (field_expression
     argument: (_) @receiver
     field: (field_identifier) @name)) @reference.call
-
-(comment) @comment

@@ -1,57 +1,44 @@
-; cpp-extra.scm — rlm's own additions to tree-sitter-cpp's tags.scm.
+; cpp-extra.scm — rlm's own additions to tree-sitter-cpp's tags.scm, after
+; cfamily-extra.scm (shared with C).
 ;
-; Only what tags.scm lacks: #include imports, macros, namespaces, calls
-; (tags.scm has no references), call receivers, base classes, whole
-; function definitions and declarations (tags.scm captures only the
-; function declarator; these patterns capture the same @name with the
-; enclosing definition, and the extractor keeps the widest capture of a
-; name) and the comments from which doc comments are found.
+; Only what those lack: namespaces, namespace-scope variables, template
+; specializations, `using` aliases, calls (tags.scm has no references),
+; qualified and template calls, call receivers and base classes.
 ;
 ; @local.scope is what tags.scm calls the class of an out-of-class method
 ; definition (`Square` in `double Square::area() {}`); the extractor makes
-; it the method's receiver.
-
-(preproc_include
-  path: (_) @import.path) @import
-
-(preproc_def
-  name: (identifier) @name) @definition.macro
-
-(preproc_function_def
-  name: (identifier) @name) @definition.macro
+; it the method's receiver (cfamily-extra.scm's @declarator patterns find
+; qualified names of any depth themselves).
 
 (namespace_definition
   name: (namespace_identifier) @name) @definition.module
 
-(function_definition
-  declarator: [
-    (function_declarator declarator: [(identifier) (field_identifier)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
-    (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))
-  ]) @definition.function
+; Variables at namespace scope (see cfamily-extra.scm).
+(declaration_list
+  (declaration
+    declarator: (_) @declarator) @definition.variable)
 
-(function_definition
-  declarator: [
-    (function_declarator
-      declarator: (qualified_identifier scope: (namespace_identifier) @local.scope name: (identifier) @name))
-    (pointer_declarator declarator: (function_declarator
-      declarator: (qualified_identifier scope: (namespace_identifier) @local.scope name: (identifier) @name)))
-    (reference_declarator (function_declarator
-      declarator: (qualified_identifier scope: (namespace_identifier) @local.scope name: (identifier) @name)))
-  ]) @definition.method
+; Class and struct template specializations and qualified class names
+; (`class Box<T*> {}`, `struct a::B {}`; tags.scm matches bare names
+; only), and `using` type aliases.
+(class_specifier
+  name: [
+    (template_type name: (type_identifier) @name)
+    (qualified_identifier name: (type_identifier) @name)
+    (qualified_identifier name: (template_type name: (type_identifier) @name))
+  ]
+  body: (_)) @definition.class
 
-(declaration
-  declarator: [
-    (function_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-  ]) @definition.function
+(struct_specifier
+  name: [
+    (template_type name: (type_identifier) @name)
+    (qualified_identifier name: (type_identifier) @name)
+    (qualified_identifier name: (template_type name: (type_identifier) @name))
+  ]
+  body: (_)) @definition.class
 
-(field_declaration
-  declarator: [
-    (function_declarator declarator: (field_identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-    (reference_declarator (function_declarator declarator: (field_identifier) @name))
-  ]) @definition.function
+(alias_declaration
+  name: (type_identifier) @name) @definition.type
 
 (call_expression
   function: [
@@ -81,5 +68,3 @@
     (qualified_identifier name: (type_identifier) @name)
     (template_type name: (type_identifier) @name)
   ]) @reference.class
-
-(comment) @comment

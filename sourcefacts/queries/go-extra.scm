@@ -39,6 +39,16 @@
 ; Named struct fields (embedded fields stay type references only).
 (field_declaration name: (field_identifier) @name) @definition.field
 
+; An embedded field is named by its type: `sync.Mutex`, `*Reader`.
+(field_declaration
+  !name
+  type: [
+    (type_identifier) @name
+    (qualified_type name: (type_identifier) @name)
+    (pointer_type [(type_identifier) @name (qualified_type name: (type_identifier) @name)])
+    (generic_type type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)])
+  ]) @definition.field
+
 ; Interface method specs.
 (method_elem name: (field_identifier) @name) @definition.method
 

@@ -1,8 +1,8 @@
 ; java-extra.scm — rlm's own additions to tree-sitter-java's tags.scm.
 ;
 ; Only what tags.scm lacks: the package, imports, constructors, enums,
-; records, annotation types, call receivers and the comments from which doc
-; comments are found.
+; records, annotation types, fields, interface constants, enum constants,
+; call receivers and the comments from which doc comments are found.
 
 (package_declaration
   [(identifier) (scoped_identifier)] @package.name)
@@ -23,6 +23,15 @@
 
 (annotation_type_declaration
   name: (identifier) @name) @definition.interface
+
+(field_declaration
+  declarator: (variable_declarator name: (identifier) @name)) @definition.field
+
+(constant_declaration
+  declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+
+(enum_constant
+  name: (identifier) @name) @definition.constant
 
 ; Receivers of method calls: `x` in `x.f()`.
 (method_invocation

@@ -3,8 +3,12 @@
 ; typescript-extra.scm because its nodes differ.
 ;
 ; Only what tags.scm lacks: imports (ES modules, require(), dynamic
-; import()), re-exports, superclass references, call receivers and the
-; comments from which doc comments are found.
+; import()), re-exports, class fields holding functions, superclass
+; references, call receivers and the comments from which doc comments are
+; found (module-level constants and variables: ecmascript-extra.scm). An assignment to a member
+; (`res.send = function send() {}`, `Foo.prototype.bar = ...`) is one
+; definition named by its receiver: the extractor drops the function
+; expression's own name and takes the receiver from the member.
 
 ; import x from 'm' / import * as ns from 'm' / import {a} from 'm' / import 'm'
 (import_statement
@@ -39,6 +43,11 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string (string_fragment) @import.path))) @import
+
+; Class fields holding functions are methods: `onIncrement = () => {}`.
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 
 ; class A extends B
 (class_heritage (identifier) @name) @reference.class

@@ -1,7 +1,8 @@
 ; python-extra.scm — rlm's own additions to tree-sitter-python's tags.scm.
 ;
-; Only what tags.scm lacks: imports, superclass references and call
-; receivers. (Methods are functions whose innermost
+; Only what tags.scm lacks: imports, class attributes, module-level
+; assignments inside if/try blocks and to several names, superclass
+; references and call receivers. (Methods are functions whose innermost
 ; enclosing definition is a class: the extractor makes them methods of that
 ; class. Docstrings are read from the tree, not captured.)
 ;
@@ -45,3 +46,23 @@
   function: (attribute
     object: (_) @receiver
     attribute: (identifier) @receiver.name))
+
+; Class attributes: `timeout = 30` in a class body.
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @name) @definition.field)))
+
+; Module-level names assigned together (`a, b = 1, 2`).
+(module
+  (expression_statement
+    (assignment
+      left: [(pattern_list (identifier) @name) (tuple_pattern (identifier) @name)]) @definition.constant))
+
+; Names assigned in blocks at module level (`if __name__ == "__main__":`,
+; `try: ... except ImportError: x = None`, `with`, `for`): the query
+; matches every assignment, and the extractor drops those inside a
+; function (local variables) and keeps the more specific capture of the
+; others (a module-level constant, a class attribute).
+(expression_statement
+  (assignment left: (identifier) @name) @definition.variable)

@@ -1,7 +1,7 @@
 ; rust-extra.scm — rlm's own additions to tree-sitter-rust's tags.scm.
 ;
 ; Only what tags.scm lacks: `use` and `extern crate` imports, constants and
-; statics, trait method signatures, impl blocks as method owners, scoped and
+; statics, struct fields, enum variants, trait method signatures, impl blocks as method owners, scoped and
 ; generic calls, call receivers, and the comments (with attributes, which
 ; may sit between a doc comment and its item) from which doc comments are
 ; found.
@@ -18,6 +18,12 @@
   name: (identifier) @name) @definition.constant
 
 (static_item
+  name: (identifier) @name) @definition.constant
+
+(field_declaration
+  name: (field_identifier) @name) @definition.field
+
+(enum_variant
   name: (identifier) @name) @definition.constant
 
 ; fn f(&self); in a trait

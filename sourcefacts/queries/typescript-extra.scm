@@ -4,9 +4,12 @@
 ; JavaScript one).
 ;
 ; Only what those lack: imports (ES modules, import = require(), require(),
-; dynamic import()), re-exports, namespaces, type aliases, enums, heritage
-; references, call receivers and the comments from which doc comments are
-; found.
+; dynamic import()), re-exports, class fields holding functions, declared
+; (`declare var`) module-level variables (the others: ecmascript-extra.scm),
+; namespaces, type aliases, enums and their members,
+; heritage references, call receivers and the comments from which doc
+; comments are found. Member assignments are one definition named by their
+; receiver, as in JavaScript (see javascript-extra.scm).
 
 (import_statement
   source: (string (string_fragment) @import.path)) @import
@@ -43,6 +46,28 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string (string_fragment) @import.path))) @import
+
+; Class fields holding functions are methods: `private onToggle = () => {}`.
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+
+(program
+  (ambient_declaration
+    (variable_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable)))
+
+(program
+  (ambient_declaration
+    (lexical_declaration
+      (variable_declarator name: (identifier) @name) @definition.constant)))
+
+; Enum members.
+(enum_body
+  (property_identifier) @name @definition.constant)
+
+(enum_assignment
+  name: (property_identifier) @name) @definition.constant
 
 ; namespace N {} (tags.scm has only `module N {}`)
 (internal_module

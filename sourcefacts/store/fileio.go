@@ -20,7 +20,7 @@ type statInfo struct {
 
 // readResult is one read of a file's bytes.
 type readResult struct {
-	src      []byte // the bytes; for tooLarge only the first max+1
+	src      []byte // the bytes; for tooLarge only the first sourcefacts.SniffBytes
 	hash     sourcefacts.ContentHash
 	st       statInfo
 	stOK     bool  // the stat did not change during the read
@@ -87,7 +87,8 @@ func readSource(abs string, max int64) *readResult {
 		}
 		r.hash = sourcefacts.ContentHash{XXH64: d.Sum64(), Len: int64(len(r.src)) + rest}
 		r.tooLarge = true
-		r.src = nil
+		// Keep what language detection reads, not the whole buffer.
+		r.src = bytes.Clone(r.src[:min(len(r.src), sourcefacts.SniffBytes)])
 	}
 	if fi2, err := f.Stat(); err == nil && statOf(fi2) == before && before.Size == r.hash.Len {
 		r.st, r.stOK = before, true

@@ -36,7 +36,7 @@ func TestHostileSourceNeverCrashesHangsOrExecutes(t *testing.T) {
 		errSub string   // substring of FileState.Error, if any
 	}{
 		{"binary.go", binary, []string{sourcefacts.StatusError}, "binary file"},
-		{"minified.go", minified, []string{sourcefacts.StatusError}, "too large"}, // 10 MiB on one line, over the 4 MiB default
+		{"minified.go", minified, []string{sourcefacts.StatusSkipped}, "too large"}, // 10 MiB on one line, over the 4 MiB default
 		{"invalid_utf8.go", []byte("package p\n\nfunc \xff\xfe() {}\n\nvar s = \"\xc3\x28\"\n\nfunc After() {}\n"), []string{sourcefacts.StatusPartial}, "syntax error"},
 		{"deep_parens.go", []byte("package p\n\nvar x = " + rep("(", 50000) + "1" + rep(")", 50000) + "\n"), []string{sourcefacts.StatusCurrent, sourcefacts.StatusPartial}, ""},
 		{"deep_braces.go", []byte("package p\n\nfunc f() " + rep("{", 50000) + rep("}", 50000) + "\n"), []string{sourcefacts.StatusCurrent, sourcefacts.StatusPartial}, ""},

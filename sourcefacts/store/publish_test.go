@@ -157,8 +157,8 @@ func TestStalePartialErrorCannotSatisfyCurrentEvidenceQuery(t *testing.T) {
 		scope Scope
 		want  []row // nil: the snapshot is granted
 	}{
+		// big.go, over the size cap, is skipped: current, not refused.
 		{"whole project", All(), []row{
-			{"big.go", sourcefacts.StatusError, false, 1},
 			{"binary.go", sourcefacts.StatusError, false, 1},
 			{"dirty.go", StatusStale, true, 1},
 			{"new.go", StatusStale, true, 0},
@@ -199,8 +199,13 @@ func TestStalePartialErrorCannotSatisfyCurrentEvidenceQuery(t *testing.T) {
 	// Without RequireCurrent the same facts are served, each flagged.
 	plain := snapshot(t, s, All(), SnapshotOptions{})
 	nc, err := plain.NotCurrent(ctx)
-	if err != nil || len(nc) != 5 {
+	if err != nil || len(nc) != 4 {
 		t.Fatalf("NotCurrent: %v, %v", rows(nc), err)
+	}
+	skipped := testfixture.Must(plain.Skipped(ctx))(t)
+	if len(skipped) != 1 || skipped[0].Path != "big.go" || skipped[0].Status != sourcefacts.StatusSkipped ||
+		skipped[0].Error != "too large: 215 bytes, over the size cap of 100" {
+		t.Fatalf("Skipped: %+v", skipped)
 	}
 	if hits := testfixture.Must(plain.Symbols(ctx, "Dirty"))(t); len(hits) != 1 || hits[0].Status != StatusStale {
 		t.Fatalf("old facts of a dirty file not flagged stale: %+v", hits)

@@ -9,13 +9,14 @@ import (
 // SchemaVersion is the database schema this build writes, stored in PRAGMA
 // user_version. Open migrates older databases up to it, in one transaction,
 // and refuses newer ones with *SchemaError.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrations[i] takes a database from version i to i+1. Append only: never
 // edit a migration that has shipped.
 var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	migrate1, // files, facts, generations
 	migrate2, // dirty journal
+	migrate3, // skipped files, language decisions
 }
 
 // migrate brings the database to version want (≤ len(migrations)).
@@ -167,5 +168,16 @@ func migrate2(ctx context.Context, tx *sql.Tx) error {
 			patch BLOB
 		)`,
 		`CREATE INDEX journal_path ON journal(path, seq)`,
+	)
+}
+
+// migrate3 records why a file is skipped (skipped: the reason, e.g. "not
+// ours: a Perl script", "too large: ..."; such a file's status is current:
+// there are no facts to be stale) and how its language was decided
+// (language_by, sourcefacts.Provenance.LanguageBy).
+func migrate3(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`ALTER TABLE files ADD COLUMN skipped TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE files ADD COLUMN language_by TEXT NOT NULL DEFAULT ''`,
 	)
 }

@@ -72,8 +72,12 @@ type FileState struct {
 	// PublishedIn is the project generation that last wrote the file.
 	PublishedIn int64
 	// Status is current, partial (syntax errors: facts may be incomplete),
-	// error (unreadable, binary, too large, unparsable: no facts) or stale
-	// (dirty: written but not flushed; the facts describe older bytes).
+	// error (unreadable, binary, unparsable: no facts), skipped
+	// (sourcefacts.StatusSkipped: deliberately not parsed, Error says why
+	// — "not ours: a Perl script", "no language: a bash script", "too
+	// large: ..."; no facts, and current evidence all the same: nothing
+	// is stale) or stale (dirty: written but not flushed; the facts
+	// describe older bytes).
 	Status         string
 	Dirty          bool
 	Error          string
@@ -85,6 +89,9 @@ type FileState struct {
 	Language       string
 	Test           bool
 	Package        string
+	// LanguageBy is how the file's language was decided
+	// (sourcefacts.Provenance.LanguageBy).
+	LanguageBy string
 }
 
 // provenance of the facts of f.
@@ -98,6 +105,7 @@ func (f *FileState) provenance(project string) sourcefacts.Provenance {
 		Grammar:        f.Grammar,
 		GrammarVersion: f.GrammarVersion,
 		Extractor:      f.Extractor,
+		LanguageBy:     f.LanguageBy,
 	}
 }
 
@@ -237,46 +245,75 @@ func (sn *Snapshot) query(fn func(tx *sql.Tx) error) error {
 
 const fileStateCols = `f.id, f.path, f.hash, f.len, f.file_gen, f.parse_gen, f.published_gen, f.status, f.error,
 	f.parser, f.grammar, f.grammar_version, f.extractor, f.schema_version, f.language, f.test, f.package,
-	d.path IS NOT NULL`
+	d.path IS NOT NULL, f.skipped, f.language_by`
 
 const fileStateFrom = ` FROM files f LEFT JOIN dirty d ON d.path = f.path `
 
-func (sn *Snapshot) fileStateDest(f *FileState, h *int64) []any {
-	return []any{&f.ID, &f.Path, h, &f.Hash.Len, &f.FileGeneration, &f.ParseGeneration, &f.PublishedIn, &f.Status, &f.Error,
-		&f.Parser, &f.Grammar, &f.GrammarVersion, &f.Extractor, &f.SchemaVersion, &f.Language, &f.Test, &f.Package,
-		&f.Dirty}
+// fileScan holds the columns of fileStateCols that FileState does not
+// hold as they are.
+type fileScan struct {
+	hash    int64
+	skipped string
 }
 
-func (sn *Snapshot) finishFileState(f *FileState, h int64) {
-	f.Hash.XXH64 = uint64(h)
+func (sn *Snapshot) fileStateDest(f *FileState, h *fileScan) []any {
+	return []any{&f.ID, &f.Path, &h.hash, &f.Hash.Len, &f.FileGeneration, &f.ParseGeneration, &f.PublishedIn, &f.Status, &f.Error,
+		&f.Parser, &f.Grammar, &f.GrammarVersion, &f.Extractor, &f.SchemaVersion, &f.Language, &f.Test, &f.Package,
+		&f.Dirty, &h.skipped, &f.LanguageBy}
+}
+
+func (sn *Snapshot) finishFileState(f *FileState, h fileScan) {
+	f.Hash.XXH64 = uint64(h.hash)
 	f.Snapshot = sn.id
-	if f.Dirty {
+	switch {
+	case f.Dirty:
 		f.Status = StatusStale
+	case h.skipped != "":
+		f.Status, f.Error = sourcefacts.StatusSkipped, h.skipped
 	}
 }
 
 // Files lists the present files in scope, sorted by Path.
 func (sn *Snapshot) Files(ctx context.Context) ([]FileState, error) {
 	var out []FileState
-	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+fileStateFrom+`WHERE f.present = 1 ORDER BY f.path`)
-		if err != nil {
-			return err
+	err := sn.query(func(tx *sql.Tx) (err error) {
+		out, err = sn.fileStates(ctx, tx, `f.present = 1`)
+		return err
+	})
+	return out, err
+}
+
+// fileStates returns the files in scope that the SQL condition where (on
+// files f and dirty d, constant text of this package) selects, by path.
+func (sn *Snapshot) fileStates(ctx context.Context, tx *sql.Tx, where string) ([]FileState, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+fileStateFrom+`WHERE `+where+` ORDER BY f.path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []FileState
+	for rows.Next() {
+		var f FileState
+		var h fileScan
+		if err := rows.Scan(sn.fileStateDest(&f, &h)...); err != nil {
+			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var f FileState
-			var h int64
-			if err := rows.Scan(sn.fileStateDest(&f, &h)...); err != nil {
-				return err
-			}
-			if !sn.scope.Match(f.Path) {
-				continue
-			}
+		if sn.scope.Match(f.Path) {
 			sn.finishFileState(&f, h)
 			out = append(out, f)
 		}
-		return rows.Err()
+	}
+	return out, rows.Err()
+}
+
+// Skipped lists the present files in scope that were deliberately not
+// parsed (Status sourcefacts.StatusSkipped, Error the reason), sorted by
+// Path. They are not among NotCurrent: a skipped file is current.
+func (sn *Snapshot) Skipped(ctx context.Context) ([]FileState, error) {
+	var out []FileState
+	err := sn.query(func(tx *sql.Tx) (err error) {
+		out, err = sn.fileStates(ctx, tx, `f.present = 1 AND f.skipped != ''`)
+		return err
 	})
 	return out, err
 }
@@ -287,29 +324,11 @@ func (sn *Snapshot) Files(ctx context.Context) ([]FileState, error) {
 func (sn *Snapshot) NotCurrent(ctx context.Context) ([]FileState, error) {
 	var out []FileState
 	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+fileStateFrom+
-			`WHERE f.present = 1 AND (f.status != 'current' OR d.path IS NOT NULL) ORDER BY f.path`)
-		if err != nil {
+		var err error
+		if out, err = sn.fileStates(ctx, tx, `f.present = 1 AND (f.status != 'current' OR d.path IS NOT NULL)`); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var f FileState
-			var h int64
-			if err := rows.Scan(sn.fileStateDest(&f, &h)...); err != nil {
-				return err
-			}
-			if !sn.scope.Match(f.Path) {
-				continue
-			}
-			sn.finishFileState(&f, h)
-			out = append(out, f)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
-		rows, err = tx.QueryContext(ctx, `SELECT d.path, COALESCE(f.id, 0) FROM dirty d LEFT JOIN files f ON f.path = d.path
+		rows, err := tx.QueryContext(ctx, `SELECT d.path, COALESCE(f.id, 0) FROM dirty d LEFT JOIN files f ON f.path = d.path
 			WHERE f.id IS NULL OR f.present = 0`)
 		if err != nil {
 			return err
@@ -351,7 +370,7 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 	var res *FileFactsResult
 	err := sn.query(func(tx *sql.Tx) error {
 		var f FileState
-		var h int64
+		var h fileScan
 		err := tx.QueryRowContext(ctx, `SELECT `+fileStateCols+fileStateFrom+`WHERE f.path = ? AND f.present = 1`, path).
 			Scan(sn.fileStateDest(&f, &h)...)
 		if err == sql.ErrNoRows {
@@ -495,7 +514,8 @@ func (sn *Snapshot) Symbols(ctx context.Context, name string) ([]SymbolHit, erro
 		defer rows.Close()
 		for rows.Next() {
 			var f FileState
-			var h, gen int64
+			var h fileScan
+			var gen int64
 			var y sourcefacts.Symbol
 			dest := append(sn.fileStateDest(&f, &h), &gen)
 			if err := rows.Scan(append(dest, symbolDest(&y)...)...); err != nil {
@@ -555,7 +575,8 @@ func (sn *Snapshot) Callers(ctx context.Context, name string) ([]CallerHit, erro
 		defer rows.Close()
 		for rows.Next() {
 			var f FileState
-			var h, gen, egen int64
+			var h fileScan
+			var gen, egen int64
 			var r sourcefacts.Reference
 			var y sourcefacts.Symbol
 			var hasCaller bool
@@ -627,7 +648,8 @@ func (sn *Snapshot) imports(ctx context.Context, where string, arg string) ([]Im
 		defer rows.Close()
 		for rows.Next() {
 			var f FileState
-			var h, gen int64
+			var h fileScan
+			var gen int64
 			var has bool
 			var im sourcefacts.Import
 			dest := append(sn.fileStateDest(&f, &h), &has, &gen)

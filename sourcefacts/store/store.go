@@ -97,11 +97,12 @@ type Options struct {
 	// sourcefacts.NewExtractor()). Unlike sourcefacts.Walk by default, the
 	// store indexes generated files: their facts are real source.
 	Lister Lister
-	// MaxFileBytes is the largest file, in bytes, handed to the extractor;
-	// larger files are recorded with StatusError "too large", their hash
-	// still computed from all their bytes. 0 means
-	// sourcefacts.DefaultMaxFileBytes (4 MiB); negative means no limit
-	// beyond sourcefacts.MaxParseBytes.
+	// MaxFileBytes is the size cap: the largest file, in bytes, handed to
+	// the extractor. Larger files are recorded as skipped
+	// (sourcefacts.StatusSkipped, "too large: N bytes, over the size cap
+	// of M"; see Snapshot.Skipped), their hash still computed from all
+	// their bytes. 0 means sourcefacts.DefaultMaxFileBytes (4 MiB);
+	// negative means no limit beyond sourcefacts.MaxParseBytes.
 	MaxFileBytes int64
 	// Workers is how many files are hashed and extracted at once. 0 means
 	// runtime.GOMAXPROCS(0).
@@ -596,15 +597,31 @@ func (s *Store) errorFacts(rel string, h sourcefacts.ContentHash, msg string) *s
 	}
 }
 
-// extract runs the extractor on one read result. A read error or an
-// oversize file becomes an error record; so does an extractor panic. It
-// returns an error only when the extractor cannot run (ctx done, closed).
+// tooLargeFacts is the record of a file over the size cap: skipped, with
+// its language as sourcefacts.Detect decides it from the first bytes (and
+// Detect's own reason to skip it, a Perl .pl, when it has one).
+func (s *Store) tooLargeFacts(rel string, rr *readResult) *sourcefacts.FileFacts {
+	ff := s.errorFacts(rel, rr.hash, "")
+	d := sourcefacts.Detect(rel, rr.src)
+	ff.Status = sourcefacts.StatusSkipped
+	ff.Language, ff.Provenance.Grammar, ff.Provenance.LanguageBy = d.Language, d.Grammar, d.By
+	ff.Error = d.Skip
+	if ff.Error == "" {
+		ff.Error = fmt.Sprintf("%s: %d bytes, over the size cap of %d", sourcefacts.SkipTooLarge, rr.hash.Len, s.maxBytes)
+	}
+	return ff
+}
+
+// extract runs the extractor on one read result. A read error becomes an
+// error record, and so does an extractor panic; a file over the size cap
+// becomes a skipped record. It returns an error only when the extractor
+// cannot run (ctx done, closed).
 func (s *Store) extract(ctx context.Context, rel string, rr *readResult) (ff *sourcefacts.FileFacts, err error) {
 	switch {
 	case rr.err != nil:
 		return s.errorFacts(rel, sourcefacts.ContentHash{}, "read: "+rr.err.Error()), nil
 	case rr.tooLarge:
-		return s.errorFacts(rel, rr.hash, "too large"), nil
+		return s.tooLargeFacts(rel, rr), nil
 	}
 	func() {
 		defer func() {
@@ -624,7 +641,7 @@ func (s *Store) extract(ctx context.Context, rel string, rr *readResult) (ff *so
 		return s.errorFacts(rel, rr.hash, "extractor returned no facts"), nil
 	}
 	switch ff.Status {
-	case sourcefacts.StatusCurrent, sourcefacts.StatusPartial, sourcefacts.StatusError:
+	case sourcefacts.StatusCurrent, sourcefacts.StatusPartial, sourcefacts.StatusError, sourcefacts.StatusSkipped:
 	default:
 		return s.errorFacts(rel, rr.hash, fmt.Sprintf("extractor returned status %q", ff.Status)), nil
 	}

@@ -32,15 +32,16 @@ type fileRow struct {
 	errMsg        string
 	st            statInfo
 	stChecked     int64
+	skipped       string // why the file was skipped ("" if it was not)
 }
 
-const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, extract_status, error, st_size, st_mtime, st_ino, st_checked`
+const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, extract_status, error, st_size, st_mtime, st_ino, st_checked, skipped`
 
 func scanFileRow(rows *sql.Rows) (*fileRow, error) {
 	r := &fileRow{}
 	var h int64
 	if err := rows.Scan(&r.id, &r.path, &r.present, &h, &r.hash.Len, &r.fileGen, &r.parseGen, &r.extractor,
-		&r.status, &r.extractStatus, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked); err != nil {
+		&r.status, &r.extractStatus, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked, &r.skipped); err != nil {
 		return nil, err
 	}
 	r.hash.XXH64 = uint64(h)
@@ -143,7 +144,10 @@ func (s *Store) rowMatches(r *fileRow, o *obs) bool {
 	if o.errMsg != "" || r.hash == (sourcefacts.ContentHash{}) {
 		return r.errMsg == o.errMsg
 	}
-	return true
+	// The size cap decides too: a file skipped as too large that fits
+	// under the cap now, or a file parsed under a higher cap that no
+	// longer fits, is extracted again.
+	return strings.HasPrefix(r.skipped, sourcefacts.SkipTooLarge) == (o.hash.Len > s.maxBytes)
 }
 
 // needStatUpdate: the bytes are unchanged but the stat cache is out of date,
@@ -558,7 +562,8 @@ func (ps *stmts) prepare(ctx context.Context) error {
 	p(&ps.insImpN, multiRow(impHead, 11))
 	p(&ps.updFile, `UPDATE files SET present = 1, hash = ?, len = ?, file_gen = ?, parse_gen = ?, published_gen = ?,
 		parser = ?, grammar = ?, grammar_version = ?, extractor = ?, schema_version = ?, language = ?, test = ?, package = ?,
-		status = ?, extract_status = ?, error = ?, st_size = ?, st_mtime = ?, st_ino = ?, st_checked = ? WHERE id = ?`)
+		status = ?, extract_status = ?, error = ?, st_size = ?, st_mtime = ?, st_ino = ?, st_checked = ?,
+		skipped = ?, language_by = ? WHERE id = ?`)
 	p(&ps.goneFile, `UPDATE files SET present = 0, published_gen = ?, st_size = -1, st_checked = 0 WHERE id = ?`)
 	p(&ps.newID, `INSERT INTO files(path) VALUES (?)`)
 	return err
@@ -611,9 +616,15 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		stt, checked = statInfo{Size: -1}, 0
 	}
 	pv := &ff.Provenance
+	// A skipped file is current (it has no facts to be stale), with the
+	// reason in its own column.
+	status, errText, skipped := ff.Status, ff.Error, ""
+	if status == sourcefacts.StatusSkipped {
+		status, errText, skipped = sourcefacts.StatusCurrent, "", ff.Error
+	}
 	if _, err := ps.updFile.ExecContext(ctx, int64(c.hash.XXH64), c.hash.Len, fileGen, r.parseGen+1, gen,
 		pv.Parser, pv.Grammar, pv.GrammarVersion, pv.Extractor, SchemaVersion, ff.Language, ff.Test, ff.Package,
-		ff.Status, ff.Status, ff.Error, stt.Size, stt.MtimeNS, stt.Ino, checked, r.id); err != nil {
+		status, status, errText, stt.Size, stt.MtimeNS, stt.Ino, checked, skipped, pv.LanguageBy, r.id); err != nil {
 		return err
 	}
 	id := r.id

@@ -1,0 +1,10 @@
+class Conn;
+
+class Conn {
+public:
+    void open();
+};
+
+void Conn::open() {
+    dial();
+}

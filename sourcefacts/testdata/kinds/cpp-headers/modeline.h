@@ -1,0 +1,3 @@
+// -*- C++ -*-
+#define SHOUT 1
+int shout(int x);

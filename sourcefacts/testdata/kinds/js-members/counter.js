@@ -1,0 +1,9 @@
+class Counter {
+  count = 0;
+  onIncrement = () => {
+    this.bump();
+  };
+  #reset = function () {
+    zero();
+  };
+}

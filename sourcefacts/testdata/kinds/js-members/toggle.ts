@@ -1,0 +1,5 @@
+export class Toggle {
+  private onToggle = () => {
+    flip();
+  };
+}

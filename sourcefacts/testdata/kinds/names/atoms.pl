@@ -1,0 +1,3 @@
+'foo-bar'(X) :- baz(X).
+
+run :- 'foo-bar'(1).

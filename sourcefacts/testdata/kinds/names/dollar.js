@@ -1,0 +1,5 @@
+function $find(sel) {
+  return query(sel);
+}
+
+const $el = $find("#app");

@@ -1,0 +1,6 @@
+use strict;
+use warnings;
+
+sub helper {
+    return 1;
+}

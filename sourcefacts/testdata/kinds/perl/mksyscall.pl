@@ -1,0 +1,4 @@
+#!/usr/bin/env perl
+# Generate system calls.
+use strict;
+print "ok\n";

@@ -1,0 +1,3 @@
+:- module(rules, [allowed/1]).
+
+allowed(X) :- member(X, [a, b]).
