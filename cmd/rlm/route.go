@@ -206,7 +206,27 @@ func cmdRouteEval(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, rep)
+		err = writeJSON(stdout, rep)
+	} else {
+		err = rep.Markdown(stdout, *misses)
 	}
-	return rep.Markdown(stdout, *misses)
+	if err != nil {
+		return err
+	}
+	// A report whose every repair failed measures the fallback, not the
+	// model: say so and fail, so that a dead endpoint is not a result.
+	for _, s := range rep.Configs {
+		if s.Repairs > 0 && sum(s.FailedRepairs) == s.Repairs {
+			return fmt.Errorf("every repair of the %s configuration failed; check the endpoint (--base-url, --key-env) and the model name", s.Config)
+		}
+	}
+	return nil
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

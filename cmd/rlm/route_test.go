@@ -203,3 +203,45 @@ func TestRouteEvalScoresACorpus(t *testing.T) {
 		t.Fatalf("--half dev: exit %d: %s%s", code, out, errs)
 	}
 }
+
+// TestRouteEvalReportsFailedRepairsAndFailsWhenAllFail: a repair the
+// endpoint does not answer is a clarify by the rules, so it is counted
+// apart ("failed repairs") with its stop, warned about, and when every
+// repair of the run failed (a dead endpoint, a wrong key) the command
+// fails instead of printing the fallback's accuracy as the model's.
+func TestRouteEvalReportsFailedRepairsAndFailsWhenAllFail(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   func(call int) int
+		wantCode int
+		want     []string
+	}{
+		{"every call refused", func(int) int { return 401 }, 1, []string{"(provider_error "}},
+		{"the first call refused", func(call int) int {
+			if call == 0 {
+				return 401
+			}
+			return 0
+		}, 0, []string{"warning: rewriter+resolver+repair: 1 of ", "(provider_error 1)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := testfixture.NewChatFake(t, func(call int, _ testfixture.Request) testfixture.ChatTurn {
+				return testfixture.ChatTurn{Status: tt.status(call), Content: `{"result":"fallback_chat"}`}
+			})
+			out, errs, code := runCLI(t, "", "route", "eval", "--intents", homeIntents, "--corpus", smallCorpus,
+				"--model", "gpt-4o-mini", "--base-url", fake.URL(), "--key-env", "")
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d: %s%s", code, tt.wantCode, out, errs)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if all := strings.Contains(errs, "every repair of the rewriter+resolver+repair configuration failed"); all != (tt.wantCode != 0) {
+				t.Errorf("stderr says every repair failed: %v, want %v: %s", all, tt.wantCode != 0, errs)
+			}
+		})
+	}
+}

@@ -74,6 +74,13 @@ type Score struct {
 	// WrongArgs are accepts of the expected intent with other arguments.
 	WrongArgs int `json:"wrong_args"`
 	Errors    int `json:"errors"` // Route returned an error
+	// Repairs counts the turns that ran the model repair; FailedRepairs
+	// those whose repair did not end with an answer, by loop stop
+	// ("provider_error", "budget", "deadline", ...). A failed repair is
+	// answered by the rules as a clarify, so a dead endpoint shows here,
+	// not in Errors.
+	Repairs       int            `json:"repairs"`
+	FailedRepairs map[string]int `json:"failed_repairs,omitempty"`
 	// Halves are the same counts over each half of the cases scored
 	// (HalfDev, then HalfHeldOut; a half with no case is left out).
 	Halves []HalfScore `json:"halves"`
@@ -234,6 +241,15 @@ func score(ctx context.Context, name string, o intent.Options, cases []Case, cat
 			s.Errors++
 			s.Misses = append(s.Misses, Failure{Line: c.Line, Half: c.Half(), Category: c.Category, Utterance: c.Utterance, Want: c.String(), Got: "error: " + err.Error()})
 			continue
+		}
+		if res.RepairStop != "" {
+			s.Repairs++
+			if res.RepairStop != string(loop.StopAnswered) {
+				if s.FailedRepairs == nil {
+					s.FailedRepairs = map[string]int{}
+				}
+				s.FailedRepairs[res.RepairStop]++
+			}
 		}
 		v := c.Judge(res)
 		s.ModelCalls += res.ModelCalls

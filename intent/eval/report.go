@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -23,11 +24,16 @@ func (r *Report) Markdown(w io.Writer, misses bool) error {
 		half = ", the " + r.Half + " half only"
 	}
 	fmt.Fprintf(&b, "%d cases%s%s\n\n", r.Cases, half, model)
-	b.WriteString("| configuration | accuracy | clarify rate | p50 | p99 | model calls | false-positive executions | wrong-argument accepts | errors |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| configuration | accuracy | clarify rate | p50 | p99 | model calls | false-positive executions | wrong-argument accepts | errors | failed repairs |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range r.Configs {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %d | %d | %d |\n", s.Config, pct(s.Correct, s.Cases), pct(s.Clarify, s.Cases),
-			ms(s.P50), ms(s.P99), s.ModelCalls, s.FalsePositives, s.WrongArgs, s.Errors)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %d | %d | %d | %d of %d |\n", s.Config, pct(s.Correct, s.Cases), pct(s.Clarify, s.Cases),
+			ms(s.P50), ms(s.P99), s.ModelCalls, s.FalsePositives, s.WrongArgs, s.Errors, s.failed(), s.Repairs)
+	}
+	for _, s := range r.Configs {
+		if w := s.RepairWarning(); w != "" {
+			b.WriteString("\nwarning: " + w + "\n")
+		}
 	}
 	b.WriteString("\n| category | cases |")
 	for _, s := range r.Configs {
@@ -79,4 +85,34 @@ func pct(n, of int) string {
 
 func ms(d time.Duration) string {
 	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
+
+// failed is the number of repairs that did not end with an answer.
+func (s *Score) failed() int {
+	n := 0
+	for _, c := range s.FailedRepairs {
+		n += c
+	}
+	return n
+}
+
+// RepairWarning says, when some of a configuration's repairs failed, how
+// many and why ("3 of 62 repairs failed (provider_error 3): ..."), so
+// that a dead or refusing endpoint is not read as the model's accuracy;
+// "" when none failed.
+func (s *Score) RepairWarning() string {
+	n := s.failed()
+	if n == 0 {
+		return ""
+	}
+	stops := make([]string, 0, len(s.FailedRepairs))
+	for stop := range s.FailedRepairs {
+		stops = append(stops, stop)
+	}
+	slices.Sort(stops)
+	for i, stop := range stops {
+		stops[i] = fmt.Sprintf("%s %d", stop, s.FailedRepairs[stop])
+	}
+	return fmt.Sprintf("%s: %d of %d repairs failed (%s); those turns were answered by the rules' fallback (a clarify), so this row does not measure the model",
+		s.Config, n, s.Repairs, strings.Join(stops, ", "))
 }

@@ -73,3 +73,5 @@ mutant "numbers are grounded by what the words say" intent/guard.go 's/if got, e
 mutant "the intent's own words explain" intent/guard.go 's/(used\[t\] || e != nil \&\& e.knows(t, r.synonyms))/(used[t])/' ./intent -run TestARepairsAcceptMustBeGroundedInTheUtterance
 mutant "only words the user wrote explain" intent/guard.go 's/		if u.typed\[t\] \&\& (/		if (/' ./intent -run TestARewritersCorrectionAloneDoesNotExplainAModelsChoice
 mutant "the example declares its handlers' ranges" examples/router/intents/home.pl 's/"brightness in percent", \[min(0), max(100)\]/"brightness in percent"/' ./examples/router -run TestAConversationChangesTheHome
+mutant "a repair that did not answer is counted as failed" intent/eval/eval.go 's/if res.RepairStop != string(loop.StopAnswered) {/if res.RepairStop == "never" {/' ./cmd/rlm -run TestRouteEvalReportsFailedRepairsAndFailsWhenAllFail
+mutant "a run whose every repair failed fails" cmd/rlm/route.go 's/if s.Repairs > 0 \&\& sum(s.FailedRepairs) == s.Repairs {/if s.Repairs < 0 \&\& sum(s.FailedRepairs) == s.Repairs {/' ./cmd/rlm -run TestRouteEvalReportsFailedRepairsAndFailsWhenAllFail
