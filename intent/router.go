@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/internal/stopwords"
@@ -395,18 +397,37 @@ func (r *Router) because(_ context.Context, res *Result, check string, premises 
 	res.Evidence = append(res.Evidence, Because{Rule: rule, Premises: ps})
 }
 
-// whichQuestion asks the user to choose among intents.
+// whichQuestion asks the user to choose among intents. Descriptions are
+// written to the assistant ("Tell the weather forecast", "Remind the user
+// of something later"), so the question is the assistant's offer: "Should
+// I tell the weather forecast?", with the user addressed as "you".
 func (r *Router) whichQuestion(names []string) string {
 	var ds []string
 	for _, n := range names {
 		if e, ok := r.intents[n]; ok {
-			ds = append(ds, strings.ToLower(strings.TrimSuffix(e.Description, ".")))
+			ds = append(ds, toUser.Replace(lowerFirst(strings.TrimSuffix(strings.TrimSpace(e.Description), "."))))
 		}
 	}
 	if len(ds) == 0 {
 		return "What would you like to do?"
 	}
-	return "Do you want to " + strings.Join(ds, ", or ") + "?"
+	return "Should I " + strings.Join(ds, ", or ") + "?"
+}
+
+// toUser turns a description's "the user" into the question's "you".
+var toUser = strings.NewReplacer("the user's", "your", "the user", "you", "The user's", "Your", "The user", "You")
+
+// lowerFirst lowercases the first letter of s unless the word is an
+// acronym or a name written in capitals ("TV", "HVAC").
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || !unicode.IsUpper(r) {
+		return s
+	}
+	if r2, _ := utf8.DecodeRuneInString(s[n:]); unicode.IsUpper(r2) {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // severalQuestion asks about a turn holding a second request the router

@@ -88,7 +88,7 @@ func TestRouteWithoutAModelAsksInsteadOfGuessing(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	out, _, _ := route(t, append(homeGrants, "--explain", "the hall lights should be on")...)
-	for _, want := range []string{"clarify \"Do you want to", "in_no_phrasing", "repair: none configured (--model)"} {
+	for _, want := range []string{"clarify \"Should I ", "in_no_phrasing", "repair: none configured (--model)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

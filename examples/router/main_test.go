@@ -57,7 +57,7 @@ func TestAConversationChangesTheHome(t *testing.T) {
 		"[accept timer_start {\"duration\":600} by rules]",
 		"10m0s left on the timer.",
 		"[clarify by rules]\nI didn't get the brightness in percent; what should it be?",
-		"[clarify by rules]\nDo you want to",
+		"[clarify by rules]\nShould I ",
 		"Added milk and eggs to the shopping list (1 items).",
 		"lights on: kitchen", "timer: 10m0s left", "shopping list: milk and eggs")
 	if strings.Contains(out, "Brightness goes from") {
