@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/rlm-dev/rlm/internal/plsyntax"
 )
 
 func newTestEngine(t *testing.T, files map[string]string, opts Options) *Engine {
@@ -168,6 +170,32 @@ func TestQueryText(t *testing.T) {
 	want := `X=1 Y="ab" X=2 Y="ab"`
 	if strings.Join(got, " ") != want {
 		t.Fatalf("got %q want %q", strings.Join(got, " "), want)
+	}
+}
+
+// TestQueryTextSyntaxErrorsSayWhatAndWhere: a query typed at the REPL
+// that does not read gets the rule files' plain-words message and its
+// column, never the reader's token names; a second clause is refused, not
+// silently dropped.
+func TestQueryTextSyntaxErrorsSayWhatAndWhere(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.pl": "p(1).\n"}, Options{})
+	tests := []struct{ query, want string }{
+		{"foo(.", `engine: syntax error: unbalanced "(": not closed before the end of the clause at column 4`},
+		{"X = 1 +.", `engine: syntax error: unexpected "+." at column 7`},
+		{"foo(a b)", `engine: syntax error: operator expected after "a" at column 7`},
+		{"p(X). p(Y).", `engine: syntax error: more than one clause: a query is one goal ending in "." (join goals with ",") at column 7`},
+		{"X = 'é", `engine: syntax error: quoted atom 'é.… is not closed at column 5`},
+	}
+	for _, tt := range tests {
+		n := 0
+		_, err := e.QueryText(context.Background(), tt.query, func([]Binding) bool { n++; return true })
+		if err == nil || err.Error() != tt.want || n != 0 {
+			t.Errorf("QueryText(%q): %d solutions, error %v, want %s", tt.query, n, err, tt.want)
+		}
+		var se *plsyntax.SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("QueryText(%q): %T is not a *plsyntax.SyntaxError", tt.query, err)
+		}
 	}
 }
 

@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/rlm-dev/rlm/internal/plsyntax"
 	"github.com/rlm-dev/rlm/internal/textclip"
 
 	pl "github.com/ichiban/prolog/engine"
@@ -40,12 +43,15 @@ func (e *Engine) QueryText(ctx context.Context, text string, yield func([]Bindin
 	if !strings.HasSuffix(text, ".") {
 		text += "."
 	}
-	p := pl.NewParser(vm, strings.NewReader(text))
-	t, err := p.Term()
+	t, vars, err := plsyntax.ReadQuery(vm, text)
 	if err != nil {
-		return 0, fmt.Errorf("engine: syntax error: %w", err)
+		e.put(vm)
+		var se *plsyntax.SyntaxError
+		if errors.As(err, &se) {
+			return 0, fmt.Errorf("engine: %w at column %d", err, utf8.RuneCountInString(text[:min(se.Offset, len(text))])+1)
+		}
+		return 0, fmt.Errorf("engine: %w", err)
 	}
-	vars := append([]pl.ParsedVariable(nil), p.Vars...)
 	n := 0
 	bctx := withBudget(ctx, e.opts.Inferences)
 	_, err, abandoned := force(ctx, func() (bool, error) {

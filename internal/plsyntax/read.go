@@ -309,3 +309,35 @@ func quotedKind(q byte) string {
 func quote(s string) string {
 	return `"` + textclip.Clean(strings.Join(strings.Fields(s), " "), 40) + `"`
 }
+
+// ReadQuery reads a query typed at a terminal — one term ending in "." —
+// with vm's operators, and returns it with its named variables. A text
+// that is not one such term gives a *SyntaxError in plain words whose
+// Offset is in text, like ReadClause's.
+func ReadQuery(vm *pl.VM, text string) (pl.Term, []pl.ParsedVariable, error) {
+	sc := NewScanner(text)
+	c, ok := sc.Next()
+	if !ok {
+		return nil, nil, &SyntaxError{Msg: "empty query", Reader: "empty query"}
+	}
+	if next, more := sc.Next(); more {
+		msg := `more than one clause: a query is one goal ending in "." (join goals with ",")`
+		return nil, nil, &SyntaxError{Offset: next.Start, Msg: msg, Reader: msg}
+	}
+	terms, err := ReadClause(vm, text, &c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(terms) != 1 {
+		msg := `more than one term: a query is one goal ending in "."`
+		return nil, nil, &SyntaxError{Offset: c.Start, Msg: msg, Reader: msg}
+	}
+	// The variables: ReadClause's parser is gone, so read the one clause
+	// again for its variable names (it parsed above, so it parses here).
+	p := pl.NewParser(vm, strings.NewReader(text[c.Start:c.End]))
+	t, err := readTerm(p)
+	if err != nil {
+		return nil, nil, explain(text, &c, c.End, err)
+	}
+	return t, append([]pl.ParsedVariable(nil), p.Vars...), nil
+}

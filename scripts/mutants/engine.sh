@@ -32,3 +32,5 @@ mutant "testdata directories are skipped" engine/layers.go 's#name == "testdata"
 mutant "a rules directory without .pl files is refused" engine/layers.go 's#if n == 0 {#if n < 0 {#' ./engine -run 'TestRulesDirectoryMustHoldRuleFiles'
 mutant "UserDir errors wrap the RulesDirError" engine/layers.go 's#return nil, \&LoadError{File: o.UserDir, Err: err}#return nil, \&LoadError{File: o.UserDir, Reason: err.Error()}#' ./engine -run 'TestRulesDirectoryMustHoldRuleFiles'
 mutant "a symbolic link to a directory is not read" engine/layers.go 's#err == nil \&\& st.IsDir() {#err == nil \&\& st.IsDir() \&\& false {#' ./engine -run 'TestRuleDirectoryReadsOnlyBoundedRegularFiles'
+mutant "a REPL query's second clause is refused" internal/plsyntax/read.go 's/if next, more := sc.Next(); more {/if next, more := sc.Next(); more \&\& next.Start < 0 {/' ./engine -run TestQueryTextSyntaxErrorsSayWhatAndWhere
+mutant "a REPL query's syntax error says its column" engine/toplevel.go 's/if errors.As(err, \&se) {/if false \&\& errors.As(err, \&se) {/' ./engine -run TestQueryTextSyntaxErrorsSayWhatAndWhere
