@@ -266,10 +266,15 @@ func (p *Project) refresh(ctx context.Context) error {
 // Root, Snapshot, Stats and FileHash (a file's content hash, "" and false
 // if the snapshot has no such file) describe the tree and its current
 // snapshot.
-func (p *Project) Root() string                        { return p.proj.Root() }
-func (p *Project) Snapshot() store.Identity            { return p.proj.Snapshot() }
-func (p *Project) Stats() project.Stats                { return p.proj.Stats() }
-func (p *Project) FileHash(path string) (string, bool) { return p.proj.FileHash(path) }
+func (p *Project) Root() string             { return p.proj.Root() }
+func (p *Project) Snapshot() store.Identity { return p.proj.Snapshot() }
+func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
+
+// VectorState is how the Chroma collection stood against the search
+// index at its last open, repairs included (project.VectorState); false
+// without Options.Chroma.
+func (p *Project) VectorState() (project.VectorState, bool) { return p.proj.VectorState() }
+func (p *Project) FileHash(path string) (string, bool)      { return p.proj.FileHash(path) }
 
 // Status validates the files and reports the knowledge base's state: the
 // snapshot, counts and every file that is not current (as ReadStatus).

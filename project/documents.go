@@ -7,17 +7,19 @@ import (
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
-// Documents turns facts into retrieval documents: one per definition, with
+// Documents turns facts into retrieval documents: one per definition
+// (ID: retrieval.SymbolDocumentID, stable while lines shift), with
 // the calls and type references inside it as Refs. References outside any
 // definition are dropped (the graph relates definitions).
 func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
 	var docs []retrieval.Document
 	for _, f := range files {
 		base := len(docs)
+		nth := map[string]int{} // qualified name -> definitions seen in this file
 		for _, s := range f.Symbols {
 			q := qualifiedName(s)
 			docs = append(docs, retrieval.Document{
-				ID:          retrieval.DocumentID(f.Provenance.Path, q, s.Range.StartLine),
+				ID:          retrieval.SymbolDocumentID(f.Provenance.Path, q, nth[q]),
 				Path:        f.Provenance.Path,
 				StartLine:   s.Range.StartLine,
 				EndLine:     s.Range.EndLine,
@@ -35,6 +37,7 @@ func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
 					"status":     f.Status,
 				},
 			})
+			nth[q]++
 		}
 		for _, r := range f.References {
 			if r.Enclosing < 0 || r.Enclosing >= len(f.Symbols) {

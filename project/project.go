@@ -124,6 +124,8 @@ type Project struct {
 	stats   Stats
 	skipped []store.FileState // the snapshot's skipped files
 
+	vectors VectorState // of the open search index's Chroma collection
+
 	staleHits atomic.Int64
 }
 
@@ -350,6 +352,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.mu.Lock()
 	old := p.index
 	p.index, p.id, p.current, p.gens, p.stats, p.skipped = ix, id, current, gens, stats, skipped
+	p.vectors = ix.vectors
 	p.mu.Unlock()
 	old.close()
 	removeOldSearchIndexes(filepath.Dir(p.st.DBPath()), id)

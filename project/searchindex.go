@@ -25,6 +25,7 @@ const buildBatch = 2000
 type searchIndex struct {
 	backend retrieval.Backend
 	lock    *fileLock
+	vectors VectorState // with Chroma: how the collection stood at open
 }
 
 func (ix *searchIndex) close() error {
@@ -109,7 +110,22 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 		lock.unlock()
 		return nil, err
 	}
-	return &searchIndex{backend: b, lock: lock}, nil
+	ix := &searchIndex{backend: b, lock: lock}
+	if r, ok := b.(*retrieval.Router); ok {
+		// The collection outlives the index file: it may lack records (a
+		// server on a fresh data directory, a deleted collection, an index
+		// built for the embedded backend) or hold others (an earlier
+		// generation's).
+		primary, _ := r.Primary.(*embedded.Backend)
+		vec, _ := r.Vectors.(*chroma.Backend)
+		if primary != nil && vec != nil {
+			if ix.vectors, err = reconcileVectors(ctx, primary, vec); err != nil {
+				ix.close()
+				return nil, err
+			}
+		}
+	}
+	return ix, nil
 }
 
 // openBackend opens the embedded backend at path, with vectors in it or,
@@ -133,6 +149,9 @@ func (p *Project) openBackend(ctx context.Context, path string, current map[stri
 	}
 	cfg := *p.opts.Chroma
 	cfg.Embedder = p.opts.Embedder
+	if cfg.Namespace == "" {
+		cfg.Namespace = ChromaNamespace(p.root)
+	}
 	vec, err := chroma.Open(ctx, cfg)
 	if err != nil {
 		primary.Close()

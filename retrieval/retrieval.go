@@ -75,9 +75,24 @@ type Document struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
-// DocumentID builds the conventional id "path#qualified@startLine".
+// DocumentID builds the id "path#qualified@startLine": unique, but it
+// changes whenever lines above the definition are added or removed. A
+// store that outlives one snapshot (a Chroma collection) wants
+// SymbolDocumentID.
 func DocumentID(path, qualified string, startLine int) string {
 	return fmt.Sprintf("%s#%s@%d", path, qualified, startLine)
+}
+
+// SymbolDocumentID builds the id "path#qualified" of the nth (0-based, in
+// source order) definition of qualified in the file at path, with "~n"
+// appended for n ≥ 1 (overloads, redefinitions, #if branches): it stays
+// the same while edits shift lines, so a record written for an earlier
+// version of the file is replaced, not left behind.
+func SymbolDocumentID(path, qualified string, nth int) string {
+	if nth == 0 {
+		return path + "#" + qualified
+	}
+	return fmt.Sprintf("%s#%s~%d", path, qualified, nth)
 }
 
 // Ref is one use of a name inside a Document.

@@ -16,7 +16,9 @@ import (
 type Router struct {
 	Primary Backend
 	Vectors Backend
-	// Check filters hits from Vectors; it returns the hits to keep.
+	// Check filters hits from Vectors; it returns the hits to keep. When
+	// it drops some, Vectors is asked again for more (see vector), so
+	// Check may see a hit more than once per search.
 	Check func(ctx context.Context, hits []Hit) []Hit
 }
 
@@ -74,18 +76,34 @@ func (r *Router) Search(ctx context.Context, req Request) ([]Hit, error) {
 	return r.Primary.Search(ctx, req)
 }
 
+// vector asks Vectors for req.Limit hits; with Check, hits Check drops
+// (stale records) are made up for by asking again for four times as many,
+// until req.Limit hits pass, Vectors has no more, or MaxLimit was asked.
 func (r *Router) vector(ctx context.Context, req Request) ([]Hit, error) {
-	hits, err := r.Vectors.Search(ctx, req)
+	if r.Check == nil {
+		return r.Vectors.Search(ctx, req)
+	}
+	req, err := req.Normalize()
 	if err != nil {
 		return nil, err
 	}
-	if r.Check != nil {
+	for ask := req.Limit; ; ask = min(4*ask, MaxLimit) {
+		q := req
+		q.Limit = ask
+		hits, err := r.Vectors.Search(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		got := len(hits)
 		hits = r.Check(ctx, hits)
-		for i := range hits {
-			hits[i].Rank = i + 1
+		if len(hits) >= req.Limit || got < ask || ask >= MaxLimit {
+			hits = hits[:min(len(hits), req.Limit)]
+			for i := range hits {
+				hits[i].Rank = i + 1
+			}
+			return hits, nil
 		}
 	}
-	return hits, nil
 }
 
 // Fetch reads from Primary.

@@ -21,14 +21,19 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer p.Close()
 	st, id := p.Stats(), p.Snapshot()
+	vs, chroma := p.VectorState()
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{
+		out := map[string]any{
 			"root": p.Root(), "files": st.Files, "bytes": st.Bytes, "symbols": st.Symbols, "refs": st.Refs,
 			"partial": st.Partial, "errors": st.Errors, "stale": st.Stale, "skipped": st.Skipped,
 			"extract_ms": st.Check.Milliseconds(), "store_ms": st.Build.Milliseconds(),
 			"generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
 			"search_index_reused": st.Reused, "in_memory": bf.inMemory,
-		})
+		}
+		if chroma {
+			out["vector_store"] = vs
+		}
+		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "indexed %s: %d files, %.1f MB, %d symbols, %d references (%d partial, %d errors, %d stale, %d skipped) in %s\n",
 		p.Root(), st.Files, float64(st.Bytes)/1e6, st.Symbols, st.Refs, st.Partial, st.Errors, st.Stale, st.Skipped,
@@ -43,5 +48,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "snapshot: %s; search index %s%s (snapshot check %s, search index %s)\n",
 		id, how, where, st.Check.Round(time.Millisecond), st.Build.Round(time.Millisecond))
+	if chroma {
+		fmt.Fprintf(stdout, "vector store: %s\n", vs)
+	}
 	return nil
 }

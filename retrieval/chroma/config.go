@@ -72,6 +72,13 @@ type Config struct {
 	// CollectionPrefix starts every collection name (default "rlm"); use it
 	// to keep projects apart: [a-zA-Z0-9][a-zA-Z0-9._-]{0,63}.
 	CollectionPrefix string
+	// Namespace, if set, names the project whose records the collection
+	// holds ([a-zA-Z0-9][a-zA-Z0-9._-]{0,63}): it becomes part of the
+	// collection name (prefix-namespace-model-...), so two trees whose
+	// files share relative paths never overwrite each other's records.
+	// Empty: one collection per prefix, model, dimensions and space.
+	// project.Open sets it to the tree's namespace unless given.
+	Namespace string
 	// Embedder embeds Document.Text on Upsert and Request.Text on Search.
 	// Without one, only UpsertVectors, QueryVector, Fetch, Delete, Exact and
 	// Structural work, and Model and Dimensions must be set. Its model id
@@ -236,6 +243,12 @@ func newBackend(cfg Config) (*Backend, error) {
 	}
 	if !namePartRE.MatchString(prefix) {
 		return nil, bad("CollectionPrefix %q: want [a-zA-Z0-9][a-zA-Z0-9._-]{0,63}", prefix)
+	}
+	if cfg.Namespace != "" {
+		if !namePartRE.MatchString(cfg.Namespace) {
+			return nil, bad("Namespace %q: want [a-zA-Z0-9][a-zA-Z0-9._-]{0,63}", cfg.Namespace)
+		}
+		prefix += "-" + cfg.Namespace
 	}
 	b.name = CollectionName(prefix, b.model, b.dims, b.space)
 	if b.batch <= 0 {

@@ -16,11 +16,20 @@
 //
 // # Collections
 //
-// Vectors live in one collection per (embedder model id, dimensions, distance
-// space), named by CollectionName, inside a tenant and database that are
-// created if missing (default_tenant / default_database). A change of
-// embedder therefore never mixes vectors; an existing collection whose
-// recorded model, dimensions or space disagree is refused with ErrMismatch.
+// Vectors live in one collection per (Config.Namespace, embedder model id,
+// dimensions, distance space), named by CollectionName, inside a tenant and
+// database that are created if missing (default_tenant / default_database).
+// A change of embedder therefore never mixes vectors; an existing collection
+// whose recorded model, dimensions or space disagree is refused with
+// ErrMismatch. project sets the namespace per tree (project.ChromaNamespace),
+// so trees whose files share relative paths never share records, and keeps
+// the collection in line with its search index (Versions lists what a
+// collection holds).
+//
+// Upsert stores each record's Chroma document: Document.Text, or when that
+// is empty the text that was embedded (marked with MetaDerivedText and read
+// back as an empty Text), so other Chroma clients see what a vector stands
+// for.
 //
 // # Filters
 //

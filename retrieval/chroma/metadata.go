@@ -27,6 +27,11 @@ const (
 	MetaContentHash = "content_hash" // string, the file's content hash (provenance)
 	MetaTest        = "test"         // bool, always present
 	MetaRefs        = "refs"         // string, JSON array of retrieval.Ref (kept so Fetch round-trips)
+	// MetaDerivedText is true when the record's Chroma document is not
+	// Document.Text (which was empty) but the text that was embedded
+	// (EmbeddingText): stored so that other Chroma clients see what each
+	// vector stands for, and left out of Document.Text when read back.
+	MetaDerivedText = "derived_text" // bool, present only when true
 	// MetaUserPrefix prefixes each key of Document.Metadata.
 	MetaUserPrefix = "meta:"
 	// MetaDirPrefix prefixes the ancestor-directory keys dir_1..dir_N used
@@ -117,7 +122,7 @@ func toMetadata(d retrieval.Document) (map[string]any, error) {
 // ignored; malformed values are reported.
 func fromRecord(id string, text *string, m map[string]any) (retrieval.Document, error) {
 	d := retrieval.Document{ID: id}
-	if text != nil {
+	if derived, _ := m[MetaDerivedText].(bool); text != nil && !derived {
 		d.Text = *text
 	}
 	for k, v := range m {

@@ -118,3 +118,39 @@ func (b *Backend) get(ctx context.Context, body map[string]any) ([]retrieval.Doc
 	}
 	return resp.docs("get")
 }
+
+// Versions returns every record's id and content hash (MetaContentHash;
+// "" for a record without one), paging through the collection BatchSize
+// records at a time. It is what a caller compares against its own
+// documents to find missing, stale and extra records (project reconciles
+// a collection this way); records written while it pages may be missed.
+func (b *Backend) Versions(ctx context.Context) (map[string]string, error) {
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for offset := 0; ; offset += b.batch {
+		var resp struct {
+			IDs       []string         `json:"ids"`
+			Metadatas []map[string]any `json:"metadatas"`
+		}
+		err := b.withCollection(ctx, func(base string) error {
+			return b.c.do(ctx, "get", http.MethodPost, base+"/get",
+				map[string]any{"include": []string{"metadatas"}, "limit": b.batch, "offset": offset}, &resp)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Metadatas) != len(resp.IDs) {
+			return nil, &Error{Op: "get", Status: 200, Kind: KindMalformed,
+				Message: fmt.Sprintf("%d ids, %d metadatas", len(resp.IDs), len(resp.Metadatas))}
+		}
+		for i, id := range resp.IDs {
+			h, _ := resp.Metadatas[i][MetaContentHash].(string)
+			out[id] = h
+		}
+		if len(resp.IDs) < b.batch {
+			return out, nil
+		}
+	}
+}

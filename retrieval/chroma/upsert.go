@@ -20,7 +20,8 @@ type record struct {
 }
 
 // Upsert embeds each document's Text (or, when Text is empty, its qualified
-// name, signature, doc and path) with the Embedder and writes documents,
+// name, signature, doc and path, which is then stored as the record's
+// Chroma document, marked MetaDerivedText) with the Embedder and writes documents,
 // vectors and provenance metadata with Chroma's upsert, replacing records of
 // the same id whole (metadata keys of the old version that the new one lacks
 // are dropped; see clearStale). Everything is validated and embedded before the first write;
@@ -38,7 +39,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []retrieval.Document) error {
 	if b.embedder == nil {
 		return ErrNoEmbedder
 	}
-	recs, err := b.records(docs)
+	recs, err := b.records(docs, true)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func (b *Backend) UpsertVectors(ctx context.Context, docs []retrieval.Document, 
 	if len(docs) == 0 {
 		return nil
 	}
-	recs, err := b.records(docs)
+	recs, err := b.records(docs, false)
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,9 @@ func (b *Backend) UpsertVectors(ctx context.Context, docs []retrieval.Document, 
 // vectors for one document.
 func EmbeddingText(d retrieval.Document) string { return retrieval.EmbeddingText(d) }
 
-func (b *Backend) records(docs []retrieval.Document) ([]record, error) {
+// records validates docs and turns them into records; with derive, a
+// document without Text stores the text that is embedded (MetaDerivedText).
+func (b *Backend) records(docs []retrieval.Document, derive bool) ([]record, error) {
 	recs := make([]record, len(docs))
 	seen := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -104,11 +107,17 @@ func (b *Backend) records(docs []retrieval.Document) ([]record, error) {
 			return nil, err
 		}
 		r := record{id: d.ID, meta: m}
-		if d.Text != "" {
-			t := d.Text
+		t := d.Text
+		if t == "" && derive {
+			// The Chroma document is what the vector stands for, also
+			// when the caller gave no text (MetaDerivedText).
+			t = EmbeddingText(d)
+			m[MetaDerivedText] = true
+		}
+		if t != "" {
 			r.text = &t
 		}
-		size := len(d.ID) + len(d.Text) + 64
+		size := len(d.ID) + len(t) + 64
 		for k, v := range m {
 			size += len(k) + 8
 			if s, ok := v.(string); ok {

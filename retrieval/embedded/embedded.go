@@ -620,3 +620,35 @@ func placeholders(n int) string {
 	}
 	return strings.Repeat("?, ", n-1) + "?"
 }
+
+// Versions returns stored documents' ids and content hashes: every
+// document when sample ≤ 0, else at most sample of them — the oldest and
+// the newest rows, half each — for a cheap comparison against another
+// store holding the same documents (project checks a Chroma collection
+// this way before comparing everything).
+func (b *Backend) Versions(ctx context.Context, sample int) (map[string]string, error) {
+	q := "SELECT id, content_hash FROM docs"
+	var args []any
+	if sample > 0 {
+		q = "SELECT id, content_hash FROM (SELECT id, content_hash FROM docs ORDER BY rid LIMIT ?) " +
+			"UNION SELECT id, content_hash FROM (SELECT id, content_hash FROM docs ORDER BY rid DESC LIMIT ?)"
+		args = []any{(sample + 1) / 2, sample / 2}
+	}
+	rows, err := b.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: versions: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, fmt.Errorf("embedded: versions: %w", err)
+		}
+		out[id] = h
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("embedded: versions: %w", err)
+	}
+	return out, nil
+}

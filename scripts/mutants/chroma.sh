@@ -36,3 +36,13 @@ if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
 else
 	echo "note: RLM_CHROMA_URL unset: the 5 suite/chroma mutants need a Chroma server and were not run"
 fi
+
+# Chroma consistency (issue 12): stable ids, per-tree collections,
+# reconcile at open, over-fetch past stale records, stored documents.
+# The project tests need RLM_CHROMA_URL (scripts/mutants.sh starts no server;
+# run `eval "$(scripts/chroma-server.sh start)"` first).
+mutant "document ids do not carry the line" project/documents.go 's|ID:          retrieval.SymbolDocumentID(f.Provenance.Path, q, nth\[q\]),|ID:          retrieval.DocumentID(f.Provenance.Path, q, s.Range.StartLine),|' ./project -run TestDocumentIDsAreStableAcrossLineShifts
+mutant "the collection is reconciled at open" project/searchindex.go 's|if primary != nil \&\& vec != nil {|if primary != nil \&\& vec == nil {|' ./project -run 'TestChromaRecordsFollowTheTreeAcrossEdits|TestAReusedSearchIndexRefillsItsCollection'
+mutant "each tree has its own collection" project/searchindex.go 's|if cfg.Namespace == "" {|if cfg.Namespace == "never" {|' ./project -run TestTreesWithTheSamePathsKeepTheirOwnVectors
+mutant "stale vector hits are made up for" retrieval/router.go 's|if len(hits) >= req.Limit \|\| got < ask \|\| ask >= MaxLimit {|if true \|\| got < ask {|' ./project -run TestChromaHitsAreCheckedAgainstCurrentHashes
+mutant "the embedded text is stored as the document" retrieval/chroma/upsert.go 's|if t == "" \&\& derive {|if t == "" \&\& !derive {|' ./retrieval/chroma -run TestUpsertStoresTheEmbeddedTextAsTheDocument
