@@ -51,14 +51,11 @@ func (p *Project) openCases(ctx context.Context) error {
 	return nil
 }
 
-// searchCases answers query on b (snapshot id) reusing a similar case's
-// steps when the rules choose one, else planning; it retains the case of
-// a search that needed more than one step.
-func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store.Identity, query string, limit int) (*Answer, error) {
-	plan, err := p.planner.PlanFor(ctx, b, query)
-	if err != nil {
-		return nil, err
-	}
+// searchCases answers plan's query on b (snapshot id) reusing a similar
+// case's steps when the rules choose one, else running plan; it retains
+// the case of a search that needed more than one step.
+func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store.Identity, plan *planner.Plan, limit int) (*Answer, error) {
+	query := plan.Query
 	cb := p.cases
 	key := cases.Key(plan.Class, query)
 	found, err := cb.store.Retrieve(ctx, key, cb.version)

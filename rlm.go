@@ -203,10 +203,15 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 	var at store.Identity
 	err := p.proj.View(func(b retrieval.Backend, id store.Identity) (err error) {
 		at = id
+		plan, err := p.planner.PlanFor(ctx, b, query)
+		if err != nil {
+			return err
+		}
+		plan.Generation = id.Generation
 		if p.cases != nil {
-			ans, err = p.searchCases(ctx, b, id, query, limit)
+			ans, err = p.searchCases(ctx, b, id, plan, limit)
 		} else {
-			ans, err = p.planner.Search(ctx, b, query, limit)
+			ans, err = p.planner.Run(ctx, b, plan, limit)
 		}
 		return err
 	})

@@ -27,6 +27,9 @@ const (
 	MetaContentHash = "content_hash" // string, the file's content hash (provenance)
 	MetaTest        = "test"         // bool, always present
 	MetaRefs        = "refs"         // string, JSON array of retrieval.Ref (kept so Fetch round-trips)
+	MetaChanged     = "changed"      // int, Document.Changed (omitted when 0)
+	MetaParser      = "parser"       // string, Document.Parser ("name/version")
+	MetaParserName  = "parser_name"  // string, retrieval.ParserName(Document.Parser), for Filter.Parsers
 	// MetaUserPrefix prefixes each key of Document.Metadata.
 	MetaUserPrefix = "meta:"
 	// MetaDirPrefix prefixes the ancestor-directory keys dir_1..dir_N used
@@ -75,6 +78,11 @@ func toMetadata(d retrieval.Document) (map[string]any, error) {
 	put(MetaSignature, d.Signature)
 	put(MetaDoc, d.Doc)
 	put(MetaContentHash, d.ContentHash)
+	put(MetaParser, d.Parser)
+	put(MetaParserName, retrieval.ParserName(d.Parser))
+	if d.Changed != 0 {
+		m[MetaChanged] = d.Changed
+	}
 	if d.StartLine != 0 {
 		m[MetaStartLine] = d.StartLine
 	}
@@ -143,6 +151,12 @@ func fromRecord(id string, text *string, m map[string]any) (retrieval.Document, 
 			d.StartLine, err = integer(v)
 		case MetaEndLine:
 			d.EndLine, err = integer(v)
+		case MetaChanged:
+			var n int
+			n, err = integer(v)
+			d.Changed = int64(n)
+		case MetaParser:
+			d.Parser, err = str(v)
 		case MetaTest:
 			b, ok := v.(bool)
 			if !ok {
