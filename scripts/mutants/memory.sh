@@ -31,3 +31,21 @@ mutant "a reuse that finds nothing is planned afresh" casebase.go 's|			ok := le
 mutant "the explanation names the reused case" planner/reuse.go 's|		explain = \[\]Because{plan.Because\[0\], r.Because}|		explain = []Because{plan.Because[0]}|' . -run TestAReusedCaseIsExplainedAndSkipsTheStepsThatFailed
 mutant "similar targets ignore case" rules/cases/reuse.pl 's|    same_fold(T, CT), !\.|    T == CT, !.|' . -run TestAReusedCaseIsExplainedAndSkipsTheStepsThatFailed
 mutant "eviction takes failing cases first" cases/cases.go 's|ORDER BY (failures > uses) DESC, used ASC|ORDER BY used ASC|' ./cases -run TestCasesAreBoundedFailingFirstThenLeastRecentlyUsed
+
+# Recency and provenance constraints (changed(N|last), parser(P)).
+R='. -run TestRecencyAndProvenanceConstraintsAreAppliedByTheBackendAndShownInThePlan'
+mutant "since the last index is a recency constraint" bridge/constraints.go 's|if (at(j) == "last" \|\| at(j) == "previous") \&\& indexWords\[at(j+1)\] {|if false {|' ./bridge -run TestConstraintsAreParsedFromTheQueryAsData
+mutant "changed(last) is the snapshot's own generation" planner/types.go 's|req.Filter.ChangedSince = gen - 1|req.Filter.ChangedSince = gen - 2|' $R
+mutant "changed(last) needs the snapshot's generation" planner/types.go 's|		if gen <= 0 {|		if gen < 0 {|' . -run TestChangedSinceTheLastIndexNeedsTheSnapshotsGeneration
+mutant "a step's generation is never negative" bridge/steps.go 's|		if x >= 0 {|		if x >= -5 {|' ./planner -run TestStepsOutsideTheVocabularyAreRefusedNamingTheRule
+mutant "the embedded backend keeps changes after N only" retrieval/embedded/search.go 's|"d.changed > ?"|"d.changed >= ?"|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
+mutant "the embedded backend matches a parser's name, not a prefix" retrieval/embedded/search.go "s|THEN substr(d.parser, 1, instr(d.parser, '/') - 1) ELSE|THEN substr(d.parser, 1, 4) ELSE|" ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
+mutant "a document carries its file's last change" project/documents.go 's|Changed:     changed\[f.Provenance.Path\],|Changed: 1,|' $R
+mutant "a file's change is the generation that last wrote it" project/searchindex.go 's|changed\[f.Path\] = f.PublishedIn|changed[f.Path] = id.Generation|' $R
+mutant "a query of filters alone lists what passes them" rules/retrieval/strategy.pl 's|^    feature(content(0), F),$|    fail,|' $R
+mutant "an answer about the last index rests on every change" memory.go 's|s.Changed == bridge.ChangedLast })|false })|' . -run TestAnAnswerAboutTheLastIndexIsNotServedOnceAnotherGenerationIsPublished
+if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
+	mutant "suite/chroma: changes after N only" retrieval/chroma/filter.go 's|"\$gt": f.ChangedSince|"$gte": f.ChangedSince|' ./retrieval/chroma -run TestChromaBackendKeepsTheRetrievalContract/FiltersAreHonouredByEveryStrategy
+else
+	echo "note: RLM_CHROMA_URL unset: the suite/chroma recency mutant needs a Chroma server and was not run"
+fi
