@@ -67,6 +67,7 @@ type (
 	Answer        = planner.Answer
 	Hit           = planner.Hit // one of an Answer's hits: a definition, its lines, its file's content hash
 	Explanation   = planner.Explanation
+	TableStats    = planner.TableStats // what the plan table (tabling) did
 	Planner       = planner.Planner
 	Embedder      = retrieval.Embedder
 	ChromaConfig  = chroma.Config
@@ -104,6 +105,7 @@ type Project struct {
 	comp    compilerOnce
 	mem     *memory   // nil unless Options.Memory
 	cases   *caseBase // nil unless Options.Cases
+	plans   *planner.Table
 }
 
 // Open loads the rules and opens root's knowledge base and search index
@@ -126,7 +128,7 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 			return nil, err
 		}
 	}
-	p := &Project{opts: opts, proj: proj, planner: pl}
+	p := &Project{opts: opts, proj: proj, planner: pl, plans: planner.NewTable(0)}
 	if opts.Cases {
 		if err := p.openCases(ctx); err != nil {
 			proj.Close()
@@ -203,7 +205,7 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 	var at store.Identity
 	err := p.proj.View(func(b retrieval.Backend, id store.Identity) (err error) {
 		at = id
-		plan, err := p.planner.PlanFor(ctx, b, query)
+		plan, _, err := p.planner.PlanTabled(ctx, p.plans, b, id.String(), query)
 		if err != nil {
 			return err
 		}
@@ -217,6 +219,11 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 	})
 	return ans, at, err
 }
+
+// PlanTableStats counts what the project's plan table did: Search plans
+// a question's feature term once per snapshot (planner.Table, tabling)
+// and plans again once the snapshot changed.
+func (p *Project) PlanTableStats() TableStats { return p.plans.Stats() }
 
 // Explain returns the plan Search would run and what the rules would do
 // on each gap, without searching.

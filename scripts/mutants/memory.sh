@@ -49,3 +49,10 @@ if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
 else
 	echo "note: RLM_CHROMA_URL unset: the suite/chroma recency mutant needs a Chroma server and was not run"
 fi
+
+# Tabling: a session plans a feature term once per snapshot identity.
+mutant "a changed snapshot empties the plan table" planner/table.go '/^func (t \*Table) lookup/,/^}/ s|	if t.snapshot != snapshot {|	if false {|' . -run TestSearchPlansAQuestionOncePerSnapshotAndAgainAfterAnEdit
+mutant "the table serves a tabled plan" planner/table.go 's|	plan, ok := t.plans\[key\]|	plan, ok := t.plans[key+"x"]|' ./planner -run TestATablePlansEachFeatureTermOncePerSnapshot
+mutant "a served plan is the caller's copy" planner/table.go 's|	cp.Steps = slices.Clone(plan.Steps)|	cp.Steps = plan.Steps|' ./planner -run TestATablePlansEachFeatureTermOncePerSnapshot
+mutant "the table stays within its bound" planner/table.go 's|	if len(t.plans) >= t.max {|	if false {|' ./planner -run TestATableStaysWithinItsBound
+mutant "the façade plans through the table" rlm.go 's|plan, _, err := p.planner.PlanTabled(ctx, p.plans, b, id.String(), query)|plan, err := p.planner.PlanFor(ctx, b, query)|' . -run TestSearchPlansAQuestionOncePerSnapshotAndAgainAfterAnEdit
