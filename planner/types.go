@@ -208,6 +208,11 @@ type Answer struct {
 	// ReusedCase is the case whose steps this answer reused instead of a
 	// plan (0 if none); the explanation names it (rules/cases/reuse.pl).
 	ReusedCase int64 `json:"reused_case,omitempty"`
+	// Case is the kept case this answer's evidence came from: the reused
+	// case, or the case retained from this search (0 if none). Set by the
+	// façade's case base; the citations of an answer built on this
+	// evidence revise it.
+	Case int64 `json:"case,omitempty"`
 	// Sources are the files every step's hits were read from (check steps
 	// included), each once, in the order first seen: what the answer
 	// rests on, for truth maintenance. Not part of the JSON form.

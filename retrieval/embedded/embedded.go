@@ -211,43 +211,13 @@ func (b *Backend) init(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		return err
 	}
-	if err := addColumns(ctx, tx, "docs", [][2]string{{"changed", "INTEGER NOT NULL DEFAULT 0"}, {"parser", "TEXT NOT NULL DEFAULT ''"}}); err != nil {
+	if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "changed", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "parser", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		return err
 	}
 	return tx.Commit()
-}
-
-// addColumns adds to table the columns (name, declaration) it lacks. The
-// names and declarations are constants of this package.
-func addColumns(ctx context.Context, tx *sql.Tx, table string, cols [][2]string) error {
-	rows, err := tx.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", table)
-	if err != nil {
-		return err
-	}
-	have := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return err
-		}
-		have[n] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, c := range cols {
-		if !have[c[0]] {
-			if _, err := tx.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN "+c[0]+" "+c[1]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // Close closes the database. An in-memory database is discarded.

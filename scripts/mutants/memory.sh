@@ -56,3 +56,16 @@ mutant "the table serves a tabled plan" planner/table.go 's|	plan, ok := t.plans
 mutant "a served plan is the caller's copy" planner/table.go 's|	cp.Steps = slices.Clone(plan.Steps)|	cp.Steps = plan.Steps|' ./planner -run TestATablePlansEachFeatureTermOncePerSnapshot
 mutant "the table stays within its bound" planner/table.go 's|	if len(t.plans) >= t.max {|	if false {|' ./planner -run TestATableStaysWithinItsBound
 mutant "the façade plans through the table" rlm.go 's|plan, _, err := p.planner.PlanTabled(ctx, p.plans, b, id.String(), query)|plan, err := p.planner.PlanFor(ctx, b, query)|' . -run TestSearchPlansAQuestionOncePerSnapshotAndAgainAfterAnEdit
+
+# Case revision from cited evidence.
+C='. -run TestAnAnswersCitationsReviseTheCaseItsEvidenceCameFrom'
+mutant "a retained case is the answer's case" casebase.go 's|		if ans.Case, err = cb.store.Retain(|		if _, err = cb.store.Retain(|' $C
+mutant "a reused case is the answer's case" casebase.go 's|				ans.Case = r.CaseID|				_ = r.CaseID|' $C
+mutant "Ask revises the cases from its citations" ask.go 's|	lo.Retriever = rec|	lo.Retriever = p|' $C
+mutant "an uncited citation is not a use" casebase.go 's|		if c.Cited {|		if true {|' $C
+mutant "a revision counts cited or ignored" cases/cases.go 's|		col = "cited"|		col = "ignored"|' ./cases -run TestReviseEvidenceRecordsWhichEvidenceAnswersCited
+mutant "used evidence is bounded" cases/cases.go 's|		used = used\[max(0, len(used)-MaxUsedEvidence):\]|		_ = used|' ./cases -run TestReviseEvidenceRecordsWhichEvidenceAnswersCited
+mutant "retaining anew forgets old evidence" cases/cases.go "s|cited = 0, ignored = 0, used_evidence = '\[\]', ||" ./cases -run TestReviseEvidenceRecordsWhichEvidenceAnswersCited
+mutant "an old case store gains the evidence columns" cases/cases.go 's|	if err := sqlitefile.AddColumns(ctx, db, "cases", evidenceColumns); err != nil {|	if false {|' ./cases -run TestAStoreWithoutTheEvidenceColumnsGainsThem
+mutant "the rules see a case's citations" planner/reuse.go 's|engine.Compound("cited", engine.Int(int64(c.Cited)), engine.Int(int64(c.Ignored)))|engine.Compound("cited", engine.Int(0), engine.Int(0))|' ./planner -run TestTheRulesPreferACaseWhoseEvidenceWasCited
+mutant "a rule prefers a case whose evidence was cited" rules/cases/reuse.pl 's|    \\+ better_cited(F, Class, Cases, C), !,|    !,|' ./rules -run TestRules/cases/reuse_test
