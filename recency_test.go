@@ -38,12 +38,7 @@ func hitPaths(a *rlm.Answer) []string {
 // parser extracted; the backend filters the hits and the plan's steps
 // carry the filter.
 func TestRecencyAndProvenanceConstraintsAreAppliedByTheBackendAndShownInThePlan(t *testing.T) {
-	root := testfixture.WriteTree(t, recencyTree)
-	p, err := rlm.Open(context.Background(), root, rlm.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	root, p := openPlain(t, recencyTree)
 	first := p.Snapshot().Generation
 	write(t, root, "parse.go", strings.Replace(recencyTree["parse.go"], "Parse()", "Parse(s string)", 1))
 	search(t, p, "Parse") // refreshes: a new generation with parse.go changed
@@ -92,12 +87,6 @@ func TestRecencyAndProvenanceConstraintsAreAppliedByTheBackendAndShownInThePlan(
 // alone, given no generation, refuses a changed(last) step with
 // ErrNoGeneration instead of filtering on nothing.
 func TestChangedSinceTheLastIndexNeedsTheSnapshotsGeneration(t *testing.T) {
-	root := testfixture.WriteTree(t, recencyTree)
-	p, err := rlm.Open(context.Background(), root, rlm.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	pl, err := rlm.NewPlanner(rlm.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +122,18 @@ func TestAnAnswerAboutTheLastIndexIsNotServedOnceAnotherGenerationIsPublished(t 
 	if got := hitPaths(search(t, p, q)); len(got) != 0 {
 		t.Errorf("after editing close.go: hits in %v, want none (retry.go did not change in the last generation)", got)
 	}
+}
+
+// openPlain writes tree and opens it in memory, without memory or cases.
+func openPlain(t *testing.T, tree map[string]string) (string, *rlm.Project) {
+	t.Helper()
+	root := testfixture.WriteTree(t, tree)
+	p, err := rlm.Open(context.Background(), root, rlm.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return root, p
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

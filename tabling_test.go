@@ -1,12 +1,10 @@
 package rlm_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/rlm-dev/rlm"
-	"github.com/rlm-dev/rlm/internal/testfixture"
 )
 
 // TestSearchPlansAQuestionOncePerSnapshotAndAgainAfterAnEdit: a question
@@ -14,12 +12,7 @@ import (
 // an edit publishes a new snapshot it is planned afresh, and the answer is
 // the new snapshot's.
 func TestSearchPlansAQuestionOncePerSnapshotAndAgainAfterAnEdit(t *testing.T) {
-	root := testfixture.WriteTree(t, recencyTree)
-	p, err := rlm.Open(context.Background(), root, rlm.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	root, p := openPlain(t, recencyTree)
 	steps := []struct {
 		edit  string // a file to edit first ("" none)
 		query string
