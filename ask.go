@@ -2,6 +2,7 @@ package rlm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -62,16 +63,32 @@ func NewChatModel(baseURL, model, keyEnv string) (ChatModel, error) {
 // compiler decides what the model sees, the model may call the retrieve
 // tool (and recurse) and the host's tools, each call validated by the
 // executor. The result is never nil; the error is a *loop.StopError
-// unless the model answered.
+// unless the model answered (with Options.Cases, also one revising the
+// cases whose evidence the answer was given, which it then joins).
+// With Options.Cases the answer's citations revise the kept cases its
+// evidence came from: which of their evidence it cited (Case.Cited,
+// Case.Ignored, Case.UsedEvidence).
 func (p *Project) Ask(ctx context.Context, question string, opts AskOptions) (*AskResult, error) {
 	c, err := p.compiler()
 	if err != nil {
 		return &AskResult{Stop: loop.StopInvalid}, err
 	}
-	return loop.Run(ctx, question, loop.Options{
+	lo := loop.Options{
 		Model: opts.Model, Compiler: c, Catalog: opts.Catalog, Registry: opts.Tools, Policy: opts.Policy,
 		Mode: opts.Mode, Input: opts.Input, Retriever: p, Limits: opts.Limits, OnDelta: opts.OnDelta,
-	})
+	}
+	if p.cases == nil {
+		return loop.Run(ctx, question, lo)
+	}
+	// With cases, the answer's citations revise the cases its evidence
+	// came from (cases.Store.ReviseEvidence).
+	rec := &caseRecorder{p: p, from: map[evidenceKey]int64{}}
+	lo.Retriever = rec
+	res, err := loop.Run(ctx, question, lo)
+	if rerr := rec.reviseCited(context.WithoutCancel(ctx), res.Citations); rerr != nil {
+		err = errors.Join(err, rerr)
+	}
+	return res, err
 }
 
 // ReadSource returns the bytes of the project file at path if they are

@@ -2,10 +2,14 @@ package rlm
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rlm-dev/rlm/cases"
+	"github.com/rlm-dev/rlm/loop"
 	"github.com/rlm-dev/rlm/planner"
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
@@ -51,14 +55,11 @@ func (p *Project) openCases(ctx context.Context) error {
 	return nil
 }
 
-// searchCases answers query on b (snapshot id) reusing a similar case's
-// steps when the rules choose one, else planning; it retains the case of
-// a search that needed more than one step.
-func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store.Identity, query string, limit int) (*Answer, error) {
-	plan, err := p.planner.PlanFor(ctx, b, query)
-	if err != nil {
-		return nil, err
-	}
+// searchCases answers plan's query on b (snapshot id) reusing a similar
+// case's steps when the rules choose one, else running plan; it retains
+// the case of a search that needed more than one step.
+func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store.Identity, plan *planner.Plan, limit int) (*Answer, error) {
+	query := plan.Query
 	cb := p.cases
 	key := cases.Key(plan.Class, query)
 	found, err := cb.store.Retrieve(ctx, key, cb.version)
@@ -85,6 +86,7 @@ func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store
 			}
 			if ok {
 				cb.reused.Add(1)
+				ans.Case = r.CaseID
 				return ans, nil
 			}
 			cb.failed.Add(1)
@@ -95,7 +97,7 @@ func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store
 		return nil, err
 	}
 	if retainable(ans) {
-		if _, err := cb.store.Retain(ctx, cases.Case{Key: key, Query: query, Class: ans.Class, Plan: ans.Plan, Hits: len(ans.Hits),
+		if ans.Case, err = cb.store.Retain(ctx, cases.Case{Key: key, Query: query, Class: ans.Class, Plan: ans.Plan, Hits: len(ans.Hits),
 			Resolved: ans.Resolved, Snapshot: id.String(), RulesVersion: cb.version}); err != nil {
 			return nil, err
 		}
@@ -144,4 +146,70 @@ func (p *Project) CaseStats() CaseStats {
 		return CaseStats{}
 	}
 	return CaseStats{Reused: p.cases.reused.Load(), Failed: p.cases.failed.Load(), Retained: p.cases.retained.Load()}
+}
+
+// caseRecorder is the project as the completion loop's retriever for one
+// Ask: it remembers which kept case each hit it handed out came from, so
+// that the answer's citations revise those cases (reviseCited).
+type caseRecorder struct {
+	p    *Project
+	mu   sync.Mutex
+	from map[evidenceKey]int64
+}
+
+// evidenceKey names a hit as a citation does.
+type evidenceKey struct {
+	path, hash string
+	line       int
+}
+
+func (r *caseRecorder) Search(ctx context.Context, query string, limit int) (*Answer, error) {
+	ans, err := r.p.Search(ctx, query, limit)
+	if err != nil || ans.Case == 0 {
+		return ans, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, h := range ans.Hits {
+		r.from[evidenceKey{h.Path, h.ContentHash, h.StartLine}] = ans.Case
+	}
+	return ans, nil
+}
+
+func (r *caseRecorder) ReadSource(ctx context.Context, path, contentHash string) ([]byte, error) {
+	return r.p.ReadSource(ctx, path, contentHash)
+}
+
+// reviseCited revises each case whose evidence the answer was given
+// (cs, the loop's citations) with which of it the answer cited.
+func (r *caseRecorder) reviseCited(ctx context.Context, cs []loop.Citation) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	byCase := map[int64]*cases.Evidence{}
+	var order []int64
+	for _, c := range cs {
+		id := r.from[evidenceKey{c.Path, c.ContentHash, c.StartLine}]
+		if id == 0 {
+			continue
+		}
+		ev := byCase[id]
+		if ev == nil {
+			ev = &cases.Evidence{}
+			byCase[id] = ev
+			order = append(order, id)
+		}
+		loc := fmt.Sprintf("%s:%d", c.Path, c.StartLine)
+		if c.Cited {
+			ev.Used = append(ev.Used, loc)
+		} else {
+			ev.Unused = append(ev.Unused, loc)
+		}
+	}
+	for _, id := range order {
+		err := r.p.cases.store.ReviseEvidence(ctx, id, *byCase[id])
+		if err != nil && !errors.Is(err, cases.ErrNotFound) { // an evicted case has nothing to revise
+			return fmt.Errorf("rlm: revise case %d: %w", id, err)
+		}
+	}
+	return nil
 }

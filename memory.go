@@ -182,7 +182,8 @@ func (p *Project) justifyAnswer(ctx context.Context, kind tms.Kind, key, query s
 // answerPremises are what an answer rests on: the files its steps' hits
 // were read from, the rules that decided it and their version, and the
 // closed-world premise over the question's words (any change at all when
-// embeddings ranked it, with the embedder's identity).
+// embeddings ranked it, with the embedder's identity, or when it asked
+// for what changed since the last index).
 func (p *Project) answerPremises(query string, ans *Answer) []tms.Premise {
 	var ps []tms.Premise
 	for _, s := range ans.Sources {
@@ -205,6 +206,11 @@ func (p *Project) answerPremises(query string, ans *Answer) []tms.Premise {
 	embedded := slices.ContainsFunc(ans.Plan, func(s planner.ExecutedStep) bool { return s.Strategy == "vector" || s.Strategy == "hybrid" })
 	if embedded {
 		return append(ps, tms.EmbedderIs(p.mem.embedder), tms.Elsewhere())
+	}
+	// "Changed since the last index" means another set of files in the
+	// next generation, whatever changed.
+	if slices.ContainsFunc(ans.Plan, func(s planner.ExecutedStep) bool { return s.Changed == bridge.ChangedLast }) {
+		return append(ps, tms.Elsewhere())
 	}
 	return append(ps, tms.Elsewhere(questionTerms(query, ans)...))
 }

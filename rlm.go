@@ -69,6 +69,7 @@ type (
 	Answer        = planner.Answer
 	Hit           = planner.Hit // one of an Answer's hits: a definition, its lines, its file's content hash
 	Explanation   = planner.Explanation
+	TableStats    = planner.TableStats // what the plan table (tabling) did
 	Planner       = planner.Planner
 	Embedder      = retrieval.Embedder
 	ChromaConfig  = chroma.Config
@@ -107,6 +108,7 @@ type Project struct {
 	comp    compilerOnce
 	mem     *memory   // nil unless Options.Memory
 	cases   *caseBase // nil unless Options.Cases
+	plans   *planner.Table
 }
 
 // Open loads the rules and opens root's knowledge base and search index
@@ -129,7 +131,7 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 			return nil, err
 		}
 	}
-	p := &Project{opts: opts, proj: proj, planner: pl}
+	p := &Project{opts: opts, proj: proj, planner: pl, plans: planner.NewTable(0)}
 	if opts.Cases {
 		if err := p.openCases(ctx); err != nil {
 			proj.Close()
@@ -206,10 +208,15 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 	var at store.Identity
 	err := p.proj.View(func(b retrieval.Backend, id store.Identity) (err error) {
 		at = id
+		plan, _, err := p.planner.PlanTabled(ctx, p.plans, b, id.String(), query)
+		if err != nil {
+			return err
+		}
+		plan.Generation = id.Generation
 		if p.cases != nil {
-			ans, err = p.searchCases(ctx, b, id, query, limit)
+			ans, err = p.searchCases(ctx, b, id, plan, limit)
 		} else {
-			ans, err = p.planner.Search(ctx, b, query, limit)
+			ans, err = p.planner.Run(ctx, b, plan, limit)
 		}
 		return err
 	})
@@ -230,6 +237,11 @@ func tooLarge(fs []store.FileState) []planner.SkippedFile {
 	}
 	return out
 }
+
+// PlanTableStats counts what the project's plan table did: Search plans
+// a question's feature term once per snapshot (planner.Table, tabling)
+// and plans again once the snapshot changed.
+func (p *Project) PlanTableStats() TableStats { return p.plans.Stats() }
 
 // Explain returns the plan Search would run and what the rules would do
 // on each gap, without searching.

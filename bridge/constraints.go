@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/rlm-dev/rlm/engine"
@@ -20,7 +21,28 @@ const (
 	ConstraintLanguage = "language" // "python only", "only go", "in rust"
 	ConstraintKind     = "kind"     // "functions only", "only interfaces"
 	ConstraintTests    = "tests"    // "tests only", "in tests" (only); "non-test", "no tests" (exclude)
+	// ConstraintChanged: "changed since last index", "recently changed"
+	// (Value ChangedLast); "changed since generation 5" (Value "5", a
+	// project generation in decimal).
+	ConstraintChanged = "changed"
+	// ConstraintParser: "tree-sitter only", "parsed by tree-sitter",
+	// "prolog facts": Value is a parser's name (ParserNames).
+	ConstraintParser = "parser"
 )
+
+// ChangedLast is the Value of a ConstraintChanged for "since the last
+// index": the files that changed in the snapshot's own generation.
+const ChangedLast = "last"
+
+// ParserNames are the names of the parsers that extract facts
+// (retrieval.ParserName of sourcefacts.Provenance.Parser): tree-sitter
+// for the grammars' languages, ichiban-prolog for Prolog source.
+var ParserNames = []string{"tree-sitter", "ichiban-prolog"}
+
+// constraintParsers maps the words naming a parser to its name.
+var constraintParsers = map[string]string{
+	"tree-sitter": "tree-sitter", "treesitter": "tree-sitter", "ichiban-prolog": "ichiban-prolog",
+}
 
 // constraintLanguages maps the words of a language to its name in the
 // knowledge base.
@@ -38,9 +60,13 @@ var constraintKinds = map[string]string{
 }
 
 var (
-	pathWords     = setOf(`in under within inside`)
-	testWords     = setOf(`test tests`)
-	noTestPhrases = setOf(`no without excluding except not`)
+	pathWords       = setOf(`in under within inside`)
+	testWords       = setOf(`test tests`)
+	noTestPhrases   = setOf(`no without excluding except not`)
+	changeWords     = setOf(`changed modified edited updated touched`)
+	indexWords      = setOf(`index indexing generation refresh snapshot`)
+	generationWords = setOf(`generation gen`)
+	prologSources   = setOf(`facts reader parser`)
 )
 
 // constraints finds the constraint phrases among the lowercased tokens and
@@ -68,7 +94,19 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 	}
 	for i, w := range lower {
 		prev, next := at(i-1), at(i+1)
+		if v, idx := recency(lower, i); idx != nil {
+			add(Constraint{ConstraintChanged, v}, idx...)
+			continue
+		}
 		switch {
+		case constraintParsers[w] != "" && (next == "only" || next == "facts"):
+			add(Constraint{ConstraintParser, constraintParsers[w]}, i, i+1)
+		case constraintParsers[w] != "" && prev == "by" && at(i-2) == "parsed":
+			add(Constraint{ConstraintParser, constraintParsers[w]}, i-2, i-1, i)
+		case constraintParsers[w] != "" && (prev == "only" || prev == "from" || prev == "by"):
+			add(Constraint{ConstraintParser, constraintParsers[w]}, i-1, i)
+		case w == "prolog" && prologSources[next]:
+			add(Constraint{ConstraintParser, "ichiban-prolog"}, i, i+1)
 		case pathWords[w] && isPath(at(i+1)) && strings.HasSuffix(toks[i+1], "/"):
 			add(Constraint{ConstraintPath, toks[i+1]}, i, i+1)
 		case w == "non-test" || w == "non-tests" || w == "nontest":
@@ -92,11 +130,69 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 	return out, used
 }
 
-// constraintTerm is c as the rules read it: path(S) with a string, the
-// others with an atom of their closed vocabulary.
+// recency reads a recency phrase starting at token i: "since [the]
+// last|previous INDEX", "since|after generation|gen N" (each optionally
+// after a change word: "changed since ..."), "recently changed",
+// "changed recently", "recent changes". It returns the constraint's value
+// and the tokens it uses (nil if none starts at i).
+func recency(lower []string, i int) (string, []int) {
+	at := func(j int) string {
+		if j < 0 || j >= len(lower) {
+			return ""
+		}
+		return lower[j]
+	}
+	w := at(i)
+	switch {
+	case w == "recently" && changeWords[at(i+1)]:
+		return ChangedLast, []int{i, i + 1}
+	case changeWords[w] && at(i+1) == "recently":
+		return ChangedLast, []int{i, i + 1}
+	case w == "recent" && (at(i+1) == "changes" || changeWords[at(i+1)]):
+		return ChangedLast, []int{i, i + 1}
+	}
+	start := i
+	if changeWords[w] {
+		i++
+	}
+	if at(i) != "since" && at(i) != "after" {
+		return "", nil
+	}
+	j := i + 1
+	if at(j) == "the" {
+		j++
+	}
+	if (at(j) == "last" || at(j) == "previous") && indexWords[at(j+1)] {
+		return ChangedLast, span(start, j+1)
+	}
+	if generationWords[at(j)] {
+		if n, err := strconv.ParseInt(at(j+1), 10, 64); err == nil && n >= 0 {
+			return strconv.FormatInt(n, 10), span(start, j+1)
+		}
+	}
+	return "", nil
+}
+
+// span is the indices from..to, inclusive.
+func span(from, to int) []int {
+	out := make([]int, 0, to-from+1)
+	for k := from; k <= to; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+// constraintTerm is c as the rules read it: path(S) with a string,
+// changed(N) with an integer (or changed(last)), the others with an atom
+// of their closed vocabulary.
 func constraintTerm(c Constraint) engine.Term {
-	if c.Kind == ConstraintPath {
+	switch c.Kind {
+	case ConstraintPath:
 		return engine.Compound(c.Kind, engine.String(c.Value))
+	case ConstraintChanged:
+		if n, err := strconv.ParseInt(c.Value, 10, 64); err == nil {
+			return engine.Compound(c.Kind, engine.Int(n))
+		}
 	}
 	return engine.Compound(c.Kind, engine.Atom(c.Value))
 }

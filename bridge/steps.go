@@ -3,6 +3,7 @@ package bridge
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rlm-dev/rlm/engine"
@@ -32,7 +33,8 @@ type StepArg struct {
 }
 
 // StepArgs lists the arguments of step/3's second argument (a list), each of
-// arity 1. Their values are text (string or atom) unless Values closes them.
+// arity 1. Their values are text (string or atom) unless Values closes them;
+// changed/1 takes a non-negative integer or the atom last (CheckChanged).
 var StepArgs = []StepArg{
 	{Functor: "name", Doc: "a symbol name (exact, graph)"},
 	{Functor: "text", Doc: "free text (lexical, vector, hybrid)"},
@@ -43,6 +45,8 @@ var StepArgs = []StepArg{
 	{Functor: "kind", Doc: "only definitions of this kind (function, method, type, interface, ...)"},
 	{Functor: "language", Doc: "only definitions in this language (go, python, ...)"},
 	{Functor: "tests", Doc: "leave out definitions in test files (exclude), or keep only those (only)", Values: []string{"exclude", "only"}},
+	{Functor: "changed", Doc: "only definitions whose file changed after project generation N (a non-negative integer), or in the snapshot's own generation (last)"},
+	{Functor: "parser", Doc: "only definitions extracted by this parser", Values: ParserNames},
 }
 
 // Strategies is every strategy a step may name: the retrieval contract's.
@@ -79,6 +83,23 @@ func StepArgIndicators() []string {
 		out[i] = a.Functor + "/1"
 	}
 	return out
+}
+
+// CheckChanged reads the value of a changed/1 step argument: a
+// non-negative integer (a project generation) as its decimal string, or
+// the atom last as ChangedLast. ok is false for anything else.
+func CheckChanged(v any) (string, bool) {
+	switch x := v.(type) {
+	case int64:
+		if x >= 0 {
+			return strconv.FormatInt(x, 10), true
+		}
+	case engine.AtomValue:
+		if string(x) == ChangedLast {
+			return ChangedLast, true
+		}
+	}
+	return "", false
 }
 
 // CheckStepArg reports whether functor(value) is a valid step argument;

@@ -29,6 +29,9 @@ const DefaultMaxCases = 1024
 // MaxCandidates bounds the candidates Retrieve returns.
 const MaxCandidates = 8
 
+// MaxUsedEvidence bounds Case.UsedEvidence.
+const MaxUsedEvidence = 16
+
 // ErrNotFound: no case has that ID.
 var ErrNotFound = errors.New("cases: no such case")
 
@@ -41,9 +44,16 @@ type Case struct {
 	Plan  []planner.ExecutedStep // the steps its search ran, with their hits
 	Hits  int
 	// Resolved is the name the answer was about instead of the query's.
-	Resolved     *planner.Resolution
-	Uses         int // reuses that found evidence (revised as used)
-	Failures     int // reuses that found nothing, or whose evidence was rejected
+	Resolved *planner.Resolution
+	Uses     int // reuses that found evidence (revised as used)
+	Failures int // reuses that found nothing, or whose evidence was rejected
+	// Cited counts the answers that cited this case's evidence, Ignored
+	// those that were given it and cited none of it (ReviseEvidence).
+	Cited   int
+	Ignored int
+	// UsedEvidence are the locations ("path:line") of the evidence
+	// answers cited, each once, the newest last, at most MaxUsedEvidence.
+	UsedEvidence []string
 	Snapshot     string
 	RulesVersion string
 	Created      time.Time
@@ -53,7 +63,7 @@ type Case struct {
 // Candidate is c as the rules see it.
 func (c Case) Candidate() planner.CaseCandidate {
 	return planner.CaseCandidate{ID: c.ID, Query: c.Query, Class: c.Class, Plan: c.Plan, Hits: c.Hits, Resolved: c.Resolved,
-		Uses: c.Uses, Failures: c.Failures}
+		Uses: c.Uses, Failures: c.Failures, Cited: c.Cited, Ignored: c.Ignored}
 }
 
 // Options configure Open.
@@ -96,7 +106,15 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		snapshot TEXT NOT NULL,
 		rules_version TEXT NOT NULL,
 		created INTEGER NOT NULL,
-		used INTEGER NOT NULL)`); err != nil {
+		used INTEGER NOT NULL,
+		cited INTEGER NOT NULL DEFAULT 0,
+		ignored INTEGER NOT NULL DEFAULT 0,
+		used_evidence TEXT NOT NULL DEFAULT '[]')`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cases: open %s: %w", path, err)
+	}
+	// A store written before the evidence columns gains them.
+	if err := sqlitefile.AddColumns(ctx, db, "cases", evidenceColumns); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("cases: open %s: %w", path, err)
 	}
@@ -106,15 +124,23 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-const columns = `id, key, query, class, plan, hits, resolved, uses, failures, snapshot, rules_version, created, used`
+const columns = `id, key, query, class, plan, hits, resolved, uses, failures, snapshot, rules_version, created, used,
+	cited, ignored, used_evidence`
+
+// evidenceColumns are the columns a store gained for ReviseEvidence.
+var evidenceColumns = []sqlitefile.Column{{Name: "cited", Decl: "INTEGER NOT NULL DEFAULT 0"},
+	{Name: "ignored", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "used_evidence", Decl: "TEXT NOT NULL DEFAULT '[]'"}}
 
 func scan(rows *sql.Rows) (Case, error) {
 	var c Case
-	var plan, res string
+	var plan, res, ev string
 	var created, used int64
 	if err := rows.Scan(&c.ID, &c.Key, &c.Query, &c.Class, &plan, &c.Hits, &res, &c.Uses, &c.Failures, &c.Snapshot, &c.RulesVersion,
-		&created, &used); err != nil {
+		&created, &used, &c.Cited, &c.Ignored, &ev); err != nil {
 		return c, err
+	}
+	if err := json.Unmarshal([]byte(ev), &c.UsedEvidence); err != nil {
+		return c, fmt.Errorf("case %d: %w", c.ID, err)
 	}
 	if err := json.Unmarshal([]byte(plan), &c.Plan); err != nil {
 		return c, fmt.Errorf("case %d: %w", c.ID, err)
@@ -177,7 +203,7 @@ func (s *Store) Retain(ctx context.Context, c Case) (int64, error) {
 	err = s.db.QueryRowContext(ctx, `INSERT INTO cases (key, query, class, plan, hits, resolved, snapshot, rules_version, created, used)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET query = excluded.query, class = excluded.class, plan = excluded.plan, hits = excluded.hits,
-		resolved = excluded.resolved, uses = 0, failures = 0, snapshot = excluded.snapshot, rules_version = excluded.rules_version,
+		resolved = excluded.resolved, uses = 0, failures = 0, cited = 0, ignored = 0, used_evidence = '[]', snapshot = excluded.snapshot, rules_version = excluded.rules_version,
 		created = excluded.created, used = excluded.used
 		RETURNING id`, c.Key, c.Query, c.Class, string(plan), c.Hits, string(res), c.Snapshot, c.RulesVersion, now, now).Scan(&id)
 	if err != nil {
@@ -205,6 +231,55 @@ func (s *Store) Revise(ctx context.Context, id int64, used bool) error {
 	}
 	if n, _ := r.RowsAffected(); n == 0 {
 		return fmt.Errorf("%w: %d", ErrNotFound, id)
+	}
+	return nil
+}
+
+// Evidence is what became of a case's evidence in one answer downstream
+// (the completion loop's citations): Used are the locations
+// ("path:line") of the evidence the answer cited, Unused those it was
+// given and did not cite.
+type Evidence struct {
+	Used, Unused []string
+}
+
+// ReviseEvidence records what became of case id's evidence in one
+// answer: cited (Used not empty: Cited counts one and the locations join
+// UsedEvidence, each once, the newest last, at most MaxUsedEvidence) or
+// given and not cited (only Unused: Ignored counts one). Evidence with
+// neither changes nothing. Error: one wrapping ErrNotFound.
+func (s *Store) ReviseEvidence(ctx context.Context, id int64, ev Evidence) error {
+	if len(ev.Used) == 0 && len(ev.Unused) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var old string
+	err := s.db.QueryRowContext(ctx, `SELECT used_evidence FROM cases WHERE id = ?`, id).Scan(&old)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: %d", ErrNotFound, id)
+	}
+	if err != nil {
+		return fmt.Errorf("cases: revise evidence: %w", err)
+	}
+	var used []string
+	if err := json.Unmarshal([]byte(old), &used); err != nil {
+		return fmt.Errorf("cases: case %d: %w", id, err)
+	}
+	col := "ignored"
+	if len(ev.Used) > 0 {
+		col = "cited"
+		for _, loc := range ev.Used {
+			used = append(slices.DeleteFunc(used, func(u string) bool { return u == loc }), loc)
+		}
+		used = used[max(0, len(used)-MaxUsedEvidence):]
+	}
+	js, err := json.Marshal(used)
+	if err != nil {
+		return fmt.Errorf("cases: %w", err)
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE cases SET `+col+` = `+col+` + 1, used_evidence = ? WHERE id = ?`, string(js), id); err != nil {
+		return fmt.Errorf("cases: revise evidence: %w", err)
 	}
 	return nil
 }

@@ -135,6 +135,11 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			return Step{}, badTerm(pred, rules, v, "step argument %s is not one of %v", engine.FormatValue(a), bridge.StepArgIndicators())
 		}
 		val, ok := engine.Text(ac.Args[0])
+		if ac.Functor == "changed" {
+			if val, ok = bridge.CheckChanged(ac.Args[0]); !ok {
+				return Step{}, badTerm(pred, rules, v, "step argument %s must hold a generation (a non-negative integer) or last", engine.FormatValue(a))
+			}
+		}
 		if !ok {
 			return Step{}, badTerm(pred, rules, v, "step argument %s must hold text or an atom", engine.FormatValue(a))
 		}
@@ -158,6 +163,10 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			s.Language = val
 		case "tests":
 			s.ExcludeTests, s.OnlyTests = val == "exclude", val == "only"
+		case "changed":
+			s.Changed = val
+		case "parser":
+			s.Parser = val
 		}
 	}
 	if err := checkStepNeeds(s); err != nil {
@@ -183,8 +192,8 @@ func checkStepNeeds(s Step) error {
 			return fmt.Errorf("a %s step needs text(T)", s.Strategy)
 		}
 	case "structural":
-		if s.Path == "" && s.Kind == "" && s.Language == "" {
-			return fmt.Errorf("a structural step needs path(P), kind(K) or language(L)")
+		if s.Path == "" && s.Kind == "" && s.Language == "" && s.Changed == "" && s.Parser == "" && !s.OnlyTests && !s.ExcludeTests {
+			return fmt.Errorf("a structural step needs a filter: path(P), kind(K), language(L), changed(G), parser(P) or tests(T)")
 		}
 	}
 	return nil

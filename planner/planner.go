@@ -38,6 +38,10 @@ var (
 	// ErrBadRules: the rules returned a term outside the step protocol
 	// (see bridge/steps.go); the error is a *RuleError.
 	ErrBadRules = errors.New("planner: rules returned an unexpected term")
+	// ErrNoGeneration: a step asks for the definitions changed since the
+	// last index (changed(last)) but the plan runs without the snapshot's
+	// generation (Plan.Generation 0: use PlanFor, set it, then Run).
+	ErrNoGeneration = errors.New("planner: changed since the last index needs the snapshot's generation")
 )
 
 // RuleError reports a term the rules returned that is outside the step

@@ -176,10 +176,13 @@ func TestGapAndResolutionAreReported(t *testing.T) {
 // naming the rule that planned it, never a step that runs.
 func TestStepsOutsideTheVocabularyAreRefusedNamingTheRule(t *testing.T) {
 	for name, tc := range map[string]struct{ step, want string }{
-		"strategy": {`step(S, [text(T)], evidence) :- atom_concat(lexi, calx, S)`, "unknown strategy"},
-		"role":     {`step(lexical, [text(T)], R) :- atom_concat(evid, ence2, R)`, "unknown role"},
-		"argument": {`step(lexical, [text(T), A], evidence) :- A =.. [colour, red]`, "unknown step argument"},
-		"value":    {`step(graph, [name(T), relation(R)], evidence) :- atom_concat(call, ers2, R)`, "relation(callers2) is not allowed"},
+		"strategy":        {`step(S, [text(T)], evidence) :- atom_concat(lexi, calx, S)`, "unknown strategy"},
+		"role":            {`step(lexical, [text(T)], R) :- atom_concat(evid, ence2, R)`, "unknown role"},
+		"argument":        {`step(lexical, [text(T), A], evidence) :- A =.. [colour, red]`, "unknown step argument"},
+		"value":           {`step(graph, [name(T), relation(R)], evidence) :- atom_concat(call, ers2, R)`, "relation(callers2) is not allowed"},
+		"generation":      {`step(structural, [changed(N)], evidence) :- N is 0 - 3`, "must hold a generation"},
+		"generation text": {`step(structural, [changed(G)], evidence) :- atom_concat(la, st2, G)`, "must hold a generation"},
+		"parser":          {`step(structural, [parser(P)], evidence) :- atom_concat(tree, sitter, P)`, "parser(treesitter) is not allowed"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -21,6 +21,8 @@ type CaseCandidate struct {
 	Resolved *Resolution
 	Uses     int // reuses that found evidence
 	Failures int // reuses that found nothing
+	Cited    int // answers downstream that cited its evidence
+	Ignored  int // answers downstream given its evidence that cited none of it
 }
 
 // Reuse is the rules' decision to reuse a case: run Steps instead of the
@@ -54,7 +56,8 @@ func (p *Planner) ChooseCase(ctx context.Context, plan *Plan, cands []CaseCandid
 			res = engine.Compound("resolved", engine.String(r.From), engine.String(r.To), engine.Atom(r.Rule))
 		}
 		cs = append(cs, engine.Compound("case", engine.Int(c.ID), engine.String(c.Query), engine.Atom(c.Class), engine.List(ran...),
-			engine.Compound("outcome", engine.Int(int64(c.Hits)), res, engine.Int(int64(c.Uses)), engine.Int(int64(c.Failures)))))
+			engine.Compound("outcome", engine.Int(int64(c.Hits)), res, engine.Int(int64(c.Uses)), engine.Int(int64(c.Failures)),
+				engine.Compound("cited", engine.Int(int64(c.Cited)), engine.Int(int64(c.Ignored))))))
 	}
 	feats := bridge.QueryFeatures(plan.Query).Term()
 	sol, err := p.eng.Once(ctx, "reuse_case", feats, engine.Atom(plan.Class), engine.List(cs...), engine.NewVar())

@@ -67,7 +67,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 		}
 		step := agenda[0]
 		pending := agenda[1:]
-		hits, err := runStep(ctx, b, step, limit)
+		hits, err := runStep(ctx, b, step, limit, plan.Generation)
 		if err != nil {
 			return nil, fmt.Errorf("planner: step %s: %w", step, err)
 		}
@@ -133,9 +133,13 @@ func resultValue(step Step, hits []retrieval.Hit) engine.CompoundValue {
 	return engine.CompoundValue{Functor: "result", Args: []any{step.term, int64(len(hits)), tops}}
 }
 
-// runStep runs a planned step as a retrieval request.
-func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int) ([]retrieval.Hit, error) {
-	req := s.Request(limit)
+// runStep runs a planned step as a retrieval request over the snapshot of
+// generation gen.
+func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen int64) ([]retrieval.Hit, error) {
+	req, err := s.Request(limit, gen)
+	if err != nil {
+		return nil, err
+	}
 	if !b.Capabilities().Supports(req.Strategy) {
 		return nil, fmt.Errorf("%w: %s", retrieval.ErrUnsupported, req.Strategy)
 	}

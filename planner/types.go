@@ -2,8 +2,10 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/rlm-dev/rlm/bridge"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -29,7 +31,14 @@ type Step struct {
 	Language        string `json:"language,omitempty"`
 	ExcludeTests    bool   `json:"exclude_tests,omitempty"`
 	OnlyTests       bool   `json:"only_tests,omitempty"`
-	term            any    // the step as the rules wrote it, handed back in result/3
+	// Changed keeps the definitions whose file changed after a project
+	// generation: a decimal generation, or bridge.ChangedLast (the
+	// generation before the snapshot's own, Plan.Generation - 1).
+	Changed string `json:"changed,omitempty"`
+	// Parser keeps the definitions one parser extracted (one of
+	// bridge.ParserNames).
+	Parser string `json:"parser,omitempty"`
+	term   any    // the step as the rules wrote it, handed back in result/3
 }
 
 // String renders the step compactly, e.g. `graph(callers, "ServeHTTP")`.
@@ -62,11 +71,20 @@ func (s Step) String() string {
 	if s.OnlyTests {
 		args = append(args, "tests-only")
 	}
+	if s.Changed != "" {
+		args = append(args, "changed-since="+s.Changed)
+	}
+	if s.Parser != "" {
+		args = append(args, "parser="+s.Parser)
+	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }
 
-// Request maps the step onto a retrieval request of at most limit hits.
-func (s Step) Request(limit int) retrieval.Request {
+// Request maps the step onto a retrieval request of at most limit hits
+// over the snapshot of project generation gen (which resolves
+// changed(last); 0: unknown). Error: ErrNoGeneration for changed(last)
+// without a generation.
+func (s Step) Request(limit int, gen int64) (retrieval.Request, error) {
 	req := retrieval.Request{
 		Strategy: retrieval.Strategy(s.Strategy), Limit: limit, Name: s.Name, Text: s.Text,
 		CaseInsensitive: s.CaseInsensitive, Relation: retrieval.Relation(s.Relation),
@@ -81,7 +99,24 @@ func (s Step) Request(limit int) retrieval.Request {
 		req.Filter.Languages = []string{s.Language}
 	}
 	req.Filter.ExcludeTests, req.Filter.OnlyTests = s.ExcludeTests, s.OnlyTests
-	return req
+	if s.Parser != "" {
+		req.Filter.Parsers = []string{s.Parser}
+	}
+	switch s.Changed {
+	case "":
+	case bridge.ChangedLast:
+		if gen <= 0 {
+			return req, fmt.Errorf("%w: step %s", ErrNoGeneration, s)
+		}
+		req.Filter.ChangedSince = gen - 1
+	default:
+		n, err := strconv.ParseInt(s.Changed, 10, 64)
+		if err != nil || n < 0 {
+			return req, fmt.Errorf("%w: step %s: changed must be a generation or last", ErrBadRules, s)
+		}
+		req.Filter.ChangedSince = n
+	}
+	return req, nil
 }
 
 // pathPrefixes accepts a path as written in a query: relative to the root,
@@ -106,6 +141,10 @@ type Plan struct {
 	// Because holds the class rule first, then one entry per step (the
 	// rule that planned it), in step order.
 	Because []Because `json:"because"`
+	// Generation is the project generation of the snapshot the plan runs
+	// against, set by the caller before Run (store.Identity.Generation;
+	// 0: unknown). A step with changed(last) needs it.
+	Generation int64 `json:"-"`
 }
 
 // Contingency says what the rules would do if Step left Gap.
@@ -169,6 +208,11 @@ type Answer struct {
 	// ReusedCase is the case whose steps this answer reused instead of a
 	// plan (0 if none); the explanation names it (rules/cases/reuse.pl).
 	ReusedCase int64 `json:"reused_case,omitempty"`
+	// Case is the kept case this answer's evidence came from: the reused
+	// case, or the case retained from this search (0 if none). Set by the
+	// façade's case base; the citations of an answer built on this
+	// evidence revise it.
+	Case int64 `json:"case,omitempty"`
 	// Sources are the files every step's hits were read from (check steps
 	// included), each once, in the order first seen: what the answer
 	// rests on, for truth maintenance. Not part of the JSON form.

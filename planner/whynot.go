@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/rlm-dev/rlm/bridge"
 	"github.com/rlm-dev/rlm/engine"
@@ -129,6 +130,15 @@ func stepTerm(s Step) engine.Term {
 	}
 	if s.OnlyTests {
 		args = append(args, engine.Compound("tests", engine.Atom("only")))
+	}
+	if s.Changed == bridge.ChangedLast {
+		args = append(args, engine.Compound("changed", engine.Atom(bridge.ChangedLast)))
+	} else if n, err := strconv.ParseInt(s.Changed, 10, 64); err == nil {
+		args = append(args, engine.Compound("changed", engine.Int(n)))
+	}
+	if s.Parser != "" {
+		// One of bridge.ParserNames: decodeStep checked it.
+		args = append(args, engine.Compound("parser", engine.Atom(s.Parser)))
 	}
 	return engine.Compound("step", engine.Atom(s.Strategy), engine.List(args...), engine.Atom(s.Role))
 }

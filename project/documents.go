@@ -8,10 +8,13 @@ import (
 )
 
 // Documents turns facts into retrieval documents: one per definition
-// (ID: retrieval.SymbolDocumentID, stable while lines shift), with
-// the calls and type references inside it as Refs. References outside any
-// definition are dropped (the graph relates definitions).
-func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
+// (ID: retrieval.SymbolDocumentID, stable while lines shift), with the
+// calls and type references inside it as Refs, the parser that extracted
+// it and, from changed (path → the project generation that last wrote the
+// file: store.FileState.PublishedIn; absent: 0), when its file last
+// changed. References outside any definition are dropped (the graph
+// relates definitions).
+func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retrieval.Document {
 	var docs []retrieval.Document
 	for _, f := range files {
 		base := len(docs)
@@ -31,6 +34,8 @@ func Documents(files []*sourcefacts.FileFacts) []retrieval.Document {
 				Doc:         s.Doc,
 				ContentHash: f.Provenance.Hash.String(),
 				Test:        f.Test,
+				Changed:     changed[f.Provenance.Path],
+				Parser:      f.Provenance.Parser,
 				Metadata: map[string]string{
 					"package":    f.Package,
 					"generation": fmt.Sprint(f.Provenance.Generation),

@@ -30,7 +30,7 @@ func TestDocumentIDsAreStableAcrossLineShifts(t *testing.T) {
 	}
 	ids := func(f *sourcefacts.FileFacts) []string {
 		var out []string
-		for _, d := range project.Documents([]*sourcefacts.FileFacts{f}) {
+		for _, d := range project.Documents([]*sourcefacts.FileFacts{f}, nil) {
 			out = append(out, d.ID)
 		}
 		return out

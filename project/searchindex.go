@@ -53,7 +53,9 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 		p.opts.Progress(Progress{Phase: PhaseBuild, Total: len(files)})
 	}
 	facts := make([]*sourcefacts.FileFacts, 0, len(files))
+	changed := make(map[string]int64, len(files))
 	for _, f := range files {
+		changed[f.Path] = f.PublishedIn
 		r, err := sn.Facts(ctx, f.Path)
 		if err != nil {
 			return nil, false, fmt.Errorf("project: facts of %s: %w", f.Path, err)
@@ -76,7 +78,7 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 		removeIndexFiles(tmp)
 		return nil, false, fmt.Errorf("project: build search index: %w", err)
 	}
-	docs := Documents(facts)
+	docs := Documents(facts, changed)
 	for i := 0; i < len(docs); i += buildBatch {
 		if err := b.Upsert(ctx, docs[i:min(i+buildBatch, len(docs))]); err != nil {
 			return fail(err)
@@ -199,8 +201,12 @@ func Capabilities(opts Options) retrieval.Capabilities {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
+// indexFormat names what the documents of a search index carry; a new
+// format builds new index files. 2: Changed and Parser (provenance).
+const indexFormat = "f2"
+
 // searchIndexName names the search index of one snapshot, embedder and
-// vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma].sqlite
+// vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite
 // (with Chroma the file holds no vectors, so it is not the embedded one).
 func searchIndexName(id store.Identity, e retrieval.Embedder, chroma bool) string {
 	emb := "none"
@@ -210,7 +216,7 @@ func searchIndexName(id store.Identity, e retrieval.Embedder, chroma bool) strin
 	if chroma {
 		emb += "-chroma"
 	}
-	return fmt.Sprintf("search-g%d-%016x-%s.sqlite", id.Generation, id.Fingerprint, emb)
+	return fmt.Sprintf("search-g%d-%016x-%s-%s.sqlite", id.Generation, id.Fingerprint, emb, indexFormat)
 }
 
 // removeOldSearchIndexes deletes the search indexes of other snapshots that

@@ -70,6 +70,14 @@ type Document struct {
 	Text        string `json:"text,omitempty"`
 	ContentHash string `json:"content_hash,omitempty"` // the file's sourcefacts.ContentHash string
 	Test        bool   `json:"test,omitempty"`
+	// Changed is the project generation in which the document's file
+	// last changed (its bytes, or the facts extracted from them); 0 when
+	// unknown. Provenance, for Filter.ChangedSince.
+	Changed int64 `json:"changed,omitempty"`
+	// Parser is the parser that extracted the document, "name/version"
+	// (sourcefacts.Provenance.Parser, e.g. "tree-sitter/0.25.0"); "" when
+	// unknown. Provenance, for Filter.Parsers.
+	Parser string `json:"parser,omitempty"`
 	// Refs are the names this definition uses, for the graph strategy.
 	Refs     []Ref             `json:"refs,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
@@ -120,6 +128,24 @@ type Filter struct {
 	Languages    []string `json:"languages,omitempty"`
 	ExcludeTests bool     `json:"exclude_tests,omitempty"`
 	OnlyTests    bool     `json:"only_tests,omitempty"` // only documents of test files
+	// ChangedSince keeps the documents whose Changed is above it: those
+	// whose file changed after project generation ChangedSince. 0 does
+	// not filter (every indexed file changed after the empty generation 0).
+	ChangedSince int64 `json:"changed_since,omitempty"`
+	// Parsers keeps the documents extracted by one of these parsers, each
+	// a parser's name: Document.Parser equal to it or starting with it
+	// and "/" (ParserName). Empty does not filter.
+	Parsers []string `json:"parsers,omitempty"`
+}
+
+// ParserName is the name part of a Document.Parser "name/version":
+// "tree-sitter" for "tree-sitter/0.25.0"; the whole string if it has no
+// "/".
+func ParserName(parser string) string {
+	if i := strings.IndexByte(parser, '/'); i >= 0 {
+		return parser[:i]
+	}
+	return parser
 }
 
 // Request asks one strategy for hits.
@@ -215,6 +241,9 @@ func (req Request) Normalize() (Request, error) {
 	}
 	if len(req.Text) > MaxQueryBytes || len(req.Name) > MaxQueryBytes {
 		return req, fmt.Errorf("%w: query over %d bytes", ErrTooLarge, MaxQueryBytes)
+	}
+	if req.Filter.ChangedSince < 0 {
+		return req, fmt.Errorf("%w: filter ChangedSince %d is negative", ErrBadRequest, req.Filter.ChangedSince)
 	}
 	switch req.Strategy {
 	case Exact:

@@ -4,6 +4,7 @@
 package sqlitefile
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"net/url"
@@ -47,4 +48,46 @@ func DSN(path string) (string, error) {
 	}
 	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
 	return u.String(), nil
+}
+
+// Column is a column AddColumns adds: its name and its declaration (type
+// and constraints, e.g. "INTEGER NOT NULL DEFAULT 0"). Both are SQL
+// written by the caller as constants, never data.
+type Column struct{ Name, Decl string }
+
+// Execer is what AddColumns needs of a *sql.DB or *sql.Tx.
+type Execer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// AddColumns adds to table the columns it lacks, for a database written
+// by an older schema (ALTER TABLE ... ADD COLUMN, so a declaration needs a
+// default).
+func AddColumns(ctx context.Context, db Execer, table string, cols []Column) error {
+	rows, err := db.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", table)
+	if err != nil {
+		return fmt.Errorf("sqlitefile: columns of %s: %w", table, err)
+	}
+	have := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return fmt.Errorf("sqlitefile: columns of %s: %w", table, err)
+		}
+		have[n] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sqlitefile: columns of %s: %w", table, err)
+	}
+	for _, c := range cols {
+		if !have[c.Name] {
+			if _, err := db.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN "+c.Name+" "+c.Decl); err != nil {
+				return fmt.Errorf("sqlitefile: add column %s.%s: %w", table, c.Name, err)
+			}
+		}
+	}
+	return nil
 }

@@ -27,8 +27,9 @@ func VectorDocs(n int) []retrieval.Document {
 // Passes is the reference meaning of a retrieval.Filter: d's path starts
 // with one of PathPrefixes (byte-wise; an empty prefix matches everything),
 // its kind is among Kinds and its language among Languages (empty lists
-// allow all), and it is not a test when ExcludeTests is set, a test when
-// OnlyTests is.
+// allow all), it is not a test when ExcludeTests is set, a test when
+// OnlyTests is, it changed after generation ChangedSince, and its parser's
+// name (retrieval.ParserName) is among Parsers (empty allows all).
 func Passes(d retrieval.Document, f retrieval.Filter) bool {
 	in := func(v string, vals []string) bool {
 		if len(vals) == 0 {
@@ -52,5 +53,6 @@ func Passes(d retrieval.Document, f retrieval.Filter) bool {
 			return false
 		}
 	}
-	return in(d.Kind, f.Kinds) && in(d.Language, f.Languages) && !(f.ExcludeTests && d.Test) && !(f.OnlyTests && !d.Test)
+	return in(d.Kind, f.Kinds) && in(d.Language, f.Languages) && !(f.ExcludeTests && d.Test) && !(f.OnlyTests && !d.Test) &&
+		(f.ChangedSince == 0 || d.Changed > f.ChangedSince) && in(retrieval.ParserName(d.Parser), f.Parsers)
 }

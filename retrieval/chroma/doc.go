@@ -33,7 +33,8 @@
 //
 // # Filters
 //
-// Kinds, Languages, ExcludeTests and OnlyTests become Chroma where clauses. Path
+// Kinds, Languages, ExcludeTests, OnlyTests, ChangedSince (on the changed
+// key) and Parsers (on parser_name) become Chroma where clauses. Path
 // prefixes are literal string prefixes of Document.Path; Chroma's where has
 // no prefix operator, so each record also stores its ancestor directories
 // (dir_1, dir_2, ...): a prefix ending in "/" is an exact server-side

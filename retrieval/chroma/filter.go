@@ -79,6 +79,14 @@ func compileFilter(f retrieval.Filter, extra ...map[string]any) compiledFilter {
 	if f.OnlyTests {
 		clauses = append(clauses, map[string]any{"test": map[string]any{"$eq": true}})
 	}
+	if f.ChangedSince > 0 {
+		// $gt matches only records with the key: those without were never
+		// given a generation.
+		clauses = append(clauses, map[string]any{MetaChanged: map[string]any{"$gt": f.ChangedSince}})
+	}
+	if c := inClause(MetaParserName, f.Parsers); c != nil {
+		clauses = append(clauses, c)
+	}
 	var cf compiledFilter
 	if len(f.PathPrefixes) > 0 && !contains(f.PathPrefixes, "") {
 		var conds []map[string]any

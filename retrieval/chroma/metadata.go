@@ -27,6 +27,9 @@ const (
 	MetaContentHash = "content_hash" // string, the file's content hash (provenance)
 	MetaTest        = "test"         // bool, always present
 	MetaRefs        = "refs"         // string, JSON array of retrieval.Ref (kept so Fetch round-trips)
+	MetaChanged     = "changed"      // int, Document.Changed (omitted when 0)
+	MetaParser      = "parser"       // string, Document.Parser ("name/version")
+	MetaParserName  = "parser_name"  // string, retrieval.ParserName(Document.Parser), for Filter.Parsers
 	// MetaDerivedText is true when the record's Chroma document is not
 	// Document.Text (which was empty) but the text that was embedded
 	// (EmbeddingText): stored so that other Chroma clients see what each
@@ -80,6 +83,11 @@ func toMetadata(d retrieval.Document) (map[string]any, error) {
 	put(MetaSignature, d.Signature)
 	put(MetaDoc, d.Doc)
 	put(MetaContentHash, d.ContentHash)
+	put(MetaParser, d.Parser)
+	put(MetaParserName, retrieval.ParserName(d.Parser))
+	if d.Changed != 0 {
+		m[MetaChanged] = d.Changed
+	}
 	if d.StartLine != 0 {
 		m[MetaStartLine] = d.StartLine
 	}
@@ -148,6 +156,12 @@ func fromRecord(id string, text *string, m map[string]any) (retrieval.Document, 
 			d.StartLine, err = integer(v)
 		case MetaEndLine:
 			d.EndLine, err = integer(v)
+		case MetaChanged:
+			var n int
+			n, err = integer(v)
+			d.Changed = int64(n)
+		case MetaParser:
+			d.Parser, err = str(v)
 		case MetaTest:
 			b, ok := v.(bool)
 			if !ok {

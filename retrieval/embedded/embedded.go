@@ -59,13 +59,14 @@ import (
 const MaxDocumentBytes = 1 << 20
 
 // MaxFilterValues bounds each list of a retrieval.Filter (path prefixes,
-// kinds, languages). Longer lists fail with retrieval.ErrTooLarge.
+// kinds, languages, parsers). Longer lists fail with retrieval.ErrTooLarge.
 const MaxFilterValues = 256
 
 // schemaVersion is stored in PRAGMA user_version. Open upgrades a version
-// 1 database (which lacks the vector tables) and refuses any other non-zero
+// 1 database (which lacks the vector tables) and a version 2 one (whose
+// docs lack the changed and parser columns) and refuses any other non-zero
 // version.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
 // the FTS5 table declares them. The name counts most.
@@ -90,7 +91,9 @@ CREATE TABLE IF NOT EXISTS docs (
 	content_hash   TEXT NOT NULL,
 	test           INTEGER NOT NULL,
 	refs           TEXT NOT NULL,
-	metadata       TEXT NOT NULL
+	metadata       TEXT NOT NULL,
+	changed        INTEGER NOT NULL DEFAULT 0,
+	parser         TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
 CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
@@ -201,11 +204,14 @@ func (b *Backend) init(ctx context.Context) error {
 	switch v {
 	case schemaVersion:
 		return nil
-	case 0, 1: // version 2 added the vector tables; all statements are IF NOT EXISTS
+	case 0, 1, 2: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
 	}
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "changed", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "parser", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
@@ -240,7 +246,7 @@ func (b *Backend) Count(ctx context.Context) (int, error) {
 // documentBytes is the size Upsert bounds by MaxDocumentBytes.
 func documentBytes(d retrieval.Document) int {
 	n := len(d.ID) + len(d.Path) + len(d.Symbol) + len(d.Qualified) + len(d.Kind) +
-		len(d.Language) + len(d.Signature) + len(d.Doc) + len(d.Text) + len(d.ContentHash)
+		len(d.Language) + len(d.Signature) + len(d.Doc) + len(d.Text) + len(d.ContentHash) + len(d.Parser)
 	for _, r := range d.Refs {
 		n += len(r.Name) + len(r.Kind)
 	}
@@ -468,8 +474,8 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 
 	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, path, start_line, end_line, symbol, qualified,
 		symbol_fold, qualified_fold, kind, language, signature, doc, body,
-		content_hash, test, refs, metadata)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		content_hash, test, refs, metadata, changed, parser)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -497,7 +503,7 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		}
 		res, err := insDoc.ExecContext(ctx, d.ID, d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
 			strings.ToLower(d.Symbol), strings.ToLower(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
-			d.ContentHash, test, r.refs, r.metadata)
+			d.ContentHash, test, r.refs, r.metadata, d.Changed, d.Parser)
 		if err != nil {
 			return err
 		}
@@ -547,7 +553,7 @@ const refChunkRows = 250
 
 // docColumns are the docs columns scanDocument reads, in order.
 const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
-	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, d.refs, d.metadata`
+	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, d.refs, d.metadata, d.changed, d.parser`
 
 // scanDocument scans docColumns followed by extra destinations.
 func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {
@@ -555,7 +561,7 @@ func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {
 	var test int
 	var refs, metadata string
 	dest := append([]any{&d.ID, &d.Path, &d.StartLine, &d.EndLine, &d.Symbol, &d.Qualified, &d.Kind,
-		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &refs, &metadata}, extra...)
+		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &refs, &metadata, &d.Changed, &d.Parser}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return d, err
 	}

@@ -309,6 +309,48 @@ func TestOpenRefusesOtherSchemaVersion(t *testing.T) {
 	}
 }
 
+// TestUpgradeFromSchemaVersion2AddsTheProvenanceColumns: a version 2
+// search index (docs without changed and parser) opens, gains the columns
+// with their defaults, and then keeps and filters on them.
+func TestUpgradeFromSchemaVersion2AddsTheProvenanceColumns(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "rlm.db")
+	b, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"ALTER TABLE docs DROP COLUMN changed", "ALTER TABLE docs DROP COLUMN parser", "PRAGMA user_version = 2"} {
+		if _, err := b.db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.Close()
+	if b, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	docs := []retrieval.Document{
+		{ID: "old", Path: "a.go", Symbol: "Old", Kind: "function", Changed: 1, Parser: "tree-sitter/0.25.0"},
+		{ID: "new", Path: "b.pl", Symbol: "New", Kind: "function", Changed: 4, Parser: "ichiban-prolog/1.2.2"},
+	}
+	if err := b.Upsert(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Fetch(ctx, []string{"old", "new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(docs, got); diff != "" {
+		t.Errorf("Fetch after upgrade (-want +got):\n%s", diff)
+	}
+	for _, f := range []retrieval.Filter{{ChangedSince: 3}, {Parsers: []string{"ichiban-prolog"}}} {
+		hits, err := b.Search(ctx, retrieval.Request{Strategy: retrieval.Structural, Filter: f})
+		if err != nil || len(hits) != 1 || hits[0].Document.ID != "new" {
+			t.Errorf("filter %+v after upgrade: %v, %v", f, ids(hits), err)
+		}
+	}
+}
+
 func TestMemoryDatabasesAreSeparate(t *testing.T) {
 	ctx := context.Background()
 	a := seeded(t)

@@ -138,9 +138,13 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 	return hits, nil
 }
 
-// checkFilter bounds the lists of f by MaxFilterValues (retrieval.ErrTooLarge).
+// checkFilter bounds the lists of f by MaxFilterValues (retrieval.ErrTooLarge)
+// and refuses a negative ChangedSince (retrieval.ErrBadRequest).
 func checkFilter(f retrieval.Filter) error {
-	for _, l := range [][]string{f.PathPrefixes, f.Kinds, f.Languages} {
+	if f.ChangedSince < 0 {
+		return fmt.Errorf("%w: filter ChangedSince %d is negative", retrieval.ErrBadRequest, f.ChangedSince)
+	}
+	for _, l := range [][]string{f.PathPrefixes, f.Kinds, f.Languages, f.Parsers} {
 		if len(l) > MaxFilterValues {
 			return fmt.Errorf("%w: filter list of %d values, limit %d", retrieval.ErrTooLarge, len(l), MaxFilterValues)
 		}
@@ -188,6 +192,18 @@ func filterSQL(f retrieval.Filter) (string, []any) {
 	}
 	if f.OnlyTests {
 		conds = append(conds, "d.test = 1")
+	}
+	if f.ChangedSince > 0 {
+		conds = append(conds, "d.changed > ?")
+		args = append(args, f.ChangedSince)
+	}
+	if len(f.Parsers) > 0 {
+		// The name before the first "/" (retrieval.ParserName), compared
+		// byte-wise.
+		conds = append(conds, "(CASE WHEN instr(d.parser, '/') > 0 THEN substr(d.parser, 1, instr(d.parser, '/') - 1) ELSE d.parser END) IN ("+placeholders(len(f.Parsers))+")")
+		for _, p := range f.Parsers {
+			args = append(args, p)
+		}
 	}
 	if len(conds) == 0 {
 		return "", nil

@@ -226,6 +226,10 @@ var suiteFilters = []retrieval.Filter{
 	{PathPrefixes: []string{"internal/serv"}},
 	{PathPrefixes: []string{"cmd", "pkg/store/a.go"}},
 	{PathPrefixes: []string{"pkg/stor"}, Kinds: []string{"function", "method"}, ExcludeTests: true},
+	{ChangedSince: 1},
+	{ChangedSince: 2, Kinds: []string{"function", "type"}},
+	{Parsers: []string{"tree", "ichiban-prolog"}}, // a parser's name, never a prefix of it
+	{Parsers: []string{"tree-sitter"}, ChangedSince: 2},
 	{Languages: []string{"rust"}},
 }
 

@@ -182,12 +182,16 @@ func corpus() []retrieval.Document {
 			lang = "python"
 		}
 		line := 10 * (i + 1)
+		parser := "tree-sitter/0.25.0"
+		if i%6 == 5 {
+			parser = "ichiban-prolog/1.2.2"
+		}
 		docs[i] = retrieval.Document{
 			ID: retrieval.DocumentID(path, fmt.Sprintf("T%d.Open", i), line), Path: path, StartLine: line, EndLine: line + 5,
 			Symbol: "Open", Qualified: fmt.Sprintf("T%d.Open", i), Kind: corpusKinds[i%len(corpusKinds)], Language: lang,
 			Signature: fmt.Sprintf("func (T%d) Open() error", i), Doc: "Open opens it.",
 			Text:        "open the store " + corpusWords[i],
-			ContentHash: fmt.Sprintf("xxh64:%016x:%d", i, 100+i), Test: i%4 == 3,
+			ContentHash: fmt.Sprintf("xxh64:%016x:%d", i, 100+i), Test: i%4 == 3, Changed: int64(1 + (i/2)%3), Parser: parser,
 			Refs:     []retrieval.Ref{{Name: "load", Kind: "call", Line: line + 1}},
 			Metadata: map[string]string{"package": fmt.Sprintf("p%d", i%3)},
 		}

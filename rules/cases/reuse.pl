@@ -9,9 +9,12 @@
         Query    the case's query text (a string)
         Class    the class its plan was made for
         Ran      ran(Step, Count) for each step its search ran, in order
-        Outcome  outcome(Hits, Resolved, Uses, Failures): the hits it
-                 found, resolved(From, To, RuleID) or none, how often it
-                 was reused and how often a reuse found nothing
+        Outcome  outcome(Hits, Resolved, Uses, Failures, Cited): the
+                 hits it found, resolved(From, To, RuleID) or none, how
+                 often it was reused, how often a reuse found nothing, and
+                 cited(C, I): how many answers downstream (the completion
+                 loop) cited its evidence, and how many were given it and
+                 cited none of it
 
     The policy interface (a learned or bandit policy answers with the same
     shapes, through reuse_policy/4; the rules are the default policy):
@@ -23,10 +26,13 @@
         with Because, which names the case; or none(Because).
 
     Retrieve: similar/4 (same class, the same target or the same words,
-    the same constraints). Reuse: the case's evidence steps with hits.
-    Revise and retain are Go's: a reuse that finds nothing counts a
-    failure and the query is planned afresh; a search that needed more
-    than one step is retained.
+    the same constraints). Reuse: the case's evidence steps with hits;
+    among several similar cases, the one whose evidence answers cited
+    most (net of answers that cited none of it) is preferred, in the
+    given order on a tie (cb_prefer_cited). Revise and retain are Go's:
+    a reuse that finds nothing counts a failure and the query is planned
+    afresh; the citations of an answer revise the case its evidence came
+    from; a search that needed more than one step is retained.
 
     Extension hooks (declare them multifile in your own file):
       veto_reuse(Features, Case, Because)   a rule that forbids reusing
@@ -42,6 +48,7 @@
 :- dynamic(reuse_policy/4).
 
 rule_id(cb_reuse, "a similar past case found its evidence with fewer steps: reuse them").
+rule_id(cb_prefer_cited, "among similar cases, the one whose evidence answers cited most is reused").
 rule_id(cb_same_target, "the case asked about the same target (ignoring case) with the same class and constraints").
 rule_id(cb_same_words, "the case asked with the same content words, class and constraints").
 rule_id(cb_no_similar_case, "no kept case is similar enough").
@@ -52,14 +59,12 @@ rule_id(cb_veto_no_shortcut, "a case whose evidence came from its first step sav
 %! reuse_case(+Features, +Class, +Cases, -Decision) is det.
 reuse_case(F, Class, Cases, D) :-
     reuse_policy(F, Class, Cases, D), !.
-reuse_case(F, Class, Cases, reuse(Id, Steps, Events, because(cb_reuse, [case(Id), query(Q), similar(Why), steps(N)]))) :-
-    member(C, Cases),
-    C = case(Id, Q, _, Ran, outcome(_, Resolved, _, _)),
-    similar(F, Class, C, Why),
-    \+ vetoed(F, C, _),
-    found_steps(Ran, Steps),
-    Steps = [_|_], !,
+reuse_case(F, Class, Cases, reuse(Id, Steps, Events, because(cb_reuse, [case(Id), query(Q), similar(Why), steps(N)|Pref]))) :-
+    reusable(F, Class, Cases, C, Why, Steps),
+    \+ better_cited(F, Class, Cases, C), !,
+    C = case(Id, Q, _, _, outcome(_, Resolved, _, _, _)),
     length(Steps, N),
+    preference(F, Class, Cases, C, Pref),
     resolved_events(F, Resolved, Events).
 reuse_case(F, Class, Cases, none(because(cb_vetoed, [case(Id), veto(V)]))) :-
     member(C, Cases),
@@ -67,6 +72,42 @@ reuse_case(F, Class, Cases, none(because(cb_vetoed, [case(Id), veto(V)]))) :-
     similar(F, Class, C, _),
     vetoed(F, C, V), !.
 reuse_case(_, _, _, none(because(cb_no_similar_case, []))).
+
+%! reusable(+Features, +Class, +Cases, -Case, -Similar, -Steps) is nondet.
+%  Case, of Cases in order, is similar, not vetoed, and has evidence
+%  steps that found hits (Steps).
+reusable(F, Class, Cases, C, Why, Steps) :-
+    member(C, Cases),
+    C = case(_, _, _, Ran, _),
+    similar(F, Class, C, Why),
+    \+ vetoed(F, C, _),
+    found_steps(Ran, Steps),
+    Steps = [_|_].
+
+%! cited_score(+Case, -Score) is det.
+%  The answers that cited the case's evidence less those that cited none.
+cited_score(case(_, _, _, _, outcome(_, _, _, _, cited(C, I))), S) :-
+    S is C - I.
+
+%! better_cited(+Features, +Class, +Cases, +Case) is semidet.
+%  Another reusable case's evidence was cited more than Case's.
+better_cited(F, Class, Cases, C) :-
+    cited_score(C, S),
+    reusable(F, Class, Cases, C2, _, _),
+    cited_score(C2, S2),
+    S2 > S, !.
+
+%! preference(+Features, +Class, +Cases, +Case, -Premises) is det.
+%  [because(cb_prefer_cited, ...)] when Case was preferred over the first
+%  reusable case for its cited evidence, else [].
+preference(F, Class, Cases, C, Pref) :-
+    once(reusable(F, Class, Cases, First, _, _)),
+    (   First \== C
+    ->  First = case(Other, _, _, _, _),
+        cited_score(C, S), cited_score(First, S0),
+        Pref = [because(cb_prefer_cited, [cited(S), over(Other), other_cited(S0)])]
+    ;   Pref = []
+    ).
 
 %! similar(+Features, +Class, +Case, -Because) is semidet.
 similar(F, Class, case(_, Q, Class, _, _), because(cb_same_target, [target(T)])) :-
@@ -90,7 +131,7 @@ same_constraints(F, CF) :-
 %! vetoed(+Features, +Case, -Because) is semidet.
 vetoed(F, C, Why) :-
     veto_reuse(F, C, Why), !.
-vetoed(_, case(_, _, _, _, outcome(_, _, Uses, Failures)), because(cb_veto_unreliable, [uses(Uses), failures(Failures)])) :-
+vetoed(_, case(_, _, _, _, outcome(_, _, Uses, Failures, _)), because(cb_veto_unreliable, [uses(Uses), failures(Failures)])) :-
     Failures > Uses, !.
 vetoed(_, case(_, _, _, [ran(step(_, _, evidence), C)|_], _), because(cb_veto_no_shortcut, [])) :-
     C > 0.

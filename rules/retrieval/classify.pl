@@ -23,8 +23,13 @@
                            path(S) ("in sourcefacts/"), language(L)
                            ("python only"), kind(K) ("functions only"),
                            tests(only) ("tests only"), tests(exclude)
-                           ("non-test"); their words are in none of the
-                           properties above (but count in tokens)
+                           ("non-test"), changed(last) ("changed since
+                           last index", "recently changed"), changed(N)
+                           ("changed since generation 5", N an integer),
+                           parser(P) ("tree-sitter only", "prolog facts";
+                           P is 'tree-sitter' or 'ichiban-prolog'); their
+                           words are in none of the properties above (but
+                           count in tokens)
 
     Classes: identifier, relationship, conceptual, path, broad; harness
     authors add classes with the extra_class_rule/4 hook.

@@ -8,7 +8,8 @@
     and the explanation says which word brought them, by which relation.
 
     Constraints: the filters the query asks for in words (the constraints
-    feature: path(S), language(L), kind(K), tests(only|exclude)) become
+    feature: path(S), language(L), kind(K), tests(only|exclude),
+    changed(N|last), parser(P)) become
     arguments of every evidence step (a step that already has an argument
     of that name keeps its own), each with a because(cn_constraint, [C])
     among the premises of the step's rule. Check steps are not filtered:

@@ -63,3 +63,22 @@ test(a_fallback_step_is_filtered_too) :-
     H = [result(step(exact, [name("Nope"), path("sourcefacts/")], evidence), 0, [])],
     next(identifier, F, H, [], [step(exact, A, evidence)|_], _),
     memberchk(path("sourcefacts/"), A).
+
+test(recency_and_provenance_constraints_filter_the_steps) :-
+    query_features("retry logic changed since last index", F),
+    plan_features(F, [exact, structural, graph, lexical], plan(conceptual, [step(lexical, A, evidence)], [_, because(_, Ps)])),
+    memberchk(changed(last), A),
+    memberchk(because(cn_constraint, [changed(last)]), Ps),
+    query_features("retry logic changed since generation 7 tree-sitter only", F2),
+    plan_features(F2, [exact, structural, graph, lexical], plan(conceptual, [step(lexical, A2, evidence)], _)),
+    memberchk(changed(7), A2),
+    memberchk(parser('tree-sitter'), A2).
+
+test(a_query_of_filters_alone_lists_what_passes_them) :-
+    query_features("what changed since the last index", F),
+    plan_features(F, [exact, structural, graph, lexical], plan(broad, Steps, [_, because(R, _)])),
+    R == st_filter_listing,
+    Steps == [step(structural, [changed(last)], evidence)],
+    query_features("prolog facts", F2),
+    plan_features(F2, [exact, structural, graph, lexical], plan(broad, [step(structural, A2, evidence)], _)),
+    A2 == [parser('ichiban-prolog')].

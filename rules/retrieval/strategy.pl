@@ -3,7 +3,10 @@
     A step is step(Strategy, Args, Role):
       Strategy  exact, structural, graph, lexical, vector, hybrid
       Args      a list of name(S), case(insensitive), relation(R), text(S),
-                path(S), kind(K), language(L), tests(exclude), tests(only)
+                path(S), kind(K), language(L), tests(exclude), tests(only),
+                changed(N) (an integer: the file changed after project
+                generation N) or changed(last) (in the snapshot's own
+                generation), parser(P) ('tree-sitter', 'ichiban-prolog')
       Role      evidence (its hits answer the query) or check (it verifies
                 a premise, e.g. that the target symbol exists)
 
@@ -38,6 +41,7 @@ rule_id(st_path_listing, "a bare path, answered by listing its definitions").
 rule_id(st_bm25_in_path, "words in a path, answered by BM25 under that path").
 rule_id(st_broad_name, "a broad word, tried as a name ignoring case").
 rule_id(st_broad_bm25, "a broad query, answered by BM25").
+rule_id(st_filter_listing, "a query of filters alone (no words or names), answered by listing the definitions that pass them").
 rule_id(fb_last_segment, "a qualified name not found: try its last segment").
 rule_id(fb_case_insensitive, "a name not found: try it ignoring case").
 rule_id(fb_fuzzy_name, "a name not found in any case: try it as BM25 text").
@@ -157,7 +161,21 @@ candidate(broad, F, step(lexical, [text(T2)], evidence),
           because(st_broad_bm25, [class(broad)|Xs])) :-
     feature(text(T), F),
     feature(tokens(N), F), N > 0,
+    \+ filters_only(F, _),
     expand_text(F, T, T2, Xs).
+candidate(broad, F, step(structural, [], evidence),
+          because(st_filter_listing, [class(broad), constraints(Cs)])) :-
+    filters_only(F, Cs).
+
+%! filters_only(+Features, -Constraints) is semidet.
+%  The query asks only for filters ("what changed since the last index"):
+%  constraints, and no content words, names, paths or quoted text.
+filters_only(F, Cs) :-
+    feature(constraints(Cs), F), Cs = [_|_],
+    feature(content(0), F),
+    feature(idents([]), F),
+    feature(paths([]), F),
+    feature(quoted([]), F).
 
 %! fallback(+Class, +Gap, +History, -Steps, -Because) is semidet.
 %  Steps to try when a step left Gap. History is the list of

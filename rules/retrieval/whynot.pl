@@ -18,7 +18,8 @@
         Condition                what the class's step needs: an
                                  identifier, a strong_identifier, a
                                  relation_target, content_words,
-                                 no_content_words, tokens
+                                 no_content_words, tokens, filters_only
+                                 (filters and no words or names)
         defined(Name)            a definition of Name in the snapshot
         without(Arg)             the step without its filter Arg
         query_names(Name)        the query naming Name
@@ -57,6 +58,7 @@ class_plans(path, structural, no_content_words).
 class_plans(path, lexical, content_words).
 class_plans(broad, exact, identifier).
 class_plans(broad, lexical, tokens).
+class_plans(broad, structural, filters_only).
 class_plans(broad, vector, tokens).
 
 %! class_by(?Class, ?ClassRule) is nondet.
