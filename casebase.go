@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -62,6 +63,7 @@ func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store
 	query := plan.Query
 	cb := p.cases
 	key := cases.Key(plan.Class, query)
+	var vetoed *planner.Because
 	found, err := cb.store.Retrieve(ctx, key, cb.version)
 	if err != nil {
 		return nil, err
@@ -70,10 +72,14 @@ func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store
 		cands := make([]planner.CaseCandidate, len(found))
 		for i, c := range found {
 			cands[i] = c.Candidate()
+			cands[i].SameSnapshot = c.Snapshot == id.String()
 		}
-		r, _, err := p.planner.ChooseCase(ctx, plan, cands)
+		r, why, err := p.planner.ChooseCase(ctx, plan, cands)
 		if err != nil {
 			return nil, err
+		}
+		if r == nil {
+			vetoed = &why // cases were kept for this question but not reused: say why
 		}
 		if r != nil {
 			ans, err := p.planner.RunReusing(ctx, b, plan, r, limit)
@@ -95,6 +101,9 @@ func (p *Project) searchCases(ctx context.Context, b retrieval.Backend, id store
 	ans, err := p.planner.Run(ctx, b, plan, limit)
 	if err != nil {
 		return nil, err
+	}
+	if vetoed != nil && len(ans.Explain) > 0 {
+		ans.Explain = slices.Insert(ans.Explain, 1, *vetoed)
 	}
 	if retainable(ans) {
 		if ans.Case, err = cb.store.Retain(ctx, cases.Case{Key: key, Query: query, Class: ans.Class, Plan: ans.Plan, Hits: len(ans.Hits),

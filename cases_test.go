@@ -64,6 +64,32 @@ func TestAReusedCaseIsExplainedAndSkipsTheStepsThatFailed(t *testing.T) {
 	}
 }
 
+// TestACaseIsNotReusedOnAnotherSnapshot: a case's skipped steps failed on
+// the snapshot it was retained on; once the tree changes they may succeed
+// ("servehttp" now exists), so the case is vetoed and the question planned
+// afresh: the answer is about the new function, with no false "no symbol"
+// note.
+func TestACaseIsNotReusedOnAnotherSnapshot(t *testing.T) {
+	root := testfixture.WriteTree(t, caseTree)
+	p := openCases(t, root, "")
+	search(t, p, "what calls servehttp")
+	testfixture.WriteFiles(t, root, map[string]string{"lower.go": "package h\n\nfunc servehttp() {}\n\nfunc callsLower() { servehttp() }\n"})
+	again := search(t, p, "what calls servehttp")
+	if again.ReusedCase != 0 || p.CaseStats().Reused != 0 {
+		t.Fatalf("the case was reused on a changed tree: reused %d, stats %+v", again.ReusedCase, p.CaseStats())
+	}
+	if got := symbols(again); !slices.Equal(got, []string{"lower.go:callsLower"}) || again.Resolved != nil {
+		t.Errorf("answer %v (resolved %+v), want lower.go:callsLower, not resolved", got, again.Resolved)
+	}
+	vetoed := false
+	for _, b := range again.Explain {
+		vetoed = vetoed || strings.Contains(strings.Join(b.Premises, " "), "cb_veto_other_snapshot")
+	}
+	if !vetoed {
+		t.Errorf("the explanation does not say why the case was not reused: %+v", again.Explain)
+	}
+}
+
 // TestARuleCanVetoReuse: a harness's veto_reuse/3 clause keeps the case
 // from being reused; the question is planned as usual.
 func TestARuleCanVetoReuse(t *testing.T) {
@@ -82,12 +108,16 @@ veto_reuse(F, _, because(my_fresh_callers, [])) :-
 	}
 }
 
-// TestAReuseThatFindsNothingIsPlannedAfreshAndRevised: after the callers
-// are gone, the reused step finds nothing; the answer is the planned one
-// and the case counts the failure.
+// TestAReuseThatFindsNothingIsPlannedAfreshAndRevised: with a harness
+// rule allowing reuse across snapshots, after the callers are gone the
+// reused step finds nothing; the answer is the planned one and the case
+// counts the failure.
 func TestAReuseThatFindsNothingIsPlannedAfreshAndRevised(t *testing.T) {
 	root := testfixture.WriteTree(t, caseTree)
-	p := openCases(t, root, "")
+	rules := testfixture.WriteTree(t, map[string]string{"mine/allow.pl": `:- multifile(allow_other_snapshot/2).
+allow_other_snapshot(_, _).
+`})
+	p := openCases(t, root, rules)
 	search(t, p, "what calls servehttp")
 	write(t, root, "handler.go", "package h\n\n// Handle routes a request.\nfunc Handle() {}\n")
 	again := search(t, p, "who calls ServeHttp?")

@@ -23,6 +23,11 @@ type CaseCandidate struct {
 	Failures int // reuses that found nothing
 	Cited    int // answers downstream that cited its evidence
 	Ignored  int // answers downstream given its evidence that cited none of it
+	// SameSnapshot is true when the case was retained on the snapshot
+	// the query runs on; the rules veto reusing a case of another one
+	// (cb_veto_other_snapshot): the steps it skipped might find evidence
+	// there.
+	SameSnapshot bool
 }
 
 // Reuse is the rules' decision to reuse a case: run Steps instead of the
@@ -57,7 +62,8 @@ func (p *Planner) ChooseCase(ctx context.Context, plan *Plan, cands []CaseCandid
 		}
 		cs = append(cs, engine.Compound("case", engine.Int(c.ID), engine.String(c.Query), engine.Atom(c.Class), engine.List(ran...),
 			engine.Compound("outcome", engine.Int(int64(c.Hits)), res, engine.Int(int64(c.Uses)), engine.Int(int64(c.Failures)),
-				engine.Compound("cited", engine.Int(int64(c.Cited)), engine.Int(int64(c.Ignored))))))
+				engine.Compound("cited", engine.Int(int64(c.Cited)), engine.Int(int64(c.Ignored))),
+				engine.Compound("snapshot", engine.Atom(snapshotWord(c.SameSnapshot))))))
 	}
 	feats := bridge.QueryFeatures(plan.Query).Term()
 	sol, err := p.eng.Once(ctx, "reuse_case", feats, engine.Atom(plan.Class), engine.List(cs...), engine.NewVar())
@@ -117,4 +123,12 @@ func (p *Planner) RunReusing(ctx context.Context, b retrieval.Backend, plan *Pla
 		ans.Resolved = r.resolved
 	}
 	return ans, nil
+}
+
+// snapshotWord is the case term's snapshot(same|other).
+func snapshotWord(same bool) string {
+	if same {
+		return "same"
+	}
+	return "other"
 }

@@ -20,10 +20,10 @@ func TestTheRulesPreferACaseWhoseEvidenceWasCited(t *testing.T) {
 		t.Fatal(err)
 	}
 	ran := func(steps ...planner.ExecutedStep) []planner.ExecutedStep { return steps }
-	ignored := planner.CaseCandidate{ID: 8, Query: "what calls ServeHTTP", Class: plan.Class, Hits: 2, Ignored: 2,
+	ignored := planner.CaseCandidate{ID: 8, Query: "what calls ServeHTTP", Class: plan.Class, Hits: 2, Ignored: 2, SameSnapshot: true,
 		Plan: ran(planner.ExecutedStep{Step: planner.Step{Strategy: "exact", Name: "ServeHTTP", Role: "evidence"}},
 			planner.ExecutedStep{Step: planner.Step{Strategy: "lexical", Text: "ServeHTTP", Role: "evidence"}, Hits: 2})}
-	cited := planner.CaseCandidate{ID: 7, Query: "what calls servehttp", Class: plan.Class, Hits: 4, Cited: 3,
+	cited := planner.CaseCandidate{ID: 7, Query: "what calls servehttp", Class: plan.Class, Hits: 4, Cited: 3, SameSnapshot: true,
 		Plan: ran(planner.ExecutedStep{Step: planner.Step{Strategy: "exact", Name: "servehttp", Role: "check"}},
 			planner.ExecutedStep{Step: planner.Step{Strategy: "graph", Name: "ServeHTTP", Relation: "callers", Role: "evidence"}, Hits: 4})}
 	uncited := cited
@@ -36,7 +36,7 @@ func TestTheRulesPreferACaseWhoseEvidenceWasCited(t *testing.T) {
 	}{
 		{"cited preferred", []planner.CaseCandidate{ignored, cited}, 7, "cb_prefer_cited"},
 		{"cited first", []planner.CaseCandidate{cited, ignored}, 7, ""},
-		{"no citations", []planner.CaseCandidate{{ID: 8, Query: ignored.Query, Class: ignored.Class, Hits: 2, Plan: ignored.Plan}, uncited}, 8, ""},
+		{"no citations", []planner.CaseCandidate{{ID: 8, Query: ignored.Query, Class: ignored.Class, Hits: 2, Plan: ignored.Plan, SameSnapshot: true}, uncited}, 8, ""},
 	} {
 		r, _, err := pl.ChooseCase(ctx, plan, c.cands)
 		if err != nil || r == nil {

@@ -9,12 +9,13 @@
         Query    the case's query text (a string)
         Class    the class its plan was made for
         Ran      ran(Step, Count) for each step its search ran, in order
-        Outcome  outcome(Hits, Resolved, Uses, Failures, Cited): the
-                 hits it found, resolved(From, To, RuleID) or none, how
-                 often it was reused, how often a reuse found nothing, and
+        Outcome  outcome(Hits, Resolved, Uses, Failures, Cited, Snapshot):
+                 the hits it found, resolved(From, To, RuleID) or none,
+                 how often it was reused, how often a reuse found nothing,
                  cited(C, I): how many answers downstream (the completion
                  loop) cited its evidence, and how many were given it and
-                 cited none of it
+                 cited none of it, and snapshot(same) or snapshot(other):
+                 whether it was retained on the snapshot the query runs on
 
     The policy interface (a learned or bandit policy answers with the same
     shapes, through reuse_policy/4; the rules are the default policy):
@@ -39,10 +40,17 @@
                                             Case for this query
       reuse_policy(Features, Class, Cases, Decision)  another policy,
                                             tried before the rules
+      allow_other_snapshot(Features, Case)  lifts cb_veto_other_snapshot
+                                            for Case (a harness that knows
+                                            its skipped steps cannot start
+                                            to succeed; a reuse that finds
+                                            nothing is planned afresh)
 */
 
 :- multifile(rule_id/2).
 :- multifile(veto_reuse/3).
+:- multifile(allow_other_snapshot/2).
+:- dynamic(allow_other_snapshot/2).
 :- dynamic(veto_reuse/3).
 :- multifile(reuse_policy/4).
 :- dynamic(reuse_policy/4).
@@ -55,6 +63,7 @@ rule_id(cb_no_similar_case, "no kept case is similar enough").
 rule_id(cb_vetoed, "a rule vetoed reusing the only similar cases").
 rule_id(cb_veto_unreliable, "a case whose reuses failed more often than they helped is not reused").
 rule_id(cb_veto_no_shortcut, "a case whose evidence came from its first step saves nothing").
+rule_id(cb_veto_other_snapshot, "a case retained on another snapshot is not reused: the steps it skipped failed there and may find evidence on this one").
 
 %! reuse_case(+Features, +Class, +Cases, -Decision) is det.
 reuse_case(F, Class, Cases, D) :-
@@ -62,7 +71,7 @@ reuse_case(F, Class, Cases, D) :-
 reuse_case(F, Class, Cases, reuse(Id, Steps, Events, because(cb_reuse, [case(Id), query(Q), similar(Why), steps(N)|Pref]))) :-
     reusable(F, Class, Cases, C, Why, Steps),
     \+ better_cited(F, Class, Cases, C), !,
-    C = case(Id, Q, _, _, outcome(_, Resolved, _, _, _)),
+    C = case(Id, Q, _, _, outcome(_, Resolved, _, _, _, _)),
     length(Steps, N),
     preference(F, Class, Cases, C, Pref),
     resolved_events(F, Resolved, Events).
@@ -86,7 +95,7 @@ reusable(F, Class, Cases, C, Why, Steps) :-
 
 %! cited_score(+Case, -Score) is det.
 %  The answers that cited the case's evidence less those that cited none.
-cited_score(case(_, _, _, _, outcome(_, _, _, _, cited(C, I))), S) :-
+cited_score(case(_, _, _, _, outcome(_, _, _, _, cited(C, I), _)), S) :-
     S is C - I.
 
 %! better_cited(+Features, +Class, +Cases, +Case) is semidet.
@@ -131,7 +140,10 @@ same_constraints(F, CF) :-
 %! vetoed(+Features, +Case, -Because) is semidet.
 vetoed(F, C, Why) :-
     veto_reuse(F, C, Why), !.
-vetoed(_, case(_, _, _, _, outcome(_, _, Uses, Failures, _)), because(cb_veto_unreliable, [uses(Uses), failures(Failures)])) :-
+vetoed(F, C, because(cb_veto_other_snapshot, [])) :-
+    C = case(_, _, _, _, outcome(_, _, _, _, _, snapshot(other))),
+    \+ allow_other_snapshot(F, C), !.
+vetoed(_, case(_, _, _, _, outcome(_, _, Uses, Failures, _, _)), because(cb_veto_unreliable, [uses(Uses), failures(Failures)])) :-
     Failures > Uses, !.
 vetoed(_, case(_, _, _, [ran(step(_, _, evidence), C)|_], _), because(cb_veto_no_shortcut, [])) :-
     C > 0.

@@ -69,3 +69,4 @@ mutant "retaining anew forgets old evidence" cases/cases.go "s|cited = 0, ignore
 mutant "an old case store gains the evidence columns" cases/cases.go 's|	if err := sqlitefile.AddColumns(ctx, db, "cases", evidenceColumns); err != nil {|	if false {|' ./cases -run TestAStoreWithoutTheEvidenceColumnsGainsThem
 mutant "the rules see a case's citations" planner/reuse.go 's|engine.Compound("cited", engine.Int(int64(c.Cited)), engine.Int(int64(c.Ignored)))|engine.Compound("cited", engine.Int(0), engine.Int(0))|' ./planner -run TestTheRulesPreferACaseWhoseEvidenceWasCited
 mutant "a rule prefers a case whose evidence was cited" rules/cases/reuse.pl 's|    \\+ better_cited(F, Class, Cases, C), !,|    !,|' ./rules -run TestRules/cases/reuse_test
+mutant "a case of another snapshot is not reused" casebase.go 's/cands\[i\].SameSnapshot = c.Snapshot == id.String()/cands[i].SameSnapshot = true/' . -run TestACaseIsNotReusedOnAnotherSnapshot
