@@ -94,11 +94,14 @@ type Stats struct {
 // Project is one source tree's knowledge base, current snapshot and search
 // index. Safe for concurrent use: View and Refresh exclude each other.
 type Project struct {
-	root string
-	opts Options
-	st   *store.Store
-	done func() // releases the extractor
-	tmp  string // InMemory: the temporary directory
+	root     string
+	realRoot string // root with symbolic links resolved
+	kbDir    string // the knowledge base's directory (absolute)
+	kbName   string // the knowledge base's file name
+	opts     Options
+	st       *store.Store
+	done     func() // releases the extractor
+	tmp      string // InMemory: the temporary directory
 
 	// refreshMu serialises Refresh and Close: Close waits for a Refresh
 	// under way, and a Refresh after Close returns store.ErrClosed.
@@ -134,6 +137,9 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		return nil, fmt.Errorf("project: a Chroma backend needs an embedder")
 	}
 	p := &Project{root: abs, opts: opts}
+	if p.realRoot, err = filepath.EvalSymlinks(abs); err != nil {
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	}
 	dbPath := opts.DBPath
 	if opts.InMemory {
 		if p.tmp, err = os.MkdirTemp("", "rlm-kb-*"); err != nil {
@@ -145,6 +151,12 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		p.removeTmp()
 		return nil, fmt.Errorf("project: open %s: %w", root, err)
 	}
+	kb, err := filepath.Abs(p.st.DBPath())
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	}
+	p.kbDir, p.kbName = filepath.Dir(kb), filepath.Base(kb)
 	if _, err := p.Refresh(ctx); err != nil {
 		p.Close()
 		return nil, err

@@ -178,6 +178,10 @@ func Capabilities(opts Options) retrieval.Capabilities {
 	return c
 }
 
+// searchIndexPrefix starts the name of every search index file (and of
+// its temporary build files).
+const searchIndexPrefix = "search-g"
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // searchIndexName names the search index of one snapshot, embedder and
@@ -191,7 +195,7 @@ func searchIndexName(id store.Identity, e retrieval.Embedder, chroma bool) strin
 	if chroma {
 		emb += "-chroma"
 	}
-	return fmt.Sprintf("search-g%d-%016x-%s.sqlite", id.Generation, id.Fingerprint, emb)
+	return fmt.Sprintf("%s%d-%016x-%s.sqlite", searchIndexPrefix, id.Generation, id.Fingerprint, emb)
 }
 
 // removeOldSearchIndexes deletes the search indexes of other snapshots that
@@ -203,10 +207,10 @@ func removeOldSearchIndexes(dir string, id store.Identity) {
 	if err != nil {
 		return
 	}
-	keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)
+	keep := fmt.Sprintf("%s%d-%016x-", searchIndexPrefix, id.Generation, id.Fingerprint)
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, "search-g") || strings.HasPrefix(n, keep) || !strings.HasSuffix(n, ".sqlite") {
+		if !strings.HasPrefix(n, searchIndexPrefix) || strings.HasPrefix(n, keep) || !strings.HasSuffix(n, ".sqlite") {
 			continue
 		}
 		path := filepath.Join(dir, n)

@@ -25,3 +25,13 @@ mutant "Lines returns at most maxLines lines" internal/textclip/textclip.go 's|s
 mutant "rlm mcp --allow-write offers apply_patch" cmd/rlm/mcp.go 's|AllowWrite: \*allowWrite|AllowWrite: *allowWrite \&\& false|' ./cmd/rlm -run TestMCPServesStdioWithTheToolsItsFlagsAllow
 mutant "rlm mcp --http serves loopback only" cmd/rlm/mcp.go 's/(ip == nil || !ip.IsLoopback())/(ip == nil || !ip.IsLoopback()) \&\& false/' ./cmd/rlm -run TestMCPRefusesANonLoopbackHTTPAddress
 mutant "npm installs the MCP SDK with chromadb" scripts/chroma-server.sh 's|-f "$ROOT/node_modules/@modelcontextprotocol/sdk/package.json" ]]|true ]]|' . -run TestChromaScriptInstallsEveryNpmPackageTheTestsUse
+mutant "ReadSource reads only listed files" project/source.go 's|	if !p.Listed(rel) {|	if false {|' ./project -run TestOnlyTheProjectsFilesCanBeReadOrPatched
+mutant "ApplyPatch writes only listed files" project/patch.go 's|	if !p.Listed(rel) {|	if false {|' ./project -run TestOnlyTheProjectsFilesCanBeReadOrPatched
+mutant "a symbolic link's target must be listed too" project/source.go 's|	return p.listedName(filepath.ToSlash(t))|	return true|' ./project -run TestOnlyTheProjectsFilesCanBeReadOrPatched
+mutant "the knowledge base beside the sources is not a project file" project/source.go 's#	return !strings.HasPrefix(name, p.kbName) \&\&#	return true || !strings.HasPrefix(name, p.kbName) \&\&#' ./project -run TestOnlyTheProjectsFilesCanBeReadOrPatched
+mutant "opening a FIFO never blocks" project/open_unix.go 's/os.O_RDONLY|syscall.O_NONBLOCK/os.O_RDONLY|0*syscall.O_NONBLOCK/' ./project -run TestOpeningAFIFONeverBlocks
+mutant "only regular files are read" project/source.go 's|	if !fi.Mode().IsRegular() {|	if !fi.Mode().IsRegular() \&\& false {|' ./project -run TestOpeningAFIFONeverBlocks
+mutant "a diff's headers must name the patched file" project/patch.go 's|	return fmt.Sprintf("the header %q names another file than %s", textclip.Clean(line, 120), rel)|	_ = 0|' ./project -run TestAPatchMustNameItsFileAndKeepCharactersWhole
+mutant "binary patches are refused" project/patch.go 's|len(files) == 1 \&\& files\[0\].IsBinary {|len(files) == 1 \&\& files[0].IsBinary \&\& false {|' ./project -run TestAPatchMustNameItsFileAndKeepCharactersWhole
+mutant "edits keep UTF-8 sequences whole" project/patch.go 's|	inside := func(i int) bool { return i > 0 \&\& i < len(src) \&\& !utf8.RuneStart(src\[i\]) }|	inside := func(i int) bool { return false }|' ./project -run TestAPatchMustNameItsFileAndKeepCharactersWhole
+mutant "files that are not UTF-8 take edits at any byte" project/patch.go 's|	if !utf8.Valid(src) {|	if false {|' ./project -run TestAPatchMustNameItsFileAndKeepCharactersWhole
