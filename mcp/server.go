@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/tools"
 )
 
@@ -40,6 +41,9 @@ const (
 	MaxReadLineBytes = 1000    // bytes of one line a read returns (longer lines are clipped, marked …)
 	MaxArgBytes      = 1 << 20 // bytes of one call's arguments (a unified diff included)
 	MaxResultBytes   = 4 << 20 // bytes of one result's JSON
+	// MaxLoggedCauseBytes bounds the cause of a failed call in the log
+	// (Options.Logger): longer causes are clipped (…).
+	MaxLoggedCauseBytes = 2000
 )
 
 // Server is an MCP server over one open project. It is safe for
@@ -142,7 +146,9 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		out := s.exec.Execute(ctx, tools.Call{Name: name, Arguments: string(req.Params.Arguments)}, s.offered)
 		if out.Err != nil && out.Err.Err != nil && s.opts.Logger != nil {
-			s.opts.Logger.Warn("tool call failed", "tool", name, "kind", out.Err.Kind, "cause", out.Err.Err)
+			// The cause may quote the arguments (a schema error quotes the
+			// value): it is clipped, and made printable.
+			s.opts.Logger.Warn("tool call failed", "tool", name, "kind", out.Err.Kind, "cause", textclip.Clean(out.Err.Err.Error(), MaxLoggedCauseBytes))
 		}
 		return toResult(out), nil
 	}

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/prompt"
 	"github.com/rlm-dev/rlm/tools"
 )
@@ -94,6 +97,23 @@ func decode(raw json.RawMessage, v any) error {
 	return nil
 }
 
+// integer is an integer argument the schema has checked ("type":
+// "integer", with bounds): JSON Schema counts 1.0 and 1e2 as integers, so
+// it is decoded from any JSON number with no fractional part.
+type integer int
+
+// maxInteger bounds integer (2^53: every integer up to it is a float64).
+const maxInteger = 1 << 53
+
+func (n *integer) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > maxInteger {
+		return fmt.Errorf("%s is not an integer", textclip.Clean(string(b), 40))
+	}
+	*n = integer(f)
+	return nil
+}
+
 // Snapshot names a generation of the knowledge base.
 type Snapshot struct {
 	Generation  int64     `json:"generation"`
@@ -164,26 +184,26 @@ const filterPool = 10
 
 func (s *Server) search(ctx context.Context, raw json.RawMessage) (any, error) {
 	var a struct {
-		Query string `json:"query"`
-		Limit int    `json:"limit"`
+		Query string  `json:"query"`
+		Limit integer `json:"limit"`
 		filter
 	}
 	if err := decode(raw, &a); err != nil {
 		return nil, err
 	}
-	return s.runSearch(ctx, a.Query, a.Limit, a.filter)
+	return s.runSearch(ctx, a.Query, int(a.Limit), a.filter)
 }
 
 func (s *Server) shortcut(question string) tools.Handler {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var a struct {
-			Name  string `json:"name"`
-			Limit int    `json:"limit"`
+			Name  string  `json:"name"`
+			Limit integer `json:"limit"`
 		}
 		if err := decode(raw, &a); err != nil {
 			return nil, err
 		}
-		return s.runSearch(ctx, fmt.Sprintf(question, a.Name), a.Limit, filter{})
+		return s.runSearch(ctx, fmt.Sprintf(question, a.Name), int(a.Limit), filter{})
 	}
 }
 
@@ -277,7 +297,7 @@ func (s *Server) compile(ctx context.Context, raw json.RawMessage) (any, error) 
 	var a struct {
 		Query        string   `json:"query"`
 		Mode         string   `json:"mode"`
-		Budget       int      `json:"budget"`
+		Budget       integer  `json:"budget"`
 		Capabilities []string `json:"capabilities"`
 		Signals      []string `json:"signals"`
 		Needs        []string `json:"needs"`
@@ -288,7 +308,7 @@ func (s *Server) compile(ctx context.Context, raw json.RawMessage) (any, error) 
 		return nil, err
 	}
 	in := rlm.CompileInput{Text: a.Query, Capabilities: a.Capabilities, Signals: a.Signals, Needs: a.Needs, HostSelected: a.Select, HostDenied: a.Deny}
-	out, err := s.opts.Compiler.Compile(ctx, s.opts.Catalog, in, rlm.CompileOptions{Mode: rlm.CompileMode(a.Mode), Budget: a.Budget})
+	out, err := s.opts.Compiler.Compile(ctx, s.opts.Catalog, in, rlm.CompileOptions{Mode: rlm.CompileMode(a.Mode), Budget: int(a.Budget)})
 	if err != nil {
 		return nil, modelSafe(err, prompt.ErrBadInput, prompt.ErrBudget)
 	}

@@ -35,3 +35,12 @@ mutant "a diff's headers must name the patched file" project/patch.go 's|	return
 mutant "binary patches are refused" project/patch.go 's|len(files) == 1 \&\& files\[0\].IsBinary {|len(files) == 1 \&\& files[0].IsBinary \&\& false {|' ./project -run TestAPatchMustNameItsFileAndKeepCharactersWhole
 mutant "edits keep UTF-8 sequences whole" project/patch.go 's|	inside := func(i int) bool { return i > 0 \&\& i < len(src) \&\& !utf8.RuneStart(src\[i\]) }|	inside := func(i int) bool { return false }|' ./project -run TestAPatchMustNameItsFileAndKeepCharactersWhole
 mutant "files that are not UTF-8 take edits at any byte" project/patch.go 's|	if !utf8.Valid(src) {|	if false {|' ./project -run TestAPatchMustNameItsFileAndKeepCharactersWhole
+mutant "apply_patch goes through the project's listing" edit.go 's|p.proj.ApplyPatch(ctx, path, want, patch)|p.proj.Store().ApplyPatch(ctx, path, want, patch)|' ./mcp -run TestFilesOutsideTheProjectAreIndistinguishableFromAbsentOnes
+mutant "read by id goes through the project's listing" project/source.go 's|	if !p.Listed(rel) {|	if false {|' ./mcp -run TestFilesOutsideTheProjectAreIndistinguishableFromAbsentOnes
+mutant "read's id pattern takes a path with a newline" mcp/read.go 's|const idPattern = `^\[\\\\s\\\\S\]+:|const idPattern = `^.+:|' ./mcp -run TestReadAgreesWithItsOwnIDsAndCountsLinesExactly
+mutant "hit ids start at line 1" mcp/read.go 's|:\[1-9\]\[0-9\]{0,8}-\[1-9\]\[0-9\]{0,8}@|:[0-9]{1,9}-[0-9]{1,9}@|' ./mcp -run TestReadAgreesWithItsOwnIDsAndCountsLinesExactly
+mutant "a final newline ends the last line" mcp/read.go "s|if len(src) > 0 \&\& src\[len(src)-1\] != '\\\\n' {|if true {|" ./mcp -run TestReadAgreesWithItsOwnIDsAndCountsLinesExactly
+mutant "an empty file reads as no lines" mcp/read.go 's|	if lines == 0 \&\& start == 1 {|	if false {|' ./mcp -run TestReadAgreesWithItsOwnIDsAndCountsLinesExactly
+mutant "read never passes the file's last line" mcp/read.go 's/	if end == 0 || end > lines {/	if end == 0 {/' ./mcp -run TestReadAgreesWithItsOwnIDsAndCountsLinesExactly
+mutant "integer arguments accept 1.0 and 1e2" mcp/tools.go 's|func (n \*integer) UnmarshalJSON|func (n *integer) unmarshalJSON|' ./mcp -run TestReadAgreesWithItsOwnIDsAndCountsLinesExactly
+mutant "logged causes are clipped" mcp/server.go 's|textclip.Clean(out.Err.Err.Error(), MaxLoggedCauseBytes)|textclip.Clean(out.Err.Err.Error(), 1<<30)|' ./mcp -run TestTheLogKeepsFailedCallsShort
