@@ -117,9 +117,14 @@ func (s *Server) SDK() *sdk.Server { return s.srv }
 
 // Serve runs one session over a byte stream of newline-delimited JSON-RPC
 // messages (stdio: in is stdin, out is stdout) until the client closes in
-// or ctx is done; either ends it cleanly (nil).
+// or ctx is done; either ends it cleanly (nil). A line that is not a
+// JSON-RPC message (not JSON, a bad version tag or id, over
+// MaxMessageBytes) is answered with a -32700 or -32600 error response and
+// the session goes on.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	w := &syncWriter{w: out}
+	// The filter bounds every line, so the SDK's own cap is off.
+	t := &sdk.IOTransport{Reader: io.NopCloser(newLineFilter(in, w, s.opts.Logger)), Writer: w, MaxLineLength: -1}
 	err := s.srv.Run(ctx, t)
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil // stopped by the caller (rlm mcp: an interrupt)
@@ -127,17 +132,13 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return err
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
 // Handler serves the streamable HTTP transport (one session per client,
 // Mcp-Session-Id). It refuses requests that reach a loopback address with
 // a non-loopback Host header (DNS rebinding) and cross-origin browser
 // requests.
 func (s *Server) Handler() http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
-		&sdk.StreamableHTTPOptions{Logger: s.opts.Logger, MaxRequestBodyBytes: MaxArgBytes + 64<<10})
+		&sdk.StreamableHTTPOptions{Logger: s.opts.Logger, MaxRequestBodyBytes: MaxMessageBytes})
 	return http.NewCrossOriginProtection().Handler(h)
 }
 
