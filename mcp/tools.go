@@ -147,6 +147,10 @@ type SearchResult struct {
 	Hits     []Hit    `json:"hits"`
 	Gap      string   `json:"gap,omitempty"`      // what the rules could not find, as a term
 	Resolved string   `json:"resolved,omitempty"` // "FROM -> TO": the answer is about another name than the query's
+	// Notes are the steps that could not run because a service they need
+	// failed ("STEP: the embedder M failed (KIND)"); they found nothing,
+	// and the rules' fallbacks ran.
+	Notes []string `json:"notes,omitempty"`
 	// FilteredOut counts hits the filters dropped.
 	FilteredOut int `json:"filtered_out,omitempty"`
 	// Because is the rule chain: the class rule, the rule of each
@@ -220,7 +224,7 @@ func (s *Server) runSearch(ctx context.Context, query string, limit int, f filte
 		return nil, modelSafe(err, rlm.ErrQueryTooLarge)
 	}
 	res := &SearchResult{Query: ans.Query, Class: ans.Class, Snapshot: s.current(), Hits: []Hit{},
-		Gap: ans.Gap, Because: ans.Explain}
+		Gap: ans.Gap, Notes: ans.Notes, Because: ans.Explain}
 	if r := ans.Resolved; r != nil {
 		res.Resolved = r.From + " -> " + r.To
 	}
@@ -262,6 +266,10 @@ type Status struct {
 	Dirty      int         `json:"dirty"`       // files written but not yet published
 	NotCurrent []FileState `json:"not_current"` // stale, partial or unparsable files
 	Tools      []string    `json:"tools"`       // the tools this server offers
+	// Vectors is "" or why the search index has no vectors although an
+	// embedder is configured ("the embedder M failed (KIND)"): vector and
+	// hybrid steps are skipped until it answers again.
+	Vectors string `json:"vectors_unavailable,omitempty"`
 }
 
 // FileState is a file that is not current.
@@ -286,7 +294,7 @@ func (s *Server) readStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	out := &Status{Snapshot: snapshotOf(st.Snapshot.Generation, st.Snapshot.Fingerprint, st.Snapshot.Published), Files: st.Stats.Files, Bytes: st.Stats.SourceBytes, Symbols: st.Stats.Symbols,
-		References: st.Stats.References, Imports: st.Stats.Imports, Dirty: st.Stats.Dirty, NotCurrent: []FileState{}, Tools: s.Tools()}
+		References: st.Stats.References, Imports: st.Stats.Imports, Dirty: st.Stats.Dirty, NotCurrent: []FileState{}, Tools: s.Tools(), Vectors: s.proj.VectorsUnavailable()}
 	for _, f := range st.NotCurrent {
 		out.NotCurrent = append(out.NotCurrent, FileState{Path: f.Path, Status: f.Status, Error: f.Error})
 	}

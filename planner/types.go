@@ -162,6 +162,11 @@ type Answer struct {
 	// of a qualified name): the answer is about Resolved.To, not
 	// Resolved.From. It comes from an outcome resolved/3 event.
 	Resolved *Resolution `json:"resolved,omitempty"`
+	// Notes are the steps that could not run because a service they need
+	// failed (a retrieval.UnavailableError: "STEP: NOTE", the note safe to
+	// show a client); such a step counts as having found nothing, so the
+	// rules' fallbacks still run.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Resolution records that the query's name was replaced by another.

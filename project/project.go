@@ -136,6 +136,9 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 	if opts.Chroma != nil && opts.Embedder == nil {
 		return nil, fmt.Errorf("project: a Chroma backend needs an embedder")
 	}
+	if opts.Embedder != nil {
+		opts.Embedder = guardedEmbedder{opts.Embedder}
+	}
 	p := &Project{root: abs, opts: opts}
 	if p.realRoot, err = filepath.EvalSymlinks(abs); err != nil {
 		return nil, fmt.Errorf("project: open %s: %w", root, err)
@@ -247,8 +250,10 @@ func (p *Project) View(fn func(b retrieval.Backend, id store.Identity) error) er
 
 // Refresh validates the knowledge base against the files' bytes and, if
 // the snapshot changed, moves to the new snapshot's search index (built if
-// needed). It reports whether the snapshot changed. After Close it returns
-// store.ErrClosed.
+// needed). It reports whether the snapshot changed. On an index built
+// without vectors (the embedder failed; VectorsUnavailable) it tries the
+// embedder again once RetryVectorsAfter has passed, on the same snapshot.
+// After Close it returns store.ErrClosed.
 func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.refreshMu.Lock()
 	defer p.refreshMu.Unlock()
@@ -268,8 +273,9 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	id := sn.Identity()
 	p.mu.RLock()
 	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
+	retry := same && p.index.retryVectors()
 	p.mu.RUnlock()
-	if same {
+	if same && !retry {
 		return false, nil
 	}
 	files, err := sn.Files(ctx)
@@ -308,7 +314,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.mu.Unlock()
 	old.close()
 	removeOldSearchIndexes(filepath.Dir(p.st.DBPath()), id)
-	return true, nil
+	return !same, nil
 }
 
 // Close releases the search index and the knowledge base, and removes an
