@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"slices"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,6 +29,14 @@ type Options struct {
 	Compiler *rlm.Compiler
 	// Version is the server version reported to clients ("" means "dev").
 	Version string
+	// MaxSessions bounds the HTTP transport's open sessions (Handler); a
+	// new session beyond it is refused (HTTP 503). 0 means
+	// DefaultMaxSessions.
+	MaxSessions int
+	// SessionIdleTimeout closes an HTTP session that has had no request
+	// for this long (clients keep one alive with pings). 0 means
+	// DefaultSessionIdleTimeout.
+	SessionIdleTimeout time.Duration
 	// Logger, if set, receives the SDK's log and, for every failed call,
 	// the host-side cause the client is not shown. Under stdio it must not
 	// write to stdout.
@@ -130,16 +138,6 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		return nil // stopped by the caller (rlm mcp: an interrupt)
 	}
 	return err
-}
-
-// Handler serves the streamable HTTP transport (one session per client,
-// Mcp-Session-Id). It refuses requests that reach a loopback address with
-// a non-loopback Host header (DNS rebinding) and cross-origin browser
-// requests.
-func (s *Server) Handler() http.Handler {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
-		&sdk.StreamableHTTPOptions{Logger: s.opts.Logger, MaxRequestBodyBytes: MaxMessageBytes})
-	return http.NewCrossOriginProtection().Handler(h)
 }
 
 // handler runs a tools/call through the executor.

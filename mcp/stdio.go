@@ -176,6 +176,14 @@ func requestID(line []byte) json.RawMessage {
 
 // refuse writes an error response with id (nil: null) and logs it.
 func (f *lineFilter) refuse(id json.RawMessage, code int64, message string) {
+	f.out.Write(append(errorResponse(id, code, message), '\n'))
+	if f.log != nil {
+		f.log.Warn("refused a JSON-RPC message", "code", code, "message", message)
+	}
+}
+
+// errorResponse is a JSON-RPC error response with id (nil: null).
+func errorResponse(id json.RawMessage, code int64, message string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -191,10 +199,7 @@ func (f *lineFilter) refuse(id json.RawMessage, code int64, message string) {
 	if err != nil { // a string, a number and valid JSON always marshal
 		panic(err)
 	}
-	f.out.Write(append(b, '\n'))
-	if f.log != nil {
-		f.log.Warn("refused a JSON-RPC message", "code", code, "message", message)
-	}
+	return b
 }
 
 // syncWriter serialises the writes of the SDK and of lineFilter, so

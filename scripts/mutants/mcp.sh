@@ -58,3 +58,7 @@ mutant "an index without vectors still offers vector steps" project/embedderfail
 mutant "a dead embedder is not retried on every refresh" project/embedderfail.go 's|	return ok \&\& time.Since(n.since) >= RetryVectorsAfter|	return ok \&\& n != nil|' ./project -run TestADeadEmbedderLeavesAnIndexWithoutVectorsUntilItAnswers
 mutant "vectors come back once the embedder answers" project/embedderfail.go 's|	return ok \&\& time.Since(n.since) >= RetryVectorsAfter|	return false \&\& ok \&\& n != nil|' ./project -run TestADeadEmbedderLeavesAnIndexWithoutVectorsUntilItAnswers
 mutant "status says why there are no vectors" mcp/tools.go 's|, Vectors: s.proj.VectorsUnavailable()}|}|' ./mcp -run TestADeadEmbedderStopsOnlyTheVectorSteps
+mutant "HTTP sessions are capped" mcp/http.go 's|	if c.open()+c.admitting >= c.max {|	if false {|' ./mcp -run TestHTTPSessionsAreCappedAndIdleOnesClosed
+mutant "idle HTTP sessions are closed" mcp/http.go 's|, SessionTimeout: idle})|})|' ./mcp -run TestHTTPSessionsAreCappedAndIdleOnesClosed
+mutant "only HTTP sessions count against the cap" mcp/http.go 's|		if ss.ID() != "" {|		if ss != nil {|' ./mcp -run TestHTTPSessionsAreCappedAndIdleOnesClosed
+mutant "rlm mcp refuses session limits that are not positive" cmd/rlm/mcp.go 's/	if \*maxSessions < 1 || \*sessionIdle <= 0 {/	if false \&\& (*maxSessions < 1 || *sessionIdle <= 0) {/' ./cmd/rlm -run TestMCPSessionLimitsMustBePositive
