@@ -51,8 +51,10 @@
 // # Resources
 //
 // rlm://snapshot is the Status as JSON, validated when read; each rule
-// file the planner (and the prompt compiler) loaded is
-// rlm://rules/ENGINE/LAYER/NAME (text/x-prolog), read-only.
+// file the planner (and the prompt compiler) loaded is one resource,
+// rlm://rules/LAYER/CONCERN/FILE (text/x-prolog, read-only; LAYER 0 is
+// rlm's defaults, CONCERN its folder: retrieval, prompt, intent),
+// described by what its concern decides and which engines loaded it.
 //
 // # Security
 //

@@ -127,7 +127,7 @@ func (s *Server) SDK() *sdk.Server { return s.srv }
 // messages (stdio: in is stdin, out is stdout) until the client closes in
 // or ctx is done; either ends it cleanly (nil). A line that is not a
 // JSON-RPC message (not JSON, a bad version tag or id, over
-// MaxMessageBytes) is answered with a -32700 or -32600 error response and
+// MaxLineBytes) is answered with a -32700 or -32600 error response and
 // the session goes on.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	w := &syncWriter{w: out}

@@ -17,10 +17,14 @@ import (
 	"github.com/rlm-dev/rlm/internal/textclip"
 )
 
-// MaxMessageBytes bounds one JSON-RPC message: a line of the stdio
-// transport, or an HTTP request body (the largest arguments and the
-// envelope around them).
+// MaxMessageBytes bounds an HTTP request body (the largest arguments and
+// the envelope around them); larger ones get HTTP 413.
 const MaxMessageBytes = MaxArgBytes + 64<<10
+
+// MaxLineBytes bounds one line (one message) of the stdio transport, the
+// SDK's own bound: arguments over MaxArgBytes in a line under it get the
+// executor's too_large tool error, with the request's id.
+const MaxLineBytes = sdk.DefaultMaxLineLength
 
 // lineFilter is the stdio transport's input: newline-delimited JSON-RPC
 // messages, of which it passes on only those the SDK's connection can
@@ -28,7 +32,7 @@ const MaxMessageBytes = MaxArgBytes + 64<<10
 // line that is not JSON gets a -32700 (parse error) response here, a line
 // that is JSON but not a JSON-RPC message the SDK accepts (bad version
 // tag, an id that is neither a string nor a number, a batch the protocol
-// version does not allow, ...) or one over MaxMessageBytes gets a -32600
+// version does not allow, ...) or one over MaxLineBytes gets a -32600
 // (invalid request) response, and the session goes on. Responses are
 // written to out, which the SDK writes through too (one Write per
 // message, under out's lock).
@@ -55,7 +59,7 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 			f.err = err
 		}
 		if tooLong {
-			f.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: a message over %d bytes", MaxMessageBytes))
+			f.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: a message over %d bytes", MaxLineBytes))
 			continue
 		}
 		line = bytes.TrimSpace(line)
@@ -69,12 +73,12 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 }
 
 // readLine reads the next line (without its "\n"), or reports that it
-// was longer than MaxMessageBytes (then it is skipped to its end).
+// was longer than MaxLineBytes (then it is skipped to its end).
 func (f *lineFilter) readLine() (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := f.in.ReadSlice('\n')
 		if !tooLong {
-			if len(line)+len(chunk) > MaxMessageBytes+1 {
+			if len(line)+len(chunk) > MaxLineBytes+1 {
 				tooLong, line = true, nil
 			} else {
 				line = append(line, chunk...)

@@ -11,7 +11,7 @@ import (
 // that is not JSON gets a -32700 response, and one that is JSON but not a
 // message the SDK takes (an id that is an object or a boolean, another
 // version tag, an empty batch, a batch the protocol version does not
-// allow, two values on one line, a line over MaxMessageBytes) gets -32600
+// allow, two values on one line, a line over MaxLineBytes) gets -32600
 // — with the request's id when it has a valid one — and the session
 // answers the next request. Under a protocol version that has them, a
 // batch is answered as a batch.
@@ -24,7 +24,7 @@ func TestAMalformedLineIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 	r.send(init("2025-06-18"))
 	r.reply()
 	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	huge := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":"` + strings.Repeat("a", MaxMessageBytes) + `"}}}`
+	huge := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":"` + strings.Repeat("a", MaxLineBytes) + `"}}}`
 	for _, c := range []struct {
 		name, line string
 		code       float64

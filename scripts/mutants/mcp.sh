@@ -45,7 +45,7 @@ mutant "read never passes the file's last line" mcp/read.go 's/	if end == 0 || e
 mutant "integer arguments accept 1.0 and 1e2" mcp/tools.go 's|func (n \*integer) UnmarshalJSON|func (n *integer) unmarshalJSON|' ./mcp -run TestReadAgreesWithItsOwnIDsAndCountsLinesExactly
 mutant "logged causes are clipped" mcp/server.go 's|textclip.Clean(out.Err.Err.Error(), MaxLoggedCauseBytes)|textclip.Clean(out.Err.Err.Error(), 1<<30)|' ./mcp -run TestTheLogKeepsFailedCallsShort
 mutant "stdio answers a malformed line and goes on" mcp/stdio.go 's|		if len(line) > 0 \&\& f.valid(line) {|		if len(line) > 0 {|' ./mcp -run TestAMalformedLineIsAnsweredAndTheSessionGoesOn
-mutant "stdio bounds a line" mcp/stdio.go 's|			if len(line)+len(chunk) > MaxMessageBytes+1 {|			if false {|' ./mcp -run TestAMalformedLineIsAnsweredAndTheSessionGoesOn
+mutant "stdio bounds a line" mcp/stdio.go 's|			if len(line)+len(chunk) > MaxLineBytes+1 {|			if false {|' ./mcp -run TestAMalformedLineIsAnsweredAndTheSessionGoesOn
 mutant "stdio refuses batches the protocol version does not allow" mcp/stdio.go 's#	return slices.Contains(sdk.SupportedProtocolVersions(), f.version) \&\& f.version < "2025-06-18"#	return true || slices.Contains(sdk.SupportedProtocolVersions(), "")#' ./mcp -run TestAMalformedLineIsAnsweredAndTheSessionGoesOn
 mutant "stdio passes batches the protocol version allows" mcp/stdio.go 's|	return slices.Contains(sdk.SupportedProtocolVersions(), f.version) \&\& f.version < "2025-06-18"|	return false \&\& slices.Contains(sdk.SupportedProtocolVersions(), "")|' ./mcp -run TestAMalformedLineIsAnsweredAndTheSessionGoesOn
 mutant "a refused request keeps its id" mcp/stdio.go 's|			f.refuse(requestID(line), jsonrpc.CodeInvalidRequest|			f.refuse(nil, jsonrpc.CodeInvalidRequest|' ./mcp -run TestAMalformedLineIsAnsweredAndTheSessionGoesOn
@@ -62,3 +62,6 @@ mutant "HTTP sessions are capped" mcp/http.go 's|	if c.open()+c.admitting >= c.m
 mutant "idle HTTP sessions are closed" mcp/http.go 's|, SessionTimeout: idle})|})|' ./mcp -run TestHTTPSessionsAreCappedAndIdleOnesClosed
 mutant "only HTTP sessions count against the cap" mcp/http.go 's|		if ss.ID() != "" {|		if ss != nil {|' ./mcp -run TestHTTPSessionsAreCappedAndIdleOnesClosed
 mutant "rlm mcp refuses session limits that are not positive" cmd/rlm/mcp.go 's/	if \*maxSessions < 1 || \*sessionIdle <= 0 {/	if false \&\& (*maxSessions < 1 || *sessionIdle <= 0) {/' ./cmd/rlm -run TestMCPSessionLimitsMustBePositive
+mutant "rule resources are described by their concern" mcp/resources.go 's|	what, ok := concerns\[concern\]|	what, ok := concerns["retrieval"]|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
+mutant "a rule file both engines load is one resource" mcp/resources.go 's|		if f, ok := files\[uri\]; ok {|		if f, ok := files[uri]; ok \&\& f == nil {|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
+mutant "the compiler's rule files keep their concern folder" mcp/resources.go 's|			name := "prompt/" + src.Name|			name := src.Name|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
