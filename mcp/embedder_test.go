@@ -63,10 +63,12 @@ func TestADeadEmbedderStopsOnlyTheVectorSteps(t *testing.T) {
 		if len(def.Notes)+len(callers.Notes) != 0 || len(callers.Hits) == 0 {
 			t.Errorf("round %d: definition notes %q, callers %d hits, notes %q", round, def.Notes, len(callers.Hits), callers.Notes)
 		}
-		var rd ReadResult
-		f.ok("read", map[string]any{"id": hit.ID}, &rd)
-		if !strings.Contains(rd.Text, "ServeHTTP") {
-			t.Errorf("round %d: read %s: %q", round, hit.ID, rd.Text)
+		for _, args := range []map[string]any{{"id": hit.ID}, {"path": hit.Path}} {
+			var rd ReadResult
+			f.ok("read", args, &rd)
+			if !strings.Contains(rd.Text, "ServeHTTP") {
+				t.Errorf("round %d: read %v: %q", round, args, rd.Text)
+			}
 		}
 	}
 }

@@ -43,7 +43,7 @@ func TestAPatchMustNameItsFileAndKeepCharactersWhole(t *testing.T) {
 		{"a git diff of the file", "", diff("diff --git a/main.go b/main.go\n--- a/main.go\n+++ b/main.go\n" + hunk), true},
 		{"a plain diff of the file", "", diff("--- main.go\t2024-01-01 00:00:00\n+++ main.go\t2024-01-02 00:00:00\n" + hunk), true},
 		{"an edit replacing a whole character", "", edit(accent, accent+2), true},
-		{"an edit inside a byte sequence of a file that is not UTF-8", "package main\n\n// \xff\xfe\nfunc main() {}\n", edit(accent+1, accent+1), true},
+		{"an edit before a continuation byte of a file that is not UTF-8", "package main\n\n// \xff\x80\nfunc main() {}\n", edit(accent+1, accent+1), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := text

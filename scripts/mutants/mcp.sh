@@ -3,7 +3,7 @@ mutant "tools the policy refuses are not listed" mcp/server.go 's|if policy.Allo
 mutant "writes allowed only with AllowWrite" mcp/server.go 's|if opts.AllowWrite {|if true {|' ./mcp -run 'TestWritesAreOffUnlessAllowed|TestTheExecutorRefusesWritesThePolicyDoesNotAllow'
 mutant "calls get the client's cancellation" mcp/server.go 's|s.exec.Execute(ctx, tools.Call|s.exec.Execute(context.WithoutCancel(ctx), tools.Call|' ./mcp -run TestASlowCallHonoursTheClientsCancellation
 mutant "a refused patch carries a structured conflict" mcp/server.go 's|errors.AsType\[\*rlm.ConflictError\](o.Err); ok {|errors.AsType[*rlm.ConflictError](o.Err); false \&\& ok {|' ./mcp -run TestAConflictingPatchIsRefusedAndNothingChanges
-mutant "HTTP refuses cross-origin requests" mcp/server.go 's|return http.NewCrossOriginProtection().Handler(h)|return h|' ./mcp -run TestStreamableHTTPServesLoopbackClientsOnly
+mutant "HTTP refuses cross-origin requests" mcp/http.go 's|return http.NewCrossOriginProtection().Handler(\&sessionCap{|return (\&sessionCap{|' ./mcp -run TestStreamableHTTPServesLoopbackClientsOnly
 mutant "Serve ends cleanly when its context ends" mcp/server.go 's|return nil // stopped by the caller (rlm mcp: an interrupt)|return err|' ./mcp -run TestServeStopsCleanlyWhenItsContextEnds
 mutant "schemas refuse unknown arguments" mcp/tools.go 's|"required":\["query"\],"additionalProperties":false}`)|"required":["query"]}`)|' ./mcp -run TestBadArgumentsGetClearErrors
 mutant "shortcut names are identifiers, not words" mcp/tools.go 's|^const namePattern = .*|const namePattern = `^.{1,200}$`|' ./mcp -run TestBadArgumentsGetClearErrors
