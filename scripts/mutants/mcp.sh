@@ -65,3 +65,4 @@ mutant "rlm mcp refuses session limits that are not positive" cmd/rlm/mcp.go 's/
 mutant "rule resources are described by their concern" mcp/resources.go 's|	what, ok := concerns\[concern\]|	what, ok := concerns["retrieval"]|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
 mutant "a rule file both engines load is one resource" mcp/resources.go 's|		if f, ok := files\[uri\]; ok {|		if f, ok := files[uri]; ok \&\& f == nil {|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
 mutant "the compiler's rule files keep their concern folder" mcp/resources.go 's|			name := "prompt/" + src.Name|			name := src.Name|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
+mutant "rlm search prints the steps it skipped" cmd/rlm/output.go 's|	for _, n := range a.Notes {|	for _, n := range a.Notes[:0] {|' ./cmd/rlm -run TestSearchWithADeadEmbedderSaysWhatItSkipped
