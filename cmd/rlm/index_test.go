@@ -77,7 +77,8 @@ func TestStatusCreatesNoKnowledgeBase(t *testing.T) {
 
 // TestSearchWithADeadEmbedderSaysWhatItSkipped: with an embedder endpoint
 // that refuses connections, rlm search still answers (exit 0) and prints
-// the vector step it skipped and why, without the endpoint or the key.
+// the vector step it skipped and why, without the endpoint or the key;
+// stderr warns that the index has no vectors.
 func TestSearchWithADeadEmbedderSaysWhatItSkipped(t *testing.T) {
 	const key = "sk-dead-embedder-key"
 	t.Setenv("RLM_TEST_DEAD_KEY", key)
@@ -88,7 +89,8 @@ func TestSearchWithADeadEmbedderSaysWhatItSkipped(t *testing.T) {
 	} {
 		var out, errb bytes.Buffer
 		code := run(t.Context(), append(append([]string{"search", "--root", sample}, dead...), c.query), strings.NewReader(""), &out, &errb)
-		if code != 0 || !strings.Contains(out.String(), c.want) || strings.Contains(out.String()+errb.String(), key) || strings.Contains(out.String(), "127.0.0.1") {
+		if code != 0 || !strings.Contains(out.String(), c.want) || strings.Contains(out.String()+errb.String(), key) || strings.Contains(out.String(), "127.0.0.1") ||
+			!strings.Contains(errb.String(), "warning: the search index has no vectors, the embedder text-embedding-3-small failed (transport)") {
 			t.Errorf("%q: exit %d, want %q in\n%s%s", c.query, code, c.want, out.String(), errb.String())
 		}
 	}

@@ -66,3 +66,4 @@ mutant "rule resources are described by their concern" mcp/resources.go 's|	what
 mutant "a rule file both engines load is one resource" mcp/resources.go 's|		if f, ok := files\[uri\]; ok {|		if f, ok := files[uri]; ok \&\& f == nil {|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
 mutant "the compiler's rule files keep their concern folder" mcp/resources.go 's|			name := "prompt/" + src.Name|			name := src.Name|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
 mutant "rlm search prints the steps it skipped" cmd/rlm/output.go 's|	for _, n := range a.Notes {|	for _, n := range a.Notes[:0] {|' ./cmd/rlm -run TestSearchWithADeadEmbedderSaysWhatItSkipped
+mutant "rlm warns when the index has no vectors" cmd/rlm/flags.go 's|	if err == nil \&\& p.VectorsUnavailable() != "" {|	if false {|' ./cmd/rlm -run TestSearchWithADeadEmbedderSaysWhatItSkipped
