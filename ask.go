@@ -92,7 +92,10 @@ func (p *Project) Ask(ctx context.Context, question string, opts AskOptions) (*A
 }
 
 // ReadSource returns the bytes of the project file at path if they are
-// exactly those with the content hash contentHash (as hits carry it).
+// exactly those with the content hash contentHash (as hits carry it). Only
+// files of the project can be read (project.Project.ReadSource: not
+// ignored, not under .git or the knowledge base); any other path is
+// reported as gone (ErrStale).
 func (p *Project) ReadSource(ctx context.Context, path, contentHash string) ([]byte, error) {
 	return p.proj.ReadSource(ctx, path, contentHash)
 }

@@ -20,9 +20,11 @@ type (
 // the root) only if its bytes hash to expectedHash (a content hash as hits
 // carry it), publishes the edit and moves to the new snapshot, so that the
 // next Search sees it; it returns the new bytes' content hash. The write
-// is atomic and journaled (sourcefacts/store.Store.ApplyPatch). Errors:
-// *ConflictError and ErrBadPatch (the file is untouched), a malformed
-// expectedHash, a path outside the root; an error after the write (the
+// is atomic and journaled (project.Project.ApplyPatch: only a file of the
+// project — not ignored, not under .git or the knowledge base — can be
+// written; any other path is reported as missing, and a diff must name
+// path in its headers). Errors: *ConflictError and ErrBadPatch (the file
+// is untouched), a malformed expectedHash; an error after the write (the
 // new hash is returned with it) leaves the file stale until the next
 // successful ApplyPatch publishes it.
 func (p *Project) ApplyPatch(ctx context.Context, path, expectedHash string, patch Patch) (string, error) {
@@ -30,7 +32,7 @@ func (p *Project) ApplyPatch(ctx context.Context, path, expectedHash string, pat
 	if err != nil {
 		return "", fmt.Errorf("rlm: apply patch to %s: %w", path, err)
 	}
-	got, err := p.proj.Store().ApplyPatch(ctx, path, want, patch)
+	got, err := p.proj.ApplyPatch(ctx, path, want, patch)
 	if err != nil {
 		if got == (sourcefacts.ContentHash{}) {
 			return "", err

@@ -288,6 +288,12 @@ func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
 func (p *Project) VectorState() (project.VectorState, bool) { return p.proj.VectorState() }
 func (p *Project) FileHash(path string) (string, bool)      { return p.proj.FileHash(path) }
 
+// VectorsUnavailable is "" or why the search index has no vectors although
+// Options.Embedder is set ("the embedder M failed (KIND)", safe to show):
+// vector and hybrid steps are then skipped with a note (Answer.Notes)
+// until the embedder answers again (project.RetryVectorsAfter).
+func (p *Project) VectorsUnavailable() string { return p.proj.VectorsUnavailable() }
+
 // Status validates the files and reports the knowledge base's state: the
 // snapshot, counts and every file that is not current (as ReadStatus).
 func (p *Project) Status(ctx context.Context) (*Status, error) { return p.proj.Status(ctx) }

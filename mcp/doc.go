@@ -30,6 +30,12 @@
 // answer reflects the tree as it is then; apply_patch publishes its edit
 // before it returns, so the next search sees it.
 //
+// A failing embedder stops only the vector and hybrid steps: they find
+// nothing and the answer's notes name the step and the embedder (never
+// the cause's text); exact, lexical and graph search, read and status
+// keep working, on an index without vectors if a snapshot is built while
+// the embedder is down (status's vectors_unavailable says why).
+//
 // # Errors
 //
 // A call the executor refuses, or whose handler fails, is a tool result
@@ -38,14 +44,17 @@
 // (and "path", the failing schema location, for invalid_arguments). A
 // refused patch adds "conflict": {"path", "expected", "actual",
 // "missing"}. An unknown tool or a malformed request is a JSON-RPC error
-// from the SDK. Handlers honour the call's context, which the SDK cancels
+// from the SDK. Over stdio, a line that is not JSON is answered -32700
+// and one that is not a JSON-RPC message -32600; the session goes on. Handlers honour the call's context, which the SDK cancels
 // when the client sends notifications/cancelled.
 //
 // # Resources
 //
 // rlm://snapshot is the Status as JSON, validated when read; each rule
-// file the planner (and the prompt compiler) loaded is
-// rlm://rules/ENGINE/LAYER/NAME (text/x-prolog), read-only.
+// file the planner (and the prompt compiler) loaded is one resource,
+// rlm://rules/LAYER/CONCERN/FILE (text/x-prolog, read-only; LAYER 0 is
+// rlm's defaults, CONCERN its folder: retrieval, prompt, intent),
+// described by what its concern decides and which engines loaded it.
 //
 // # Security
 //

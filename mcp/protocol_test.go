@@ -69,6 +69,7 @@ func serveRaw(t *testing.T, srv *Server) *rawSession {
 	}()
 	t.Cleanup(func() {
 		inW.Close()
+		go io.Copy(io.Discard, outR) // replies nobody read must not block Serve
 		serveReturned(t, done, "the client closed stdin")
 	})
 	sc := bufio.NewScanner(outR)

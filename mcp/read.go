@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +18,14 @@ import (
 
 const hashPattern = `xxh64:[0-9a-f]{16}:(0|[1-9][0-9]{0,18})`
 
+// idPattern is a hit id's: PATH:START-END@CONTENT_HASH, lines from 1.
+// The path may hold any character, a newline included (as JSON text:
+// [\\s\\S] is any character in Go's and ECMAScript's regular expressions).
+const idPattern = `^[\\s\\S]+:[1-9][0-9]{0,8}-[1-9][0-9]{0,8}@` + hashPattern + `$`
+
 var (
 	readSchema = json.RawMessage(`{"type":"object","properties":{` +
-		`"id":{"type":"string","maxLength":8192,"pattern":"^.+:[0-9]{1,9}-[0-9]{1,9}@` + hashPattern + `$","description":"a hit's id (from search): its lines, if the file still has the hit's bytes"},` +
+		`"id":{"type":"string","maxLength":8192,"pattern":"` + idPattern + `","description":"a hit's id (from search): its lines, if the file still has the hit's bytes"},` +
 		`"path":{"type":"string","minLength":1,"maxLength":4096,"description":"a file of the current snapshot, relative to the root (slash-separated)"},` +
 		`"start_line":{"type":"integer","minimum":1,"maximum":100000000,"description":"first line (1-based; default: the hit's, or 1)"},` +
 		`"end_line":{"type":"integer","minimum":1,"maximum":100000000,"description":"last line, inclusive (default: the hit's, or as many as allowed)"}},` +
@@ -29,10 +35,13 @@ var (
 		`"expected_hash":{"type":"string","pattern":"^` + hashPattern + `$","description":"the content hash the file must have now (a hit's content_hash, read's or status's)"},` +
 		`"unified_diff":{"type":"string","minLength":1,"description":"a unified (or git) diff of this one file, applied strictly"},` +
 		`"edits":{"type":"array","minItems":1,"maxItems":1000,"description":"byte edits: each replaces bytes [start, end) of the current file (UTF-8 byte offsets) with text; they must not overlap",` +
-		`"items":{"type":"object","properties":{"start":{"type":"integer","minimum":0},"end":{"type":"integer","minimum":0},"text":{"type":"string"}},` +
+		`"items":{"type":"object","properties":{"start":{"type":"integer","minimum":0,"maximum":` + maxOffset + `},"end":{"type":"integer","minimum":0,"maximum":` + maxOffset + `},"text":{"type":"string"}},` +
 		`"required":["start","end","text"],"additionalProperties":false}}},` +
 		`"required":["path","expected_hash"],"oneOf":[{"required":["unified_diff"]},{"required":["edits"]}],"additionalProperties":false}`)
 )
+
+// maxOffset bounds apply_patch's byte offsets (1 TiB).
+const maxOffset = "1099511627776"
 
 // hitID is a hit's id: PATH:START-END@CONTENT_HASH.
 func hitID(path string, start, end int, hash string) string {
@@ -90,10 +99,10 @@ type ReadResult struct {
 
 func (s *Server) read(ctx context.Context, raw json.RawMessage) (any, error) {
 	var a struct {
-		ID        string `json:"id"`
-		Path      string `json:"path"`
-		StartLine int    `json:"start_line"`
-		EndLine   int    `json:"end_line"`
+		ID        string  `json:"id"`
+		Path      string  `json:"path"`
+		StartLine integer `json:"start_line"`
+		EndLine   integer `json:"end_line"`
 	}
 	if err := decode(raw, &a); err != nil {
 		return nil, err
@@ -121,10 +130,10 @@ func (s *Server) read(ctx context.Context, raw json.RawMessage) (any, error) {
 		hash = h
 	}
 	if a.StartLine > 0 {
-		start, end = a.StartLine, 0 // 0: to the end of the file
+		start, end = int(a.StartLine), 0 // 0: to the end of the file
 	}
 	if a.EndLine > 0 {
-		end = a.EndLine
+		end = int(a.EndLine)
 	}
 	if end != 0 && end < start {
 		return nil, tools.ModelErrorf("read: end_line %d is before start_line %d", end, start)
@@ -137,16 +146,29 @@ func (s *Server) read(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Count(string(src), "\n") + 1
+	lines := countLines(src)
+	if lines == 0 && start == 1 {
+		return &ReadResult{Path: p, StartLine: 1, EndLine: 0, Lines: 0, ContentHash: hash, Snapshot: s.current()}, nil
+	}
 	if start > lines {
 		return nil, tools.ModelErrorf("read: %s has %d lines; start_line %d is past its end", textclip.Clean(p, 200), lines, start)
 	}
-	if end == 0 {
+	if end == 0 || end > lines {
 		end = lines
 	}
 	text, last := textclip.Lines(src, start, end, MaxReadLines, MaxReadLineBytes)
 	return &ReadResult{Path: p, StartLine: start, EndLine: last, Lines: lines, ContentHash: hash, Snapshot: s.current(),
-		Truncated: last < min(end, lines), Text: text}, nil
+		Truncated: last < end, Text: text}, nil
+}
+
+// countLines counts src's lines: a final "\n" ends the last line, it does
+// not start another one.
+func countLines(src []byte) int {
+	n := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // PatchResult is apply_patch's answer: the file's new content hash, and
@@ -164,9 +186,9 @@ func (s *Server) applyPatch(ctx context.Context, raw json.RawMessage) (any, erro
 		ExpectedHash string `json:"expected_hash"`
 		UnifiedDiff  string `json:"unified_diff"`
 		Edits        []struct {
-			Start int    `json:"start"`
-			End   int    `json:"end"`
-			Text  string `json:"text"`
+			Start integer `json:"start"`
+			End   integer `json:"end"`
+			Text  string  `json:"text"`
 		} `json:"edits"`
 	}
 	if err := decode(raw, &a); err != nil {
@@ -178,7 +200,7 @@ func (s *Server) applyPatch(ctx context.Context, raw json.RawMessage) (any, erro
 	}
 	patch := rlm.Patch{UnifiedDiff: []byte(a.UnifiedDiff)}
 	for _, e := range a.Edits {
-		patch.Edits = append(patch.Edits, rlm.PatchEdit{Start: e.Start, End: e.End, Text: []byte(e.Text)})
+		patch.Edits = append(patch.Edits, rlm.PatchEdit{Start: int(e.Start), End: int(e.End), Text: []byte(e.Text)})
 	}
 	h, err := s.proj.ApplyPatch(ctx, p, a.ExpectedHash, patch)
 	if err == nil {

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"slices"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/tools"
 )
 
@@ -28,6 +29,14 @@ type Options struct {
 	Compiler *rlm.Compiler
 	// Version is the server version reported to clients ("" means "dev").
 	Version string
+	// MaxSessions bounds the HTTP transport's open sessions (Handler); a
+	// new session beyond it is refused (HTTP 503). 0 means
+	// DefaultMaxSessions.
+	MaxSessions int
+	// SessionIdleTimeout closes an HTTP session that has had no request
+	// for this long (clients keep one alive with pings). 0 means
+	// DefaultSessionIdleTimeout.
+	SessionIdleTimeout time.Duration
 	// Logger, if set, receives the SDK's log and, for every failed call,
 	// the host-side cause the client is not shown. Under stdio it must not
 	// write to stdout.
@@ -40,6 +49,9 @@ const (
 	MaxReadLineBytes = 1000    // bytes of one line a read returns (longer lines are clipped, marked …)
 	MaxArgBytes      = 1 << 20 // bytes of one call's arguments (a unified diff included)
 	MaxResultBytes   = 4 << 20 // bytes of one result's JSON
+	// MaxLoggedCauseBytes bounds the cause of a failed call in the log
+	// (Options.Logger): longer causes are clipped (…).
+	MaxLoggedCauseBytes = 2000
 )
 
 // Server is an MCP server over one open project. It is safe for
@@ -113,9 +125,14 @@ func (s *Server) SDK() *sdk.Server { return s.srv }
 
 // Serve runs one session over a byte stream of newline-delimited JSON-RPC
 // messages (stdio: in is stdin, out is stdout) until the client closes in
-// or ctx is done; either ends it cleanly (nil).
+// or ctx is done; either ends it cleanly (nil). A line that is not a
+// JSON-RPC message (not JSON, a bad version tag or id, over
+// MaxLineBytes) is answered with a -32700 or -32600 error response and
+// the session goes on.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	w := &syncWriter{w: out}
+	// The filter bounds every line, so the SDK's own cap is off.
+	t := &sdk.IOTransport{Reader: io.NopCloser(newLineFilter(in, w, s.opts.Logger)), Writer: w, MaxLineLength: -1}
 	err := s.srv.Run(ctx, t)
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil // stopped by the caller (rlm mcp: an interrupt)
@@ -123,26 +140,14 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return err
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
-// Handler serves the streamable HTTP transport (one session per client,
-// Mcp-Session-Id). It refuses requests that reach a loopback address with
-// a non-loopback Host header (DNS rebinding) and cross-origin browser
-// requests.
-func (s *Server) Handler() http.Handler {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
-		&sdk.StreamableHTTPOptions{Logger: s.opts.Logger, MaxRequestBodyBytes: MaxArgBytes + 64<<10})
-	return http.NewCrossOriginProtection().Handler(h)
-}
-
 // handler runs a tools/call through the executor.
 func (s *Server) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		out := s.exec.Execute(ctx, tools.Call{Name: name, Arguments: string(req.Params.Arguments)}, s.offered)
 		if out.Err != nil && out.Err.Err != nil && s.opts.Logger != nil {
-			s.opts.Logger.Warn("tool call failed", "tool", name, "kind", out.Err.Kind, "cause", out.Err.Err)
+			// The cause may quote the arguments (a schema error quotes the
+			// value): it is clipped, and made printable.
+			s.opts.Logger.Warn("tool call failed", "tool", name, "kind", out.Err.Kind, "cause", textclip.Clean(out.Err.Err.Error(), MaxLoggedCauseBytes))
 		}
 		return toResult(out), nil
 	}

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/prompt"
 	"github.com/rlm-dev/rlm/tools"
 )
@@ -94,6 +97,23 @@ func decode(raw json.RawMessage, v any) error {
 	return nil
 }
 
+// integer is an integer argument the schema has checked ("type":
+// "integer", with bounds): JSON Schema counts 1.0 and 1e2 as integers, so
+// it is decoded from any JSON number with no fractional part.
+type integer int
+
+// maxInteger bounds integer (2^53: every integer up to it is a float64).
+const maxInteger = 1 << 53
+
+func (n *integer) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > maxInteger {
+		return fmt.Errorf("%s is not an integer", textclip.Clean(string(b), 40))
+	}
+	*n = integer(f)
+	return nil
+}
+
 // Snapshot names a generation of the knowledge base.
 type Snapshot struct {
 	Generation  int64     `json:"generation"`
@@ -127,6 +147,10 @@ type SearchResult struct {
 	Hits     []Hit    `json:"hits"`
 	Gap      string   `json:"gap,omitempty"`      // what the rules could not find, as a term
 	Resolved string   `json:"resolved,omitempty"` // "FROM -> TO": the answer is about another name than the query's
+	// Notes are the steps that could not run because a service they need
+	// failed ("STEP: the embedder M failed (KIND)"); they found nothing,
+	// and the rules' fallbacks ran.
+	Notes []string `json:"notes,omitempty"`
 	// FilteredOut counts hits the filters dropped.
 	FilteredOut int `json:"filtered_out,omitempty"`
 	// Because is the rule chain: the class rule, the rule of each
@@ -164,26 +188,26 @@ const filterPool = 10
 
 func (s *Server) search(ctx context.Context, raw json.RawMessage) (any, error) {
 	var a struct {
-		Query string `json:"query"`
-		Limit int    `json:"limit"`
+		Query string  `json:"query"`
+		Limit integer `json:"limit"`
 		filter
 	}
 	if err := decode(raw, &a); err != nil {
 		return nil, err
 	}
-	return s.runSearch(ctx, a.Query, a.Limit, a.filter)
+	return s.runSearch(ctx, a.Query, int(a.Limit), a.filter)
 }
 
 func (s *Server) shortcut(question string) tools.Handler {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var a struct {
-			Name  string `json:"name"`
-			Limit int    `json:"limit"`
+			Name  string  `json:"name"`
+			Limit integer `json:"limit"`
 		}
 		if err := decode(raw, &a); err != nil {
 			return nil, err
 		}
-		return s.runSearch(ctx, fmt.Sprintf(question, a.Name), a.Limit, filter{})
+		return s.runSearch(ctx, fmt.Sprintf(question, a.Name), int(a.Limit), filter{})
 	}
 }
 
@@ -200,7 +224,7 @@ func (s *Server) runSearch(ctx context.Context, query string, limit int, f filte
 		return nil, modelSafe(err, rlm.ErrQueryTooLarge)
 	}
 	res := &SearchResult{Query: ans.Query, Class: ans.Class, Snapshot: s.current(), Hits: []Hit{},
-		Gap: ans.Gap, Because: ans.Explain}
+		Gap: ans.Gap, Notes: ans.Notes, Because: ans.Explain}
 	if r := ans.Resolved; r != nil {
 		res.Resolved = r.From + " -> " + r.To
 	}
@@ -242,6 +266,10 @@ type Status struct {
 	Dirty      int         `json:"dirty"`       // files written but not yet published
 	NotCurrent []FileState `json:"not_current"` // stale, partial or unparsable files
 	Tools      []string    `json:"tools"`       // the tools this server offers
+	// Vectors is "" or why the search index has no vectors although an
+	// embedder is configured ("the embedder M failed (KIND)"): vector and
+	// hybrid steps are skipped until it answers again.
+	Vectors string `json:"vectors_unavailable,omitempty"`
 }
 
 // FileState is a file that is not current.
@@ -266,7 +294,7 @@ func (s *Server) readStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	out := &Status{Snapshot: snapshotOf(st.Snapshot.Generation, st.Snapshot.Fingerprint, st.Snapshot.Published), Files: st.Stats.Files, Bytes: st.Stats.SourceBytes, Symbols: st.Stats.Symbols,
-		References: st.Stats.References, Imports: st.Stats.Imports, Dirty: st.Stats.Dirty, NotCurrent: []FileState{}, Tools: s.Tools()}
+		References: st.Stats.References, Imports: st.Stats.Imports, Dirty: st.Stats.Dirty, NotCurrent: []FileState{}, Tools: s.Tools(), Vectors: s.proj.VectorsUnavailable()}
 	for _, f := range st.NotCurrent {
 		out.NotCurrent = append(out.NotCurrent, FileState{Path: f.Path, Status: f.Status, Error: f.Error})
 	}
@@ -277,7 +305,7 @@ func (s *Server) compile(ctx context.Context, raw json.RawMessage) (any, error) 
 	var a struct {
 		Query        string   `json:"query"`
 		Mode         string   `json:"mode"`
-		Budget       int      `json:"budget"`
+		Budget       integer  `json:"budget"`
 		Capabilities []string `json:"capabilities"`
 		Signals      []string `json:"signals"`
 		Needs        []string `json:"needs"`
@@ -288,7 +316,7 @@ func (s *Server) compile(ctx context.Context, raw json.RawMessage) (any, error) 
 		return nil, err
 	}
 	in := rlm.CompileInput{Text: a.Query, Capabilities: a.Capabilities, Signals: a.Signals, Needs: a.Needs, HostSelected: a.Select, HostDenied: a.Deny}
-	out, err := s.opts.Compiler.Compile(ctx, s.opts.Catalog, in, rlm.CompileOptions{Mode: rlm.CompileMode(a.Mode), Budget: a.Budget})
+	out, err := s.opts.Compiler.Compile(ctx, s.opts.Catalog, in, rlm.CompileOptions{Mode: rlm.CompileMode(a.Mode), Budget: int(a.Budget)})
 	if err != nil {
 		return nil, modelSafe(err, prompt.ErrBadInput, prompt.ErrBudget)
 	}

@@ -163,7 +163,7 @@ func TestReadReturnsAHitsLinesFromTheVerifiedFile(t *testing.T) {
 	f.ok("read", map[string]any{"id": h.ID}, &r)
 	src := strings.Split(f.readFile(h.Path), "\n")
 	want := strings.Join(src[h.StartLine-1:h.EndLine], "\n") + "\n"
-	if r.Text != want || r.Path != h.Path || r.StartLine != h.StartLine || r.EndLine != h.EndLine || r.ContentHash != h.ContentHash || r.Lines != len(src) || r.Truncated {
+	if r.Text != want || r.Path != h.Path || r.StartLine != h.StartLine || r.EndLine != h.EndLine || r.ContentHash != h.ContentHash || r.Lines != len(src)-1 || r.Truncated { // the file ends in "\n"
 		t.Fatalf("read %s = %+v; want lines %d-%d:\n%s", h.ID, r, h.StartLine, h.EndLine, want)
 	}
 	f.ok("read", map[string]any{"id": h.ID, "start_line": 1, "end_line": 3}, &r)
@@ -240,8 +240,9 @@ func TestCompileIsThePromptCompilersProjection(t *testing.T) {
 }
 
 // TestResourcesServeTheSnapshotAndTheRuleFiles: rlm://snapshot is the
-// status, validated when read; every loaded rule file is a resource whose
-// text is the file's.
+// status, validated when read; every loaded rule file is one resource,
+// rlm://rules/LAYER/CONCERN/FILE, whose text is the file's and whose
+// description names its concern and the engines that loaded it.
 func TestResourcesServeTheSnapshotAndTheRuleFiles(t *testing.T) {
 	f := newFixture(t, rlm.Options{}, withCompile(t, Options{}), "")
 	ctx := t.Context()
@@ -263,42 +264,53 @@ func TestResourcesServeTheSnapshotAndTheRuleFiles(t *testing.T) {
 	if st2.Files != 3 || st2.Snapshot.Generation <= st.Snapshot.Generation {
 		t.Errorf("the snapshot resource did not validate the files when read: %+v then %+v", st, st2)
 	}
-	var ruleFiles int
+	concerns := map[string]string{"retrieval": "Retrieval rules:", "prompt": "Prompt-compiler rules:", "intent": "Intent-routing rules:"}
+	served := map[string]int{} // rule file -> resources serving it
 	for r, err := range f.cs.Resources(ctx, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tail, ok := strings.CutPrefix(r.URI, "rlm://rules/")
+		tail, ok := strings.CutPrefix(r.URI, "rlm://rules/0/")
 		if !ok {
 			if r.URI != SnapshotURI {
 				t.Errorf("unexpected resource %s", r.URI)
 			}
 			continue
 		}
-		engine, rest, _ := strings.Cut(tail, "/")
-		_, name, _ := strings.Cut(rest, "/")
-		path := name
-		if engine == "prompt" {
-			path = "prompt/" + name
-		}
-		want, err := fs.ReadFile(rules.FS, path)
+		served[tail]++
+		want, err := fs.ReadFile(rules.FS, tail)
 		if err != nil {
-			t.Errorf("%s: no such default rule file %s", r.URI, path)
+			t.Errorf("%s: no such default rule file %s", r.URI, tail)
 			continue
 		}
 		rr, err := f.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: r.URI})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rr.Contents[0].Text != string(want) || r.MIMEType != "text/x-prolog" {
-			t.Errorf("%s: the resource is not the rule file %s", r.URI, path)
+		if rr.Contents[0].Text != string(want) || r.MIMEType != "text/x-prolog" || r.Name != tail {
+			t.Errorf("%s (%s): the resource is not the rule file %s", r.URI, r.Name, tail)
 		}
-		ruleFiles++
+		concern, _, _ := strings.Cut(tail, "/")
+		loaders := "loaded by the retrieval planner."
+		if concern == "prompt" {
+			loaders = "loaded by the retrieval planner and the prompt compiler."
+		}
+		if !strings.HasPrefix(r.Description, concerns[concern]) || !strings.Contains(r.Description, loaders) {
+			t.Errorf("%s is described as %q; want its concern (%q) and %q", r.URI, r.Description, concerns[concern], loaders)
+		}
 	}
-	if ruleFiles < 6 {
-		t.Errorf("only %d rule files served", ruleFiles)
+	for concern := range concerns {
+		ents, err := fs.ReadDir(rules.FS, concern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			if name := concern + "/" + e.Name(); !strings.HasSuffix(name, "_test.pl") && served[name] != 1 {
+				t.Errorf("the rule file %s is served by %d resources, want 1", name, served[name])
+			}
+		}
 	}
-	if _, err := f.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "rlm://rules/retrieval/0/../../../etc/passwd"}); err == nil {
+	if _, err := f.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "rlm://rules/0/../../../etc/passwd"}); err == nil {
 		t.Error("a resource outside the list was served")
 	}
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/rlm-dev/rlm/bridge"
@@ -17,7 +18,9 @@ import (
 // retrieval.MaxLimit is an error wrapping retrieval.ErrBadRequest). Errors:
 // ErrQueryTooLarge, *RuleError (ErrBadRules) for a term outside the step
 // protocol, *engine.QueryError for a rule that raised or ran out of budget
-// or time, and the backend's errors.
+// or time, and the backend's errors — except a *retrieval.UnavailableError
+// (a failed embedder), which makes the step find nothing and adds a note
+// (Answer.Notes).
 func (p *Planner) Search(ctx context.Context, b retrieval.Backend, query string, limit int) (*Answer, error) {
 	if _, err := retrieval.NormalizeLimit(limit); err != nil {
 		return nil, fmt.Errorf("planner: %w", err)
@@ -68,6 +71,10 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 		step := agenda[0]
 		pending := agenda[1:]
 		hits, err := runStep(ctx, b, step, limit, plan.Generation)
+		if ue, ok := errors.AsType[*retrieval.UnavailableError](err); ok && ctx.Err() == nil {
+			ans.Notes = append(ans.Notes, fmt.Sprintf("%s: %s", step, ue.Note))
+			hits, err = nil, nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("planner: step %s: %w", step, err)
 		}

@@ -222,6 +222,11 @@ type Answer struct {
 	// it could not see. Set by the caller that knows the snapshot (the
 	// façade's Search), not by the planner.
 	Skipped []SkippedFile `json:"skipped,omitempty"`
+	// Notes are the steps that could not run because a service they need
+	// failed (a retrieval.UnavailableError: "STEP: NOTE", the note safe to
+	// show a client); such a step counts as having found nothing, so the
+	// rules' fallbacks still run.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // SourceRef is a file a hit was read from and its content hash

@@ -105,11 +105,14 @@ type Stats struct {
 // Project is one source tree's knowledge base, current snapshot and search
 // index. Safe for concurrent use: View and Refresh exclude each other.
 type Project struct {
-	root string
-	opts Options
-	st   *store.Store
-	done func() // releases the extractor
-	tmp  string // InMemory: the temporary directory
+	root     string
+	realRoot string // root with symbolic links resolved
+	kbDir    string // the knowledge base's directory (absolute)
+	kbName   string // the knowledge base's file name
+	opts     Options
+	st       *store.Store
+	done     func() // releases the extractor
+	tmp      string // InMemory: the temporary directory
 
 	// refreshMu serialises Refresh and Close: Close waits for a Refresh
 	// under way, and a Refresh after Close returns store.ErrClosed.
@@ -148,7 +151,13 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 	if opts.Chroma != nil && opts.Embedder == nil {
 		return nil, fmt.Errorf("project: a Chroma backend needs an embedder")
 	}
+	if opts.Embedder != nil {
+		opts.Embedder = guardedEmbedder{opts.Embedder}
+	}
 	p := &Project{root: abs, opts: opts}
+	if p.realRoot, err = filepath.EvalSymlinks(abs); err != nil {
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	}
 	dbPath := opts.DBPath
 	if opts.InMemory {
 		if p.tmp, err = os.MkdirTemp("", "rlm-kb-*"); err != nil {
@@ -160,6 +169,12 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		p.removeTmp()
 		return nil, fmt.Errorf("project: open %s: %w", root, err)
 	}
+	kb, err := filepath.Abs(p.st.DBPath())
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	}
+	p.kbDir, p.kbName = filepath.Dir(kb), filepath.Base(kb)
 	if _, err := p.Refresh(ctx); err != nil {
 		p.Close()
 		return nil, err
@@ -288,8 +303,10 @@ func (p *Project) View(fn func(b retrieval.Backend, id store.Identity) error) er
 
 // Refresh validates the knowledge base against the files' bytes and, if
 // the snapshot changed, moves to the new snapshot's search index (built if
-// needed). It reports whether the snapshot changed. After Close it returns
-// store.ErrClosed.
+// needed). It reports whether the snapshot changed. On an index built
+// without vectors (the embedder failed; VectorsUnavailable) it tries the
+// embedder again once RetryVectorsAfter has passed, on the same snapshot.
+// After Close it returns store.ErrClosed.
 func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.refreshMu.Lock()
 	defer p.refreshMu.Unlock()
@@ -309,8 +326,9 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	id := sn.Identity()
 	p.mu.RLock()
 	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
+	retry := same && p.index.retryVectors()
 	p.mu.RUnlock()
-	if same {
+	if same && !retry {
 		return false, nil
 	}
 	files, err := sn.Files(ctx)
@@ -356,7 +374,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.mu.Unlock()
 	old.close()
 	removeOldSearchIndexes(filepath.Dir(p.st.DBPath()), id)
-	return true, nil
+	return !same, nil
 }
 
 // Close releases the search index and the knowledge base, and removes an

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/chroma"
@@ -38,13 +39,36 @@ func (ix *searchIndex) close() error {
 }
 
 // openSearchIndex opens the search index of snapshot id, building it from
-// the snapshot's facts the first time: into a temporary file of its own
-// (os.CreateTemp: concurrent builders never share one) renamed into place,
-// so that a search index file, once present, is complete.
+// the snapshot's facts the first time. If the embedder fails (a
+// *retrieval.UnavailableError), it opens the snapshot's index without
+// vectors instead, as a noVectors: exact, lexical and graph search keep
+// working, vector and hybrid steps report the failure.
 func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, bool, error) {
+	vectors := p.opts.Embedder != nil
+	ix, reused, err := p.openIndex(ctx, sn, id, files, current, vectors)
+	ue, unavailable := errors.AsType[*retrieval.UnavailableError](err)
+	if !vectors || !unavailable || ctx.Err() != nil {
+		return ix, reused, err
+	}
+	if ix, reused, err = p.openIndex(ctx, sn, id, files, current, false); err != nil {
+		return nil, false, err
+	}
+	ix.backend = &noVectors{Backend: ix.backend, caps: Capabilities(p.opts), err: ue, since: time.Now()}
+	return ix, reused, nil
+}
+
+// openIndex opens the search index of snapshot id, with the configured
+// vectors or none, building it from the snapshot's facts the first time:
+// into a temporary file of its own (os.CreateTemp: concurrent builders
+// never share one) renamed into place, so that a search index file, once
+// present, is complete.
+func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, bool, error) {
 	dir := filepath.Dir(p.st.DBPath())
-	searchPath := filepath.Join(dir, searchIndexName(id, p.opts.Embedder, p.opts.Chroma != nil))
-	if ix, err := p.openIndexFile(ctx, searchPath, current); err == nil {
+	searchPath := filepath.Join(dir, searchIndexName(id, nil, false))
+	if vectors {
+		searchPath = filepath.Join(dir, searchIndexName(id, p.opts.Embedder, p.opts.Chroma != nil))
+	}
+	if ix, err := p.openIndexFile(ctx, searchPath, current, vectors); err == nil {
 		return ix, true, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, false, err
@@ -68,7 +92,7 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 	}
 	tmp := tf.Name()
 	tf.Close()
-	b, err := p.openBackend(ctx, tmp, current)
+	b, err := p.openBackend(ctx, tmp, current, vectors)
 	if err != nil {
 		os.Remove(tmp)
 		return nil, false, err
@@ -93,13 +117,13 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 		return nil, false, fmt.Errorf("project: build search index: %w", err)
 	}
 	removeIndexFiles(tmp) // the -wal/-shm of the closed build, if any
-	ix, err := p.openIndexFile(ctx, searchPath, current)
+	ix, err := p.openIndexFile(ctx, searchPath, current, vectors)
 	return ix, false, err
 }
 
 // openIndexFile opens an existing search index file under a shared lock;
 // fs.ErrNotExist if there is none.
-func (p *Project) openIndexFile(ctx context.Context, path string, current map[string]string) (*searchIndex, error) {
+func (p *Project) openIndexFile(ctx context.Context, path string, current map[string]string, vectors bool) (*searchIndex, error) {
 	lock, err := lockShared(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -107,7 +131,7 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 		}
 		return nil, fmt.Errorf("project: open search index: %w", err)
 	}
-	b, err := p.openBackend(ctx, path, current)
+	b, err := p.openBackend(ctx, path, current, vectors)
 	if err != nil {
 		lock.unlock()
 		return nil, err
@@ -130,13 +154,14 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 	return ix, nil
 }
 
-// openBackend opens the embedded backend at path, with vectors in it or,
-// with Options.Chroma, in a Chroma server behind a retrieval.Router whose
-// vector hits count only if their content hash is current's.
-func (p *Project) openBackend(ctx context.Context, path string, current map[string]string) (retrieval.Backend, error) {
-	if p.opts.Chroma == nil {
+// openBackend opens the embedded backend at path, without vectors, with
+// vectors in it or, with Options.Chroma, in a Chroma server behind a
+// retrieval.Router whose vector hits count only if their content hash is
+// current's.
+func (p *Project) openBackend(ctx context.Context, path string, current map[string]string, vectors bool) (retrieval.Backend, error) {
+	if !vectors || p.opts.Chroma == nil {
 		var eopts []embedded.Option
-		if p.opts.Embedder != nil {
+		if vectors {
 			eopts = append(eopts, embedded.WithEmbedder(p.opts.Embedder))
 		}
 		b, err := embedded.Open(ctx, path, eopts...)
@@ -199,6 +224,10 @@ func Capabilities(opts Options) retrieval.Capabilities {
 	return c
 }
 
+// searchIndexPrefix starts the name of every search index file (and of
+// its temporary build files).
+const searchIndexPrefix = "search-g"
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // indexFormat names what the documents of a search index carry; a new
@@ -216,7 +245,7 @@ func searchIndexName(id store.Identity, e retrieval.Embedder, chroma bool) strin
 	if chroma {
 		emb += "-chroma"
 	}
-	return fmt.Sprintf("search-g%d-%016x-%s-%s.sqlite", id.Generation, id.Fingerprint, emb, indexFormat)
+	return fmt.Sprintf("%s%d-%016x-%s-%s.sqlite", searchIndexPrefix, id.Generation, id.Fingerprint, emb, indexFormat)
 }
 
 // removeOldSearchIndexes deletes the search indexes of other snapshots that
@@ -228,10 +257,10 @@ func removeOldSearchIndexes(dir string, id store.Identity) {
 	if err != nil {
 		return
 	}
-	keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)
+	keep := fmt.Sprintf("%s%d-%016x-", searchIndexPrefix, id.Generation, id.Fingerprint)
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, "search-g") || strings.HasPrefix(n, keep) || !strings.HasSuffix(n, ".sqlite") {
+		if !strings.HasPrefix(n, searchIndexPrefix) || strings.HasPrefix(n, keep) || !strings.HasSuffix(n, ".sqlite") {
 			continue
 		}
 		path := filepath.Join(dir, n)

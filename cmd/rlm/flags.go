@@ -152,6 +152,9 @@ func openProject(ctx context.Context, root string, bf *backendFlags, stderr io.W
 	opts.Progress = pr.report
 	p, err := rlm.Open(ctx, root, opts)
 	pr.finish() // later refreshes (one per query) stay quiet
+	if err == nil && p.VectorsUnavailable() != "" {
+		fmt.Fprintf(stderr, "rlm: warning: the search index has no vectors, %s: vector and hybrid steps are skipped\n", p.VectorsUnavailable())
+	}
 	return p, err
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -71,5 +72,26 @@ func TestStatusCreatesNoKnowledgeBase(t *testing.T) {
 	out, errs, code := runCLI(t, "", "status", "--root", root, "--db", db)
 	if code != 0 || !strings.Contains(out, "every file is current") {
 		t.Fatalf("status after index: exit %d: %s%s", code, out, errs)
+	}
+}
+
+// TestSearchWithADeadEmbedderSaysWhatItSkipped: with an embedder endpoint
+// that refuses connections, rlm search still answers (exit 0) and prints
+// the vector step it skipped and why, without the endpoint or the key;
+// stderr warns that the index has no vectors.
+func TestSearchWithADeadEmbedderSaysWhatItSkipped(t *testing.T) {
+	const key = "sk-dead-embedder-key"
+	t.Setenv("RLM_TEST_DEAD_KEY", key)
+	dead := []string{"--in-memory", "--embedder", "openai", "--embed-url", "http://127.0.0.1:1/v1", "--embed-key-env", "RLM_TEST_DEAD_KEY", "--embed-dims", "8"}
+	for _, c := range []struct{ query, want string }{
+		{"how are multipart requests parsed", `skipped: hybrid("how are multipart requests parsed"): the embedder text-embedding-3-small failed (transport)`},
+		{"where is ServeHTTP defined?", "server.go:12 Server.ServeHTTP"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(t.Context(), append(append([]string{"search", "--root", sample}, dead...), c.query), strings.NewReader(""), &out, &errb)
+		if code != 0 || !strings.Contains(out.String(), c.want) || strings.Contains(out.String()+errb.String(), key) || strings.Contains(out.String(), "127.0.0.1") ||
+			!strings.Contains(errb.String(), "warning: the search index has no vectors, the embedder text-embedding-3-small failed (transport)") {
+			t.Errorf("%q: exit %d, want %q in\n%s%s", c.query, code, c.want, out.String(), errb.String())
+		}
 	}
 }

@@ -24,6 +24,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	httpAddr := fs.String("http", "", "serve streamable HTTP at http://ADDR/mcp instead of stdio; ADDR must be a loopback address, e.g. 127.0.0.1:8765")
 	catalog := fs.String("catalog", "", "prompt catalog file (YAML or JSON) for the compile tool (without it, no compile tool)")
 	model := fs.String("model", "", "model whose tokenizer compile counts tokens with (see rlm compile)")
+	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: the most sessions open at once; a client beyond it is refused (HTTP 503)")
+	sessionIdle := fs.Duration("session-idle", mcp.DefaultSessionIdleTimeout, "with --http: close a session that has had no request for this long")
 	verbose := fs.Bool("v", false, "log calls that fail, with their host-side cause, on stderr")
 	bf := addBackendFlags(fs)
 	pos, err := parseFlags(fs, args)
@@ -32,6 +34,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	if *maxSessions < 1 || *sessionIdle <= 0 {
+		return usageError{"--max-sessions must be at least 1 and --session-idle positive"}
 	}
 	if *httpAddr != "" {
 		if err := checkLoopback(*httpAddr); err != nil {
@@ -43,7 +48,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	defer p.Close()
-	opts := mcp.Options{AllowWrite: *allowWrite, Version: version}
+	opts := mcp.Options{AllowWrite: *allowWrite, Version: version, MaxSessions: *maxSessions, SessionIdleTimeout: *sessionIdle}
 	if *verbose {
 		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}

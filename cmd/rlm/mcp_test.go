@@ -168,3 +168,16 @@ func TestMCPRefusesANonLoopbackHTTPAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPSessionLimitsMustBePositive: --max-sessions below 1 or a
+// --session-idle that is not positive is a usage error, not a server
+// without limits.
+func TestMCPSessionLimitsMustBePositive(t *testing.T) {
+	for _, flags := range [][]string{{"--max-sessions", "0"}, {"--session-idle", "0s"}, {"--session-idle", "-1m"}} {
+		var out, errb bytes.Buffer
+		code := run(t.Context(), append([]string{"mcp", "--root", sample, "--in-memory"}, flags...), strings.NewReader(""), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), "--max-sessions must be at least 1") {
+			t.Errorf("%v: exit %d, %s", flags, code, errb.String())
+		}
+	}
+}

@@ -40,6 +40,9 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 	if a.Gap != "" {
 		fmt.Fprintf(w, "gap: %s\n", printable(a.Gap))
 	}
+	for _, n := range a.Notes {
+		fmt.Fprintf(w, "skipped: %s\n", printable(n))
+	}
 	if a.Resolved != nil {
 		fmt.Fprintf(w, "note: no symbol %s; answered for %s instead (%s)\n",
 			strconv.Quote(a.Resolved.From), strconv.Quote(a.Resolved.To), a.Resolved.Rule)

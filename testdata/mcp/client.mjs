@@ -171,7 +171,7 @@ async function sampleTree() {
 
   const resources = (await c.listResources()).resources;
   assert.ok(resources.some((r) => r.uri === 'rlm://snapshot'));
-  const rule = resources.find((r) => r.uri.startsWith('rlm://rules/retrieval/') && r.uri.endsWith('/classify.pl'));
+  const rule = resources.find((r) => r.uri === 'rlm://rules/0/retrieval/classify.pl');
   assert.ok(rule, resources.map((r) => r.uri).join(' '));
   const snap = JSON.parse((await c.readResource({ uri: 'rlm://snapshot' })).contents[0].text);
   assert.equal(snap.snapshot.generation, st.snapshot.generation);
