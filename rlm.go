@@ -74,10 +74,11 @@ type (
 	ChromaConfig  = chroma.Config
 	Progress      = project.Progress
 	Status        = project.Status
-	Binding       = engine.Binding      // one variable of a REPL query and its value
-	HostPredicate = engine.Predicate    // a Go predicate registered for the rules
-	LoadError     = engine.LoadError    // a rule file refused at load: file, line, column, reason
-	SkippedFile   = planner.SkippedFile // a file an answer could not see (over the size cap), and why
+	Binding       = engine.Binding        // one variable of a REPL query and its value
+	HostPredicate = engine.Predicate      // a Go predicate registered for the rules
+	LoadError     = engine.LoadError      // a rule file refused at load: file, line, column, reason
+	SkippedFile   = planner.SkippedFile   // a file an answer could not see (over the size cap), and why
+	PathFault     = sourcefacts.PathFault // a path the walk could not see (unreadable directory, special file, link loop), and why
 )
 
 // Errors callers can match with errors.Is.
@@ -215,6 +216,9 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 	})
 	if ans != nil {
 		ans.Skipped = tooLarge(p.proj.Skipped())
+		for _, f := range p.proj.Faults() {
+			ans.Unwalked = append(ans.Unwalked, planner.SkippedFile{Path: f.Path, Reason: f.Reason()})
+		}
 	}
 	return ans, at, err
 }
@@ -266,9 +270,13 @@ func (p *Project) refresh(ctx context.Context) error {
 // Root, Snapshot, Stats and FileHash (a file's content hash, "" and false
 // if the snapshot has no such file) describe the tree and its current
 // snapshot.
-func (p *Project) Root() string                        { return p.proj.Root() }
-func (p *Project) Snapshot() store.Identity            { return p.proj.Snapshot() }
-func (p *Project) Stats() project.Stats                { return p.proj.Stats() }
+func (p *Project) Root() string             { return p.proj.Root() }
+func (p *Project) Snapshot() store.Identity { return p.proj.Snapshot() }
+func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
+
+// Faults lists the paths the last validation's walk could not see, by
+// path; the rest of the tree is indexed.
+func (p *Project) Faults() []PathFault                 { return p.proj.Faults() }
 func (p *Project) FileHash(path string) (string, bool) { return p.proj.FileHash(path) }
 
 // Status validates the files and reports the knowledge base's state: the

@@ -178,6 +178,11 @@ type Answer struct {
 	// it could not see. Set by the caller that knows the snapshot (the
 	// façade's Search), not by the planner.
 	Skipped []SkippedFile `json:"skipped,omitempty"`
+	// Unwalked lists the paths the walk of the snapshot's tree could not
+	// see (a directory it could not read, a special file, a link loop),
+	// each with the reason ("open: permission denied"). Set by the caller
+	// that knows the snapshot, like Skipped.
+	Unwalked []SkippedFile `json:"unwalked,omitempty"`
 }
 
 // SourceRef is a file a hit was read from and its content hash

@@ -122,7 +122,8 @@ type Project struct {
 	gens    map[string]int64  // path -> file generation, of the snapshot
 	index   *searchIndex
 	stats   Stats
-	skipped []store.FileState // the snapshot's skipped files
+	skipped []store.FileState       // the snapshot's skipped files
+	faults  []sourcefacts.PathFault // what the last validation's walk could not see
 
 	staleHits atomic.Int64
 }
@@ -259,6 +260,16 @@ func (p *Project) Skipped() []store.FileState {
 	return slices.Clone(p.skipped)
 }
 
+// Faults lists the paths the last validation's walk could not see (a
+// directory it could not read, a special file, a link it could not
+// resolve; see sourcefacts.PathFault), by path. The rest of the tree is in
+// the snapshot.
+func (p *Project) Faults() []sourcefacts.PathFault {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return slices.Clone(p.faults)
+}
+
 // StaleHits counts vector hits from a Chroma server that were dropped
 // because their content hash was not the current one.
 func (p *Project) StaleHits() int64 { return p.staleHits.Load() }
@@ -305,6 +316,9 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	}
 	defer sn.Close()
 	id := sn.Identity()
+	p.mu.Lock()
+	p.faults = sn.Faults()
+	p.mu.Unlock()
 	p.mu.RLock()
 	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
 	p.mu.RUnlock()

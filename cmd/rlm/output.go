@@ -45,6 +45,7 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 			strconv.Quote(a.Resolved.From), strconv.Quote(a.Resolved.To), a.Resolved.Rule)
 	}
 	printSkipped(w, a.Skipped)
+	printUnwalked(w, a.Unwalked)
 	if explain {
 		fmt.Fprintln(w, "\nwhy:")
 		for _, b := range a.Explain {
@@ -125,6 +126,28 @@ func joinInts(xs []int, max int) string {
 		parts = append(parts, fmt.Sprint(x))
 	}
 	return strings.Join(parts, ",")
+}
+
+// printUnwalked says which paths the walk could not see: "note: 1 path
+// could not be read: locked (open: permission denied); see rlm status",
+// the first few named.
+func printUnwalked(w io.Writer, faults []rlm.SkippedFile) {
+	if len(faults) == 0 {
+		return
+	}
+	var names []string
+	for i, f := range faults {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(faults)-3))
+			break
+		}
+		names = append(names, printable(f.Path)+" ("+printable(f.Reason)+")")
+	}
+	noun := "paths"
+	if len(faults) == 1 {
+		noun = "path"
+	}
+	fmt.Fprintf(w, "note: %d %s could not be read: %s; see rlm status\n", len(faults), noun, strings.Join(names, ", "))
 }
 
 // printSkipped says which files an answer could not see: "note: 1 file

@@ -60,7 +60,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"db": s.DBPath, "generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
 			"published": id.Published, "files": stats.Files, "bytes": stats.SourceBytes, "symbols": stats.Symbols,
 			"references": stats.References, "imports": stats.Imports, "dirty": stats.Dirty, "db_bytes": stats.DBBytes,
-			"not_current": files, "skipped": skipped, "language_by_content": decided,
+			"not_current": files, "skipped": skipped, "language_by_content": decided, "unreadable": faultsOut(s.Faults),
 		})
 	}
 	fmt.Fprintf(stdout, "%s\n%s, published %s\n%d files (%.1f MB), %d symbols, %d references, %d imports; %d dirty; database %.1f MB\n",
@@ -79,7 +79,33 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, f := range skipped {
 		fmt.Fprintf(stdout, "  skipped  %s %s\n", printable(f.Path), printable(f.Reason))
 	}
+	printFaults(stdout, faultsOut(s.Faults))
 	return nil
+}
+
+// faultOut is a path the walk could not see, and why.
+type faultOut struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+func faultsOut(fs []rlm.PathFault) []faultOut {
+	out := []faultOut{}
+	for _, f := range fs {
+		out = append(out, faultOut{Path: f.Path, Reason: f.Reason()})
+	}
+	return out
+}
+
+// printFaults lists the paths the walk could not see, one a line:
+// "  unreadable locked open: permission denied".
+func printFaults(w io.Writer, fs []faultOut) {
+	if len(fs) > 0 {
+		fmt.Fprintf(w, "%d could not be read (the rest of the tree is indexed):\n", len(fs))
+	}
+	for _, f := range fs {
+		fmt.Fprintf(w, "  unreadable %s %s\n", printable(f.Path), printable(f.Reason))
+	}
 }
 
 // decidedOut is a file whose language its content decided.

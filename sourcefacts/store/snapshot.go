@@ -119,6 +119,7 @@ type Snapshot struct {
 	scope    Scope
 	project  string
 	includes func(string) bool
+	faults   []sourcefacts.PathFault
 
 	mu   sync.Mutex
 	conn *sql.Conn
@@ -208,8 +209,20 @@ func (s *Store) openSnapshot(ctx context.Context, scope Scope) (*Snapshot, error
 	if pub != 0 {
 		id.Published = time.Unix(0, pub)
 	}
-	return &Snapshot{id: id, scope: scope, project: s.project, includes: func(p string) bool { return s.lister.Includes(s.root, p) }, conn: conn, tx: tx}, nil
+	s.faultMu.Lock()
+	faults := slices.DeleteFunc(slices.Clone(s.faults), func(f sourcefacts.PathFault) bool { return !scope.Match(f.Path) && !scope.covers(f.Path) })
+	s.faultMu.Unlock()
+	return &Snapshot{id: id, scope: scope, project: s.project, includes: func(p string) bool { return s.lister.Includes(s.root, p) },
+		faults: faults, conn: conn, tx: tx}, nil
 }
+
+// Faults lists the paths in scope that the last walk of the tree (by this
+// Store, before the snapshot was opened) could not see, sorted by path: a
+// directory that could not be read, a special file, a link that could not
+// be resolved (see sourcefacts.PathFault). Files the knowledge base held
+// under such a path were read directly instead (they are among NotCurrent
+// if that failed too); files never seen there are not in the snapshot.
+func (sn *Snapshot) Faults() []sourcefacts.PathFault { return slices.Clone(sn.faults) }
 
 // Identity is the generation this snapshot shows.
 func (sn *Snapshot) Identity() Identity { return sn.id }

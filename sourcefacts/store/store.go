@@ -146,6 +146,9 @@ type Store struct {
 
 	closed atomic.Bool
 
+	faultMu sync.Mutex
+	faults  []sourcefacts.PathFault // the last walk's; see Snapshot.Faults
+
 	// beforePublish, if set (tests), is called with each changed file's
 	// path just before it is re-read and re-hashed inside the publish
 	// transaction.
@@ -574,6 +577,17 @@ func (s Scope) Match(p string) bool {
 	for _, q := range s.Prefixes {
 		q = path.Clean(q)
 		if p == q || strings.HasPrefix(p, q+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether the slash-separated directory d holds something
+// in scope: one of Paths or Prefixes lies under it.
+func (s Scope) covers(d string) bool {
+	for _, q := range slices.Concat(s.Paths, s.Prefixes) {
+		if strings.HasPrefix(path.Clean(q), d+"/") {
 			return true
 		}
 	}

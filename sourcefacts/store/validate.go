@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -182,9 +183,11 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	}
 	if hinted == nil {
 		listed, err := s.lister.List(ctx, s.root)
-		if err != nil {
+		var we *sourcefacts.WalkError
+		if err != nil && !errors.As(err, &we) {
 			return err
 		}
+		s.setFaults(we)
 		seen := make(map[string]bool, len(listed))
 		for _, p := range listed {
 			if scope.Match(p) {
@@ -192,6 +195,9 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 				seen[p] = true
 			}
 		}
+		// A file not listed because the walk could not see it is not
+		// taken for gone: publish re-reads every file it removes, and one
+		// that exists but cannot be read is recorded with that error.
 		for p, r := range st.rows {
 			if r.present && scope.Match(p) && !seen[p] {
 				D[p] = &obs{gone: true}
@@ -661,4 +667,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.SortFunc(out, cmp.Compare[string])
 	return out
+}
+
+// setFaults records the paths the last walk of the whole tree could not
+// see (none when we is nil), for the snapshots opened after it.
+func (s *Store) setFaults(we *sourcefacts.WalkError) {
+	s.faultMu.Lock()
+	defer s.faultMu.Unlock()
+	s.faults = nil
+	if we != nil {
+		s.faults = slices.Clone(we.Faults)
+	}
 }
