@@ -175,6 +175,9 @@ func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Li
 	if dbPath == "" {
 		dbPath = DefaultDBPath(absRoot)
 	}
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err == nil {
+		ignoreKBDir(filepath.Dir(dbPath))
+	}
 	ex, err := sourcefacts.NewExtractor()
 	if err != nil {
 		return nil, nil, err

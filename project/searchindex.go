@@ -248,9 +248,11 @@ func cacheDBPath(absRoot string) string {
 // DefaultDBPath is <root>/.rlm/kb.sqlite when that directory can be
 // created and written, else <user cache dir>/rlm/<base>-<hash of root>/kb.sqlite
 // (so a read-only tree, such as a system Go installation, can be indexed).
+// A .rlm directory it creates gets a .gitignore of "*" (see ignoreKBDir).
 func DefaultDBPath(absRoot string) string {
 	dir := filepath.Join(absRoot, ".rlm")
 	if err := os.MkdirAll(dir, 0o755); err == nil {
+		ignoreKBDir(dir)
 		if f, err := os.CreateTemp(dir, ".probe"); err == nil {
 			f.Close()
 			os.Remove(f.Name())

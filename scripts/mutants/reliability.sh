@@ -7,3 +7,8 @@ mutant "a symbolic link loop is silently not listed" sourcefacts/list.go 's|retu
 mutant "files under an unwalkable directory are dropped as gone" sourcefacts/store/validate.go 's|if now.same(want) {|if w.gone \|\| now.same(want) {|' ./cmd/rlm -run 'TestUnreadableDirectoryIsReported'
 mutant "status does not show the walk's faults" cmd/rlm/status.go 's|printFaults(stdout, faultsOut(s.Faults))||' ./cmd/rlm -run 'TestUnreadableDirectoryIsReported'
 mutant "an answer's notes do not count the walk's faults" rlm.go 's|ans.Unwalked = append(ans.Unwalked, |_ = append(ans.Unwalked, |' ./cmd/rlm -run 'TestUnreadableDirectoryIsReported'
+
+# .rlm/ ignores itself.
+mutant ".rlm writes no .gitignore" project/rlmdir.go 's|if filepath.Base(dir) != kbDirName {|if true {|' ./project -run 'TestKnowledgeBaseDirectoryIsIgnoredByGit'
+mutant ".rlm's .gitignore does not ignore everything" project/rlmdir.go 's|project\\n\*\\n"$|project\\n"|' ./project -run 'TestKnowledgeBaseDirectoryIsIgnoredByGit'
+mutant "a user's .gitignore in .rlm is overwritten" project/rlmdir.go 's/os.O_WRONLY|os.O_CREATE|os.O_EXCL/os.O_WRONLY|os.O_CREATE|os.O_TRUNC/' ./project -run 'TestKnowledgeBaseDirectoryIsIgnoredByGit'
