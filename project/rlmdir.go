@@ -31,4 +31,3 @@ func ignoreKBDir(dir string) {
 		os.Remove(f.Name())
 	}
 }
-
