@@ -37,65 +37,90 @@ func (ix *searchIndex) close() error {
 }
 
 // openSearchIndex opens the search index of snapshot id, building it from
-// the snapshot's facts the first time: into a temporary file of its own
-// (os.CreateTemp: concurrent builders never share one) renamed into place,
-// so that a search index file, once present, is complete.
+// the snapshot's facts the first time, or again when the file is damaged
+// (ErrCorruptIndex): into a temporary file of its own (os.CreateTemp:
+// concurrent builders never share one; locked while it is built) that is
+// checkpointed, verified and synced before it is renamed into place, so
+// that a search index file, once present, is complete. Temporary files of
+// builds that failed or were killed are removed first.
 func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, bool, error) {
 	dir := filepath.Dir(p.st.DBPath())
+	removeStaleTemps(dir)
 	searchPath := filepath.Join(dir, searchIndexName(id, p.opts.Embedder, p.opts.Chroma != nil))
-	if ix, err := p.openIndexFile(ctx, searchPath, current); err == nil {
+	ix, err := p.openIndexFile(ctx, searchPath, current)
+	switch {
+	case err == nil:
 		return ix, true, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	case errors.Is(err, ErrCorruptIndex):
+		// Derived data: rebuilt below, renamed over the damaged file
+		// (removed first if no one has it open).
+		if l, ok := tryLockExclusive(searchPath); ok {
+			removeIndexFiles(searchPath)
+			l.unlock()
+		}
+	case !errors.Is(err, fs.ErrNotExist):
 		return nil, false, err
 	}
 	if p.opts.Progress != nil {
 		p.opts.Progress(Progress{Phase: PhaseBuild, Total: len(files)})
 	}
+	if err := p.buildSearchIndex(ctx, sn, files, searchPath, current); err != nil {
+		return nil, false, fmt.Errorf("project: build search index: %w", err)
+	}
+	ix, err = p.openIndexFile(ctx, searchPath, current)
+	return ix, false, err
+}
+
+// buildSearchIndex writes the search index of the snapshot's files to
+// searchPath; see openSearchIndex. On failure nothing is left behind.
+func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, searchPath string, current map[string]string) error {
 	facts := make([]*sourcefacts.FileFacts, 0, len(files))
 	for _, f := range files {
 		r, err := sn.Facts(ctx, f.Path)
 		if err != nil {
-			return nil, false, fmt.Errorf("project: facts of %s: %w", f.Path, err)
+			return fmt.Errorf("facts of %s: %w", f.Path, err)
 		}
 		facts = append(facts, r.Facts)
 	}
-	tf, err := os.CreateTemp(dir, strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
+	tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
 	if err != nil {
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+		return err
 	}
 	tmp := tf.Name()
 	tf.Close()
+	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
+	defer lock.unlock()
 	b, err := p.openBackend(ctx, tmp, current)
 	if err != nil {
-		os.Remove(tmp)
-		return nil, false, err
-	}
-	fail := func(err error) (*searchIndex, bool, error) {
-		b.Close()
 		removeIndexFiles(tmp)
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+		return err
 	}
 	docs := Documents(facts)
 	for i := 0; i < len(docs); i += buildBatch {
 		if err := b.Upsert(ctx, docs[i:min(i+buildBatch, len(docs))]); err != nil {
-			return fail(err)
+			b.Close()
+			removeIndexFiles(tmp)
+			return err
 		}
 	}
-	if err := b.Close(); err != nil {
-		removeIndexFiles(tmp)
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+	err = b.Close()
+	if err == nil {
+		err = sealIndexFile(ctx, tmp)
 	}
-	if err := os.Rename(tmp, searchPath); err != nil {
+	if err == nil {
+		err = os.Rename(tmp, searchPath)
+	}
+	if err != nil {
 		removeIndexFiles(tmp)
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+		return err
 	}
 	removeIndexFiles(tmp) // the -wal/-shm of the closed build, if any
-	ix, err := p.openIndexFile(ctx, searchPath, current)
-	return ix, false, err
+	return syncPath(filepath.Dir(searchPath))
 }
 
 // openIndexFile opens an existing search index file under a shared lock;
-// fs.ErrNotExist if there is none.
+// fs.ErrNotExist if there is none, an error wrapping ErrCorruptIndex if it
+// is damaged.
 func (p *Project) openIndexFile(ctx context.Context, path string, current map[string]string) (*searchIndex, error) {
 	lock, err := lockShared(path)
 	if err != nil {
@@ -104,10 +129,14 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 		}
 		return nil, fmt.Errorf("project: open search index: %w", err)
 	}
+	if err := checkIndexFile(path); err != nil {
+		lock.unlock()
+		return nil, fmt.Errorf("project: open search index: %w", err)
+	}
 	b, err := p.openBackend(ctx, path, current)
 	if err != nil {
 		lock.unlock()
-		return nil, err
+		return nil, asCorrupt(err)
 	}
 	return &searchIndex{backend: b, lock: lock}, nil
 }
