@@ -81,6 +81,11 @@ type (
 	PathFault     = sourcefacts.PathFault // a path the walk could not see (unreadable directory, special file, link loop), and why
 )
 
+// ReadOnlyReason starts the reason of an Answer's NotCurrent file: the
+// knowledge base is read-only and its bytes changed since its last
+// generation.
+const ReadOnlyReason = store.ReadOnlyReason
+
 // Errors callers can match with errors.Is.
 var (
 	ErrQueryTooLarge = planner.ErrQueryTooLarge
@@ -218,6 +223,9 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 		ans.Skipped = tooLarge(p.proj.Skipped())
 		for _, f := range p.proj.Faults() {
 			ans.Unwalked = append(ans.Unwalked, planner.SkippedFile{Path: f.Path, Reason: f.Reason()})
+		}
+		for _, f := range p.proj.ReadOnlyPending() {
+			ans.NotCurrent = append(ans.NotCurrent, planner.SkippedFile{Path: f.Path, Reason: f.Error})
 		}
 	}
 	return ans, at, err

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -124,6 +125,7 @@ type Project struct {
 	stats   Stats
 	skipped []store.FileState       // the snapshot's skipped files
 	faults  []sourcefacts.PathFault // what the last validation's walk could not see
+	pending []store.FileState       // read-only knowledge base: files not brought up to date
 
 	staleHits atomic.Int64
 }
@@ -273,6 +275,26 @@ func (p *Project) Faults() []sourcefacts.PathFault {
 	return slices.Clone(p.faults)
 }
 
+// ReadOnlyPending lists, when the knowledge base file cannot be written,
+// the files whose bytes differ from its last generation (new, changed or
+// deleted since; Status store.StatusStale, Error starting with
+// store.ReadOnlyReason): answers come from that generation and cannot see
+// them. Empty when the knowledge base is writable.
+func (p *Project) ReadOnlyPending() []store.FileState {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return slices.Clone(p.pending)
+}
+
+// readOnlyPending is ReadOnlyPending of snapshot sn of st.
+func readOnlyPending(ctx context.Context, st *store.Store, sn *store.Snapshot) ([]store.FileState, error) {
+	if !st.ReadOnly() {
+		return nil, nil
+	}
+	nc, err := sn.NotCurrent(ctx)
+	return slices.DeleteFunc(nc, func(f store.FileState) bool { return !strings.HasPrefix(f.Error, store.ReadOnlyReason) }), err
+}
+
 // StaleHits counts vector hits from a Chroma server that were dropped
 // because their content hash was not the current one.
 func (p *Project) StaleHits() int64 { return p.staleHits.Load() }
@@ -319,8 +341,12 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	}
 	defer sn.Close()
 	id := sn.Identity()
+	pending, err := readOnlyPending(ctx, p.st, sn)
+	if err != nil {
+		return false, fmt.Errorf("project: snapshot %s: %w", p.root, err)
+	}
 	p.mu.Lock()
-	p.faults = sn.Faults()
+	p.faults, p.pending = sn.Faults(), pending
 	p.mu.Unlock()
 	p.mu.RLock()
 	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint

@@ -34,6 +34,10 @@ type Status struct {
 	Skipped    []store.FileState
 	ByContent  []store.FileState
 	Faults     []sourcefacts.PathFault
+	// ReadOnly: the knowledge base file cannot be written; the snapshot is
+	// its last generation and NotCurrent includes the files whose bytes
+	// differ from it (Error starting with store.ReadOnlyReason).
+	ReadOnly bool
 }
 
 // ReadStatus validates root's existing knowledge base against the files'
@@ -87,7 +91,7 @@ func readStatus(ctx context.Context, st *store.Store, progress func(Progress)) (
 		return nil, err
 	}
 	defer sn.Close()
-	s := &Status{DBPath: st.DBPath(), Snapshot: sn.Identity(), Faults: sn.Faults()}
+	s := &Status{DBPath: st.DBPath(), Snapshot: sn.Identity(), Faults: sn.Faults(), ReadOnly: st.ReadOnly()}
 	if s.Stats, err = st.Stats(ctx); err != nil {
 		return nil, err
 	}

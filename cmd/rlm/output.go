@@ -46,6 +46,7 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 	}
 	printSkipped(w, a.Skipped)
 	printUnwalked(w, a.Unwalked)
+	printNotCurrent(w, a.NotCurrent)
 	if explain {
 		fmt.Fprintln(w, "\nwhy:")
 		for _, b := range a.Explain {
@@ -148,6 +149,29 @@ func printUnwalked(w io.Writer, faults []rlm.SkippedFile) {
 		noun = "path"
 	}
 	fmt.Fprintf(w, "note: %d %s could not be read: %s; see rlm status\n", len(faults), noun, strings.Join(names, ", "))
+}
+
+// printNotCurrent says which files a read-only knowledge base could not
+// bring up to date: "note: the knowledge base is read-only: 1 file not
+// current (beta.go: changed since its last generation); see rlm status".
+func printNotCurrent(w io.Writer, files []rlm.SkippedFile) {
+	if len(files) == 0 {
+		return
+	}
+	var names []string
+	for i, f := range files {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(files)-3))
+			break
+		}
+		why := strings.TrimSpace(strings.TrimPrefix(f.Reason, rlm.ReadOnlyReason))
+		names = append(names, printable(f.Path)+": "+printable(why))
+	}
+	noun := "files"
+	if len(files) == 1 {
+		noun = "file"
+	}
+	fmt.Fprintf(w, "note: the knowledge base is read-only: %d %s not current (%s); see rlm status\n", len(files), noun, strings.Join(names, ", "))
 }
 
 // printSkipped says which files an answer could not see: "note: 1 file

@@ -21,3 +21,12 @@ mutant "leftover temporary files are not removed at open" project/searchindex.go
 mutant "a build under way loses its temporary file to a cleaner" project/indexfile.go 's|if l, ok := tryLockExclusive(path); ok {|if l, ok := (*fileLock)(nil), true; ok {|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
 mutant "a truncated search index is opened as it is" project/searchindex.go 's|if err := checkIndexFile(path); err != nil {|if err := error(nil); err != nil {|' ./project -run 'TestDamagedSearchIndexIsRebuilt'
 mutant "SQLite's corrupt verdict at open is not a rebuild" project/searchindex.go 's|return nil, asCorrupt(err)|return nil, err|' ./project -run 'TestDamagedSearchIndexIsRebuilt'
+
+# A read-only knowledge base answers from its last generation.
+mutant "a read-only knowledge base is opened as writable" sourcefacts/store/store.go 's|s.readOnly.Store(fileReadOnly(s.dbPath))|s.readOnly.Store(false)|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store's changed files are not reported" sourcefacts/store/snapshot.go 's|return sn.markPending(out, true), err|return out, err|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store's new files are not reported" sourcefacts/store/readonly.go 's|^\tif add {|\tif false {|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store keeps reporting files whose bytes are back" sourcefacts/store/readonly.go 's|maps.DeleteFunc(s.pending, func(p, _ string) bool { return checked(p) })|_ = checked|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store's Files show changed files as current" sourcefacts/store/snapshot.go 's|return sn.markPending(out, false), err|return out, err|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "answers from a read-only knowledge base do not say what they cannot see" rlm.go 's|ans.NotCurrent = append(ans.NotCurrent, |_ = append(ans.NotCurrent, |' ./cmd/rlm -run 'TestReadOnlyKnowledgeBase'
+mutant "status does not say the knowledge base is read-only" cmd/rlm/status.go 's|if s.ReadOnly {|if false {|' ./cmd/rlm -run 'TestReadOnlyKnowledgeBase'

@@ -120,6 +120,7 @@ type Snapshot struct {
 	project  string
 	includes func(string) bool
 	faults   []sourcefacts.PathFault
+	pending  map[string]string // read-only store: path → why it is not current
 
 	mu   sync.Mutex
 	conn *sql.Conn
@@ -213,7 +214,7 @@ func (s *Store) openSnapshot(ctx context.Context, scope Scope) (*Snapshot, error
 	faults := slices.DeleteFunc(slices.Clone(s.faults), func(f sourcefacts.PathFault) bool { return !scope.Match(f.Path) && !scope.covers(f.Path) })
 	s.faultMu.Unlock()
 	return &Snapshot{id: id, scope: scope, project: s.project, includes: func(p string) bool { return s.lister.Includes(s.root, p) },
-		faults: faults, conn: conn, tx: tx}, nil
+		faults: faults, pending: s.pendingIn(scope), conn: conn, tx: tx}, nil
 }
 
 // Faults lists the paths in scope that the last walk of the tree (by this
@@ -293,7 +294,7 @@ func (sn *Snapshot) Files(ctx context.Context) ([]FileState, error) {
 		out, err = sn.fileStates(ctx, tx, `f.present = 1`)
 		return err
 	})
-	return out, err
+	return sn.markPending(out, false), err
 }
 
 // fileStates returns the files in scope that the SQL condition where (on
@@ -359,7 +360,7 @@ func (sn *Snapshot) NotCurrent(ctx context.Context) ([]FileState, error) {
 		return rows.Err()
 	})
 	slices.SortFunc(out, func(a, b FileState) int { return strings.Compare(a.Path, b.Path) })
-	return out, err
+	return sn.markPending(out, true), err
 }
 
 // FileFactsResult is one file's facts in a snapshot.

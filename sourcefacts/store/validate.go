@@ -220,9 +220,11 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	}
 
 	type result struct {
-		o *obs
-		c *cand
+		o       *obs
+		c       *cand
+		differs bool // read-only: the bytes differ from the stored row
 	}
+	ro := s.readOnly.Load()
 	out := make([]result, len(paths))
 	var progMu sync.Mutex
 	done := 0
@@ -250,6 +252,10 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		if o.gone || s.rowMatches(r, o) {
 			return nil
 		}
+		if ro {
+			out[i].differs = true // nothing can be published: no facts needed
+			return nil
+		}
 		ff, err := s.extract(ctx, p, rr)
 		if err != nil {
 			return err
@@ -259,6 +265,10 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	})
 	if err != nil {
 		return err
+	}
+	if ro {
+		s.recordPending(st, scope, hinted, paths, D, func(i int) (*obs, bool) { return out[i].o, out[i].differs })
+		return nil
 	}
 	cands := map[string]*cand{}
 	for i, p := range paths {
@@ -281,6 +291,29 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	}
 	_, err = s.publish(ctx, D, cands, nil)
 	return err
+}
+
+// recordPending is validate's end for a read-only knowledge base: the
+// files of paths whose bytes differ from their rows (obsAt(i) says) and
+// the gone files in D become the pending paths of what was checked (scope,
+// or the hinted paths).
+func (s *Store) recordPending(st *dbState, scope Scope, hinted, paths []string, D map[string]*obs, obsAt func(int) (*obs, bool)) {
+	now := map[string]string{}
+	for i, p := range paths {
+		if o, differs := obsAt(i); differs {
+			now[p] = pendingReason(st.rows[p], o)
+		}
+	}
+	for p, o := range D {
+		if o.gone {
+			now[p] = pendingReason(st.rows[p], o)
+		}
+	}
+	checked := scope.Match
+	if hinted != nil {
+		checked = func(p string) bool { return slices.Contains(hinted, p) }
+	}
+	s.setPending(checked, now)
 }
 
 // publish makes the database agree with D (path → observation) in one
