@@ -111,6 +111,9 @@ type Project struct {
 	st   *store.Store
 	done func() // releases the extractor
 	tmp  string // InMemory: the temporary directory
+	// embedderID names the embedder's vector space in search index file
+	// names (embedderIdentity).
+	embedderID string
 
 	// refreshMu serialises Refresh and Close: Close waits for a Refresh
 	// under way, and a Refresh after Close returns store.ErrClosed.
@@ -150,6 +153,9 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		return nil, fmt.Errorf("project: a Chroma backend needs an embedder")
 	}
 	p := &Project{root: abs, opts: opts}
+	if p.embedderID, err = embedderIdentity(ctx, opts.Embedder); err != nil {
+		return nil, fmt.Errorf("project: open %s: %w", root, err)
+	}
 	dbPath := opts.DBPath
 	if opts.InMemory {
 		if p.tmp, err = os.MkdirTemp("", "rlm-kb-*"); err != nil {

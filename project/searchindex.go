@@ -1,14 +1,19 @@
 package project
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/chroma"
@@ -46,10 +51,12 @@ func (ix *searchIndex) close() error {
 func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, bool, error) {
 	dir := filepath.Dir(p.st.DBPath())
 	removeStaleTemps(dir)
-	searchPath := filepath.Join(dir, searchIndexName(id, p.opts.Embedder, p.opts.Chroma != nil))
+	searchPath := filepath.Join(dir, searchIndexName(id, p.embedderID, p.opts.Chroma != nil))
 	ix, err := p.openIndexFile(ctx, searchPath, current)
 	switch {
 	case err == nil:
+		now := time.Now() // most recently used: kept longest (removeOldSearchIndexes)
+		os.Chtimes(searchPath, now, now)
 		return ix, true, nil
 	case errors.Is(err, ErrCorruptIndex):
 		// Derived data: rebuilt below, renamed over the damaged file
@@ -210,38 +217,84 @@ func Capabilities(opts Options) retrieval.Capabilities {
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // searchIndexName names the search index of one snapshot, embedder and
-// vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma].sqlite
-// (with Chroma the file holds no vectors, so it is not the embedded one).
-func searchIndexName(id store.Identity, e retrieval.Embedder, chroma bool) string {
-	emb := "none"
-	if e != nil {
-		emb = fmt.Sprintf("%s-%d", unsafeName.ReplaceAllString(e.Model(), "_"), e.Dimensions())
-	}
+// vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma].sqlite,
+// embedder an embedderIdentity (with Chroma the file holds no vectors, so
+// it is not the embedded one).
+func searchIndexName(id store.Identity, embedder string, chroma bool) string {
 	if chroma {
-		emb += "-chroma"
+		embedder += "-chroma"
 	}
-	return fmt.Sprintf("search-g%d-%016x-%s.sqlite", id.Generation, id.Fingerprint, emb)
+	return fmt.Sprintf("search-g%d-%016x-%s.sqlite", id.Generation, id.Fingerprint, embedder)
 }
 
-// removeOldSearchIndexes deletes the search indexes of other snapshots that
-// no one has open (another Project or process holds a shared lock on the
-// one it reads; see fileLock). Those of snapshot id with another embedder
-// stay: switching embedders back and forth does not rebuild.
+// Search indexes kept beside a knowledge base: for each embedder (and
+// vector store) the keepPerEmbedder newest snapshots' indexes, for at
+// most keepEmbedders embedders, the most recently built first; the current
+// snapshot's indexes are always kept. Switching embedders back and forth
+// reuses what was built; the directory stays bounded.
+const (
+	keepPerEmbedder = 2
+	keepEmbedders   = 4
+)
+
+// removeOldSearchIndexes deletes the search indexes beyond those kept (see
+// keepPerEmbedder) that no one has open (another Project or process holds
+// a shared lock on the one it reads; see fileLock).
 func removeOldSearchIndexes(dir string, id store.Identity) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
-	keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)
+	current := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)
+	type index struct {
+		name string
+		gen  int64
+	}
+	groups := map[string][]index{} // embedder -> its indexes of other snapshots
+	inCurrent := map[string]bool{} // embedders with an index of the current snapshot
+	used := map[string]time.Time{} // embedder -> when its newest index last changed or was opened
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, "search-g") || strings.HasPrefix(n, keep) || !strings.HasSuffix(n, ".sqlite") {
+		parts := strings.SplitN(strings.TrimPrefix(n, "search-g"), "-", 3)
+		if !strings.HasPrefix(n, "search-g") || !strings.HasSuffix(n, ".sqlite") || len(parts) != 3 {
 			continue
 		}
-		path := filepath.Join(dir, n)
-		if l, ok := tryLockExclusive(path); ok {
-			removeIndexFiles(path)
-			l.unlock()
+		gen, err := strconv.ParseInt(parts[0], 10, 64)
+		if err != nil {
+			continue
+		}
+		emb := parts[2]
+		var mod time.Time
+		if fi, err := e.Info(); err == nil {
+			mod = fi.ModTime()
+		}
+		if mod.After(used[emb]) {
+			used[emb] = mod
+		}
+		if strings.HasPrefix(n, current) {
+			inCurrent[emb] = true
+			continue
+		}
+		groups[emb] = append(groups[emb], index{n, gen})
+	}
+	embs := slices.Collect(maps.Keys(groups))
+	slices.SortFunc(embs, func(a, b string) int { return used[b].Compare(used[a]) })
+	for rank, emb := range embs {
+		ixs := groups[emb]
+		slices.SortFunc(ixs, func(a, b index) int { return cmp.Compare(b.gen, a.gen) })
+		keep := keepPerEmbedder
+		if inCurrent[emb] {
+			keep-- // the current snapshot's is one of them
+		}
+		if rank >= keepEmbedders {
+			keep = 0
+		}
+		for _, ix := range ixs[min(keep, len(ixs)):] {
+			path := filepath.Join(dir, ix.name)
+			if l, ok := tryLockExclusive(path); ok {
+				removeIndexFiles(path)
+				l.unlock()
+			}
 		}
 	}
 }

@@ -30,3 +30,13 @@ mutant "a read-only store keeps reporting files whose bytes are back" sourcefact
 mutant "a read-only store's Files show changed files as current" sourcefacts/store/snapshot.go 's|return sn.markPending(out, false), err|return out, err|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
 mutant "answers from a read-only knowledge base do not say what they cannot see" rlm.go 's|ans.NotCurrent = append(ans.NotCurrent, |_ = append(ans.NotCurrent, |' ./cmd/rlm -run 'TestReadOnlyKnowledgeBase'
 mutant "status does not say the knowledge base is read-only" cmd/rlm/status.go 's|if s.ReadOnly {|if false {|' ./cmd/rlm -run 'TestReadOnlyKnowledgeBase'
+
+# Embedder switches keep a bounded set of search indexes; identity is
+# model, dimensions, endpoint and vector space.
+mutant "the endpoint is not part of an embedder's identity" project/embedderid.go 's|h.WriteString(ep.Endpoint())|_ = ep|' ./project -run 'TestSearchIndexNamesTellEveryConfigurationApart'
+mutant "the probe vector is not part of an embedder's identity" project/embedderid.go 's|h.Write(signs)|_ = signs|' ./project -run 'TestSearchIndexNamesTellEveryConfigurationApart'
+mutant "an embedder's identity follows noise in its values" project/embedderid.go 's|if x > 0 {|if x > 0.5 {|' ./project -run 'TestSearchIndexNamesTellEveryConfigurationApart'
+mutant "other snapshots' search indexes are all removed" project/searchindex.go 's|if rank >= keepEmbedders {|if rank >= 0 {|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
+mutant "each embedder keeps one search index" project/searchindex.go 's|keepPerEmbedder = 2|keepPerEmbedder = 1|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
+mutant "any number of embedders keep search indexes" project/searchindex.go 's|keepEmbedders   = 4|keepEmbedders   = 40|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
+mutant "a reused search index does not count as recently used" project/searchindex.go 's|os.Chtimes(searchPath, now, now)|_ = now|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
