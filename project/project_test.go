@@ -129,7 +129,9 @@ func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 		defer p.Close()
 		return p.Stats()
 	}
-	word := func(model string) *testfixture.WordEmbedder { return &testfixture.WordEmbedder{ModelID: model, Dims: 16} }
+	word := func(model string) *testfixture.WordEmbedder {
+		return &testfixture.WordEmbedder{ModelID: model, Dims: 16}
+	}
 	a, b := word("a"), word("b")
 	open(nil)
 	open(a)
