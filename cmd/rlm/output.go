@@ -133,28 +133,30 @@ func joinInts(xs []int, max int) string {
 // could not be read: locked (open: permission denied); see rlm status",
 // the first few named.
 func printUnwalked(w io.Writer, faults []rlm.SkippedFile) {
-	if len(faults) == 0 {
-		return
-	}
-	var names []string
-	for i, f := range faults {
-		if i == 3 {
-			names = append(names, fmt.Sprintf("and %d more", len(faults)-3))
-			break
-		}
-		names = append(names, printable(f.Path)+" ("+printable(f.Reason)+")")
-	}
-	noun := "paths"
-	if len(faults) == 1 {
-		noun = "path"
-	}
-	fmt.Fprintf(w, "note: %d %s could not be read: %s; see rlm status\n", len(faults), noun, strings.Join(names, ", "))
+	printFileNote(w, faults, "path", func(f rlm.SkippedFile) string { return printable(f.Path) + " (" + printable(f.Reason) + ")" },
+		"note: %d %s could not be read: %s; see rlm status\n")
 }
 
 // printNotCurrent says which files a read-only knowledge base could not
 // bring up to date: "note: the knowledge base is read-only: 1 file not
 // current (beta.go: changed since its last generation); see rlm status".
 func printNotCurrent(w io.Writer, files []rlm.SkippedFile) {
+	printFileNote(w, files, "file", func(f rlm.SkippedFile) string {
+		return printable(f.Path) + ": " + printable(strings.TrimSpace(strings.TrimPrefix(f.Reason, rlm.ReadOnlyReason)))
+	}, "note: the knowledge base is read-only: %d %s not current (%s); see rlm status\n")
+}
+
+// printSkipped says which files an answer could not see: "note: 1 file
+// skipped: too large (big.go)", the first few named.
+func printSkipped(w io.Writer, skipped []rlm.SkippedFile) {
+	printFileNote(w, skipped, "file", func(f rlm.SkippedFile) string { return printable(f.Path) },
+		"note: %d %s skipped: too large (%s); see rlm status\n")
+}
+
+// printFileNote prints format with the number of files, noun (plural
+// unless one) and the first three named by name, then "and N more";
+// nothing when there are none.
+func printFileNote(w io.Writer, files []rlm.SkippedFile, noun string, name func(rlm.SkippedFile) string, format string) {
 	if len(files) == 0 {
 		return
 	}
@@ -164,33 +166,10 @@ func printNotCurrent(w io.Writer, files []rlm.SkippedFile) {
 			names = append(names, fmt.Sprintf("and %d more", len(files)-3))
 			break
 		}
-		why := strings.TrimSpace(strings.TrimPrefix(f.Reason, rlm.ReadOnlyReason))
-		names = append(names, printable(f.Path)+": "+printable(why))
+		names = append(names, name(f))
 	}
-	noun := "files"
-	if len(files) == 1 {
-		noun = "file"
+	if len(files) != 1 {
+		noun += "s"
 	}
-	fmt.Fprintf(w, "note: the knowledge base is read-only: %d %s not current (%s); see rlm status\n", len(files), noun, strings.Join(names, ", "))
-}
-
-// printSkipped says which files an answer could not see: "note: 1 file
-// skipped: too large (big.go)", the first few named.
-func printSkipped(w io.Writer, skipped []rlm.SkippedFile) {
-	if len(skipped) == 0 {
-		return
-	}
-	var names []string
-	for i, f := range skipped {
-		if i == 3 {
-			names = append(names, fmt.Sprintf("and %d more", len(skipped)-3))
-			break
-		}
-		names = append(names, printable(f.Path))
-	}
-	noun := "files"
-	if len(skipped) == 1 {
-		noun = "file"
-	}
-	fmt.Fprintf(w, "note: %d %s skipped: too large (%s); see rlm status\n", len(skipped), noun, strings.Join(names, ", "))
+	fmt.Fprintf(w, format, len(files), noun, strings.Join(names, ", "))
 }
