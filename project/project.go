@@ -37,7 +37,9 @@ type Options struct {
 	// directory that Close removes: nothing is written under the root.
 	InMemory bool
 	// Embedder, when set, embeds every definition so that the vector and
-	// hybrid strategies are available. Its Dimensions must be known.
+	// hybrid strategies are available. Its Dimensions must be known. Open
+	// embeds ProbeText once to tell its vector space apart (see
+	// Endpointer): an embedder that cannot answer fails Open.
 	Embedder retrieval.Embedder
 	// Chroma, when set, keeps the vectors in a Chroma server (Embedder is
 	// then required). Exact, lexical and graph stay in the embedded
