@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,15 +19,10 @@ import (
 // it.
 func TestReadOnlyKnowledgeBaseAnswersFromItsLastGeneration(t *testing.T) {
 	nonroot.Run(t, func(t *testing.T) {
-		root := t.TempDir()
-		testfixture.WriteFiles(t, root, map[string]string{
+		root, db := indexedTree(t, map[string]string{
 			"alpha.go": "package p\n\n// Alpha is here.\nfunc Alpha() {}\n",
 			"beta.go":  "package p\n\n// Beta is here.\nfunc Beta() {}\n",
 		})
-		db := filepath.Join(t.TempDir(), "kb.sqlite")
-		if _, errs, code := runCLI(t, "", "index", "--root", root, "--db", db, "--embedder", "none"); code != 0 {
-			t.Fatalf("index: exit %d: %s", code, errs)
-		}
 		if err := os.Chmod(db, 0o444); err != nil {
 			t.Fatal(err)
 		}
@@ -36,30 +30,14 @@ func TestReadOnlyKnowledgeBaseAnswersFromItsLastGeneration(t *testing.T) {
 			"beta.go":  "package p\n\n// Gamma replaced Beta.\nfunc Gamma() {}\n",
 			"delta.go": "package p\n\n// Delta is new.\nfunc Delta() {}\n",
 		})
-		runs := []struct {
-			name string
-			args []string
-			want []string
-		}{
+		expectOutputs(t, []cliRun{
 			{"status", []string{"status", "--root", root, "--db", db}, []string{
 				"read-only: " + db + " cannot be written; answers come from generation 1\n",
 				"  stale    beta.go the knowledge base is read-only: changed since its last generation\n",
 				"  stale    delta.go the knowledge base is read-only: new since its last generation\n"}},
 			{"search", []string{"search", "--root", root, "--db", db, "--embedder", "none", "where is Alpha defined?"}, []string{"alpha.go:4",
 				"note: the knowledge base is read-only: 2 files not current (beta.go: changed since its last generation, delta.go: new since its last generation); see rlm status\n"}},
-		}
-		for _, r := range runs {
-			out, errs, code := runCLI(t, "", r.args...)
-			if code != 0 || strings.Contains(errs+out, "readonly database") {
-				t.Errorf("%s: exit %d: %s", r.name, code, errs)
-				continue
-			}
-			for _, w := range r.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("%s: output lacks %q:\n%s", r.name, w, out)
-				}
-			}
-		}
+		})
 		out, errs, code := runCLI(t, "", "search", "--root", root, "--db", db, "--embedder", "none", "--require-current", "where is Alpha defined?")
 		if code == 0 || !strings.Contains(errs, "beta.go") || strings.Contains(errs, "readonly database") {
 			t.Errorf("search --require-current: exit %d, want a refusal naming beta.go: %s%s", code, out, errs)
