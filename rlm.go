@@ -75,11 +75,17 @@ type (
 	ChromaConfig  = chroma.Config
 	Progress      = project.Progress
 	Status        = project.Status
-	Binding       = engine.Binding      // one variable of a REPL query and its value
-	HostPredicate = engine.Predicate    // a Go predicate registered for the rules
-	LoadError     = engine.LoadError    // a rule file refused at load: file, line, column, reason
-	SkippedFile   = planner.SkippedFile // a file an answer could not see (over the size cap), and why
+	Binding       = engine.Binding        // one variable of a REPL query and its value
+	HostPredicate = engine.Predicate      // a Go predicate registered for the rules
+	LoadError     = engine.LoadError      // a rule file refused at load: file, line, column, reason
+	SkippedFile   = planner.SkippedFile   // a file an answer could not see (over the size cap), and why
+	PathFault     = sourcefacts.PathFault // a path the walk could not see (unreadable directory, special file, link loop), and why
 )
+
+// ReadOnlyReason starts the reason of an Answer's NotCurrent file: the
+// knowledge base is read-only and its bytes changed since its last
+// generation.
+const ReadOnlyReason = store.ReadOnlyReason
 
 // Errors callers can match with errors.Is.
 var (
@@ -222,6 +228,12 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 	})
 	if ans != nil {
 		ans.Skipped = tooLarge(p.proj.Skipped())
+		for _, f := range p.proj.Faults() {
+			ans.Unwalked = append(ans.Unwalked, planner.SkippedFile{Path: f.Path, Reason: f.Reason()})
+		}
+		for _, f := range p.proj.ReadOnlyPending() {
+			ans.NotCurrent = append(ans.NotCurrent, planner.SkippedFile{Path: f.Path, Reason: f.Error})
+		}
 	}
 	return ans, at, err
 }
@@ -286,7 +298,11 @@ func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
 // index at its last open, repairs included (project.VectorState); false
 // without Options.Chroma.
 func (p *Project) VectorState() (project.VectorState, bool) { return p.proj.VectorState() }
-func (p *Project) FileHash(path string) (string, bool)      { return p.proj.FileHash(path) }
+
+// Faults lists the paths the last validation's walk could not see, by
+// path; the rest of the tree is indexed.
+func (p *Project) Faults() []PathFault                 { return p.proj.Faults() }
+func (p *Project) FileHash(path string) (string, bool) { return p.proj.FileHash(path) }
 
 // VectorsUnavailable is "" or why the search index has no vectors although
 // Options.Embedder is set ("the embedder M failed (KIND)", safe to show):

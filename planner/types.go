@@ -227,6 +227,16 @@ type Answer struct {
 	// show a client); such a step counts as having found nothing, so the
 	// rules' fallbacks still run.
 	Notes []string `json:"notes,omitempty"`
+	// Unwalked lists the paths the walk of the snapshot's tree could not
+	// see (a directory it could not read, a special file, a link loop),
+	// each with the reason ("open: permission denied"). Set by the caller
+	// that knows the snapshot, like Skipped.
+	Unwalked []SkippedFile `json:"unwalked,omitempty"`
+	// NotCurrent lists, when the knowledge base is read-only, the files
+	// whose bytes differ from the generation the answer comes from (new,
+	// changed or deleted since), each with the reason. Set by the caller
+	// that knows the snapshot, like Skipped.
+	NotCurrent []SkippedFile `json:"not_current,omitempty"`
 }
 
 // SourceRef is a file a hit was read from and its content hash

@@ -57,7 +57,8 @@ func TestConcurrentOpensOfOneRootAllSucceed(t *testing.T) {
 
 // TestAnotherProjectsRefreshKeepsAnOpenSearchIndex: a project reading the
 // search index of snapshot 1 keeps answering after another project on the
-// same knowledge base moves to snapshot 2 and cleans up old indexes.
+// same knowledge base moves on by three snapshots and cleans up old
+// indexes.
 func TestAnotherProjectsRefreshKeepsAnOpenSearchIndex(t *testing.T) {
 	root := bigTree(t, 50)
 	db := filepath.Join(t.TempDir(), "kb.sqlite")
@@ -72,11 +73,15 @@ func TestAnotherProjectsRefreshKeepsAnOpenSearchIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if err := os.WriteFile(filepath.Join(root, "new.go"), []byte("package p\n\nfunc Fresh() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if changed, err := b.Refresh(ctx); err != nil || !changed {
-		t.Fatalf("b.Refresh: changed=%v err=%v", changed, err)
+	// Enough new snapshots that a's index is past those kept for its
+	// embedder (keepPerEmbedder): only a's lock keeps it.
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(root, "new.go"), fmt.Appendf(nil, "package p\n\nfunc Fresh%d() {}\n", i), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if changed, err := b.Refresh(ctx); err != nil || !changed {
+			t.Fatalf("b.Refresh: changed=%v err=%v", changed, err)
+		}
 	}
 	var wg sync.WaitGroup
 	for range 8 {

@@ -21,6 +21,14 @@ const RetryVectorsAfter = time.Minute
 // with a note and a build falls back to an index without vectors.
 type guardedEmbedder struct{ retrieval.Embedder }
 
+// Endpoint is the wrapped embedder's (Endpointer), "" if it has none.
+func (g guardedEmbedder) Endpoint() string {
+	if ep, ok := g.Embedder.(Endpointer); ok {
+		return ep.Endpoint()
+	}
+	return ""
+}
+
 func (g guardedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	v, err := g.Embedder.Embed(ctx, texts)
 	if err != nil && ctx.Err() == nil {

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,7 +37,9 @@ type Options struct {
 	// directory that Close removes: nothing is written under the root.
 	InMemory bool
 	// Embedder, when set, embeds every definition so that the vector and
-	// hybrid strategies are available. Its Dimensions must be known.
+	// hybrid strategies are available. Its Dimensions must be known. Open
+	// embeds ProbeText once to tell its vector space apart (see
+	// Endpointer): an embedder that cannot answer fails Open.
 	Embedder retrieval.Embedder
 	// Chroma, when set, keeps the vectors in a Chroma server (Embedder is
 	// then required). Exact, lexical and graph stay in the embedded
@@ -113,6 +116,9 @@ type Project struct {
 	st       *store.Store
 	done     func() // releases the extractor
 	tmp      string // InMemory: the temporary directory
+	// embedderID names the embedder's vector space in search index file
+	// names (embedderIdentity); "" until a probe succeeded.
+	embedderID string
 
 	// refreshMu serialises Refresh and Close: Close waits for a Refresh
 	// under way, and a Refresh after Close returns store.ErrClosed.
@@ -125,7 +131,9 @@ type Project struct {
 	gens    map[string]int64  // path -> file generation, of the snapshot
 	index   *searchIndex
 	stats   Stats
-	skipped []store.FileState // the snapshot's skipped files
+	skipped []store.FileState       // the snapshot's skipped files
+	faults  []sourcefacts.PathFault // what the last validation's walk could not see
+	pending []store.FileState       // read-only knowledge base: files not brought up to date
 
 	vectors VectorState // of the open search index's Chroma collection
 
@@ -190,6 +198,9 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Lister, maxFileBytes int64) (st *store.Store, done func(), err error) {
 	if dbPath == "" {
 		dbPath = DefaultDBPath(absRoot)
+	}
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err == nil {
+		ignoreKBDir(filepath.Dir(dbPath))
 	}
 	ex, err := sourcefacts.NewExtractor()
 	if err != nil {
@@ -276,6 +287,36 @@ func (p *Project) Skipped() []store.FileState {
 	return slices.Clone(p.skipped)
 }
 
+// Faults lists the paths the last validation's walk could not see (a
+// directory it could not read, a special file, a link it could not
+// resolve; see sourcefacts.PathFault), by path. The rest of the tree is in
+// the snapshot.
+func (p *Project) Faults() []sourcefacts.PathFault {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return slices.Clone(p.faults)
+}
+
+// ReadOnlyPending lists, when the knowledge base file cannot be written,
+// the files whose bytes differ from its last generation (new, changed or
+// deleted since; Status store.StatusStale, Error starting with
+// store.ReadOnlyReason): answers come from that generation and cannot see
+// them. Empty when the knowledge base is writable.
+func (p *Project) ReadOnlyPending() []store.FileState {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return slices.Clone(p.pending)
+}
+
+// readOnlyPending is ReadOnlyPending of snapshot sn of st.
+func readOnlyPending(ctx context.Context, st *store.Store, sn *store.Snapshot) ([]store.FileState, error) {
+	if !st.ReadOnly() {
+		return nil, nil
+	}
+	nc, err := sn.NotCurrent(ctx)
+	return slices.DeleteFunc(nc, func(f store.FileState) bool { return !strings.HasPrefix(f.Error, store.ReadOnlyReason) }), err
+}
+
 // StaleHits counts vector hits from a Chroma server that were dropped
 // because their content hash was not the current one.
 func (p *Project) StaleHits() int64 { return p.staleHits.Load() }
@@ -324,6 +365,13 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	}
 	defer sn.Close()
 	id := sn.Identity()
+	pending, err := readOnlyPending(ctx, p.st, sn)
+	if err != nil {
+		return false, fmt.Errorf("project: snapshot %s: %w", p.root, err)
+	}
+	p.mu.Lock()
+	p.faults, p.pending = sn.Faults(), pending
+	p.mu.Unlock()
 	p.mu.RLock()
 	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
 	retry := same && p.index.retryVectors()

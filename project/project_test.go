@@ -2,10 +2,13 @@ package project_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlm-dev/rlm/internal/testfixture"
 
@@ -108,34 +111,82 @@ func TestInMemoryWritesNothingUnderTheRoot(t *testing.T) {
 	}
 }
 
-// TestSwitchingEmbedderKeepsTheOtherSearchIndex: the search index of a
-// snapshot built with one embedder survives building it with another, so
-// switching back reuses it; a new snapshot removes both.
-func TestSwitchingEmbedderKeepsTheOtherSearchIndex(t *testing.T) {
+// TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes: the search index
+// of a snapshot built with one embedder survives building it with another,
+// so switching back reuses it without embedding again; across new
+// snapshots each embedder keeps its two newest indexes (the current
+// snapshot's among them), and at most four embedders keep any besides the
+// current snapshot's, the least recently used dropped first.
+func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 	root := testfixture.CopyTree(t, "../testdata/gosample")
 	db := filepath.Join(t.TempDir(), "kb.sqlite")
 	ctx := context.Background()
-	open := func(opts project.Options) project.Stats {
-		opts.DBPath = db
-		p, err := project.Open(ctx, root, opts)
+	open := func(e retrieval.Embedder) project.Stats {
+		p, err := project.Open(ctx, root, project.Options{DBPath: db, Embedder: e})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer p.Close()
 		return p.Stats()
 	}
-	emb := localEmbedder(t)
-	open(project.Options{})
-	open(project.Options{Embedder: emb})
-	if !open(project.Options{}).Reused || !open(project.Options{Embedder: emb}).Reused {
+	word := func(model string) *testfixture.WordEmbedder {
+		return &testfixture.WordEmbedder{ModelID: model, Dims: 16}
+	}
+	a, b := word("a"), word("b")
+	open(nil)
+	open(a)
+	open(b)
+	texts := a.Texts.Load()
+	if !open(nil).Reused || !open(a).Reused || !open(b).Reused {
 		t.Fatal("switching embedders rebuilt a search index of the same snapshot")
 	}
-	if err := os.WriteFile(filepath.Join(root, "server.go"), []byte("package sample\n"), 0o644); err != nil {
-		t.Fatal(err)
+	if n := a.Texts.Load() - texts; n != 1 {
+		t.Errorf("switching back to embedder a embedded %d texts, want only its probe", n)
 	}
-	open(project.Options{})
-	idx, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "search-g*"))
-	if len(idx) != 1 {
-		t.Fatalf("after a new snapshot, search indexes %v; want only the new one", idx)
+	gen := 1
+	edit := func() {
+		gen++
+		if err := os.WriteFile(filepath.Join(root, "server.go"), []byte(fmt.Sprintf("package sample\n\nvar V%d int\n", gen)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := func() []string {
+		idx, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "search-g*.sqlite"))
+		var out []string
+		for _, p := range idx {
+			parts := strings.SplitN(strings.TrimSuffix(filepath.Base(p), ".sqlite"), "-", 4) // search, g<gen>, fingerprint, embedder...
+			out = append(out, parts[1]+" "+strings.SplitN(parts[3], "-", 2)[0])
+		}
+		slices.Sort(out)
+		return out
+	}
+	steps := []struct {
+		use  retrieval.Embedder
+		want []string
+	}{
+		{nil, []string{"g1 a", "g1 b", "g1 none", "g2 none"}},
+		{nil, []string{"g1 a", "g1 b", "g2 none", "g3 none"}},
+		{a, []string{"g1 a", "g1 b", "g2 none", "g3 none", "g4 a"}},
+		{a, []string{"g1 b", "g2 none", "g3 none", "g4 a", "g5 a"}},
+	}
+	for i, s := range steps {
+		edit()
+		open(s.use)
+		if diff := cmp.Diff(s.want, kept()); diff != "" {
+			t.Fatalf("step %d: search indexes (generation, embedder) (-want +got):\n%s", i+1, diff)
+		}
+	}
+	// Four more embedders at generation 5, c used again last; then at
+	// generation 6 only the four most recently used (a, c, f, e) keep
+	// indexes of other snapshots: d, none and b keep nothing.
+	for _, m := range []string{"c", "d", "e", "f", "c"} {
+		time.Sleep(10 * time.Millisecond) // distinct modification times
+		open(word(m))
+	}
+	edit()
+	open(a)
+	want := []string{"g5 a", "g5 c", "g5 e", "g5 f", "g6 a"}
+	if diff := cmp.Diff(want, kept()); diff != "" {
+		t.Fatalf("with six embedders: search indexes (generation, embedder) (-want +got):\n%s", diff)
 	}
 }

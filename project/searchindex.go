@@ -1,13 +1,17 @@
 package project
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,11 +42,11 @@ func (ix *searchIndex) close() error {
 	return err
 }
 
-// openSearchIndex opens the search index of snapshot id, building it from
-// the snapshot's facts the first time. If the embedder fails (a
-// *retrieval.UnavailableError), it opens the snapshot's index without
-// vectors instead, as a noVectors: exact, lexical and graph search keep
-// working, vector and hybrid steps report the failure.
+// openSearchIndex opens the search index of snapshot id (see openIndex).
+// If the embedder fails (a *retrieval.UnavailableError), it opens the
+// snapshot's index without vectors instead, as a noVectors: exact,
+// lexical and graph search keep working, vector and hybrid steps report
+// the failure.
 func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, bool, error) {
 	vectors := p.opts.Embedder != nil
 	ix, reused, err := p.openIndex(ctx, sn, id, files, current, vectors)
@@ -58,71 +62,102 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 }
 
 // openIndex opens the search index of snapshot id, with the configured
-// vectors or none, building it from the snapshot's facts the first time:
-// into a temporary file of its own (os.CreateTemp: concurrent builders
-// never share one) renamed into place, so that a search index file, once
-// present, is complete.
+// vectors or none, building it from the snapshot's facts the first time,
+// or again when the file is damaged (ErrCorruptIndex): into a temporary
+// file of its own (os.CreateTemp: concurrent builders never share one;
+// locked while it is built) that is checkpointed, verified and synced
+// before it is renamed into place, so that a search index file, once
+// present, is complete. Temporary files of builds that failed or were
+// killed are removed first.
 func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, bool, error) {
 	dir := filepath.Dir(p.st.DBPath())
-	searchPath := filepath.Join(dir, searchIndexName(id, nil, false))
+	removeStaleTemps(dir)
+	searchPath := filepath.Join(dir, searchIndexName(id, "none", false))
 	if vectors {
-		searchPath = filepath.Join(dir, searchIndexName(id, p.opts.Embedder, p.opts.Chroma != nil))
+		emb, err := p.embedderIdentity(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		searchPath = filepath.Join(dir, searchIndexName(id, emb, p.opts.Chroma != nil))
 	}
-	if ix, err := p.openIndexFile(ctx, searchPath, current, vectors); err == nil {
+	ix, err := p.openIndexFile(ctx, searchPath, current, vectors)
+	switch {
+	case err == nil:
+		now := time.Now() // most recently used: kept longest (removeOldSearchIndexes)
+		os.Chtimes(searchPath, now, now)
 		return ix, true, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	case errors.Is(err, ErrCorruptIndex):
+		// Derived data: rebuilt below, renamed over the damaged file
+		// (removed first if no one has it open).
+		if l, ok := tryLockExclusive(searchPath); ok {
+			removeIndexFiles(searchPath)
+			l.unlock()
+		}
+	case !errors.Is(err, fs.ErrNotExist):
 		return nil, false, err
 	}
 	if p.opts.Progress != nil {
 		p.opts.Progress(Progress{Phase: PhaseBuild, Total: len(files)})
 	}
+	if err := p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors); err != nil {
+		return nil, false, fmt.Errorf("project: build search index: %w", err)
+	}
+	ix, err = p.openIndexFile(ctx, searchPath, current, vectors)
+	return ix, false, err
+}
+
+// buildSearchIndex writes the search index of the snapshot's files to
+// searchPath; see openSearchIndex. On failure nothing is left behind.
+func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, searchPath string, current map[string]string, vectors bool) error {
 	facts := make([]*sourcefacts.FileFacts, 0, len(files))
 	changed := make(map[string]int64, len(files))
 	for _, f := range files {
 		changed[f.Path] = f.PublishedIn
 		r, err := sn.Facts(ctx, f.Path)
 		if err != nil {
-			return nil, false, fmt.Errorf("project: facts of %s: %w", f.Path, err)
+			return fmt.Errorf("facts of %s: %w", f.Path, err)
 		}
 		facts = append(facts, r.Facts)
 	}
-	tf, err := os.CreateTemp(dir, strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
+	tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
 	if err != nil {
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+		return err
 	}
 	tmp := tf.Name()
 	tf.Close()
+	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
+	defer lock.unlock()
 	b, err := p.openBackend(ctx, tmp, current, vectors)
 	if err != nil {
-		os.Remove(tmp)
-		return nil, false, err
-	}
-	fail := func(err error) (*searchIndex, bool, error) {
-		b.Close()
 		removeIndexFiles(tmp)
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+		return err
 	}
 	docs := Documents(facts, changed)
 	for i := 0; i < len(docs); i += buildBatch {
 		if err := b.Upsert(ctx, docs[i:min(i+buildBatch, len(docs))]); err != nil {
-			return fail(err)
+			b.Close()
+			removeIndexFiles(tmp)
+			return err
 		}
 	}
-	if err := b.Close(); err != nil {
-		removeIndexFiles(tmp)
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+	err = b.Close()
+	if err == nil {
+		err = sealIndexFile(ctx, tmp)
 	}
-	if err := os.Rename(tmp, searchPath); err != nil {
+	if err == nil {
+		err = os.Rename(tmp, searchPath)
+	}
+	if err != nil {
 		removeIndexFiles(tmp)
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+		return err
 	}
 	removeIndexFiles(tmp) // the -wal/-shm of the closed build, if any
-	ix, err := p.openIndexFile(ctx, searchPath, current, vectors)
-	return ix, false, err
+	return syncPath(filepath.Dir(searchPath))
 }
 
 // openIndexFile opens an existing search index file under a shared lock;
-// fs.ErrNotExist if there is none.
+// fs.ErrNotExist if there is none, an error wrapping ErrCorruptIndex if it
+// is damaged.
 func (p *Project) openIndexFile(ctx context.Context, path string, current map[string]string, vectors bool) (*searchIndex, error) {
 	lock, err := lockShared(path)
 	if err != nil {
@@ -131,10 +166,14 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 		}
 		return nil, fmt.Errorf("project: open search index: %w", err)
 	}
+	if err := checkIndexFile(path); err != nil {
+		lock.unlock()
+		return nil, fmt.Errorf("project: open search index: %w", err)
+	}
 	b, err := p.openBackend(ctx, path, current, vectors)
 	if err != nil {
 		lock.unlock()
-		return nil, err
+		return nil, asCorrupt(err)
 	}
 	ix := &searchIndex{backend: b, lock: lock}
 	if r, ok := b.(*retrieval.Router); ok {
@@ -224,49 +263,95 @@ func Capabilities(opts Options) retrieval.Capabilities {
 	return c
 }
 
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
 // searchIndexPrefix starts the name of every search index file (and of
 // its temporary build files).
 const searchIndexPrefix = "search-g"
-
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // indexFormat names what the documents of a search index carry; a new
 // format builds new index files. 2: Changed and Parser (provenance).
 const indexFormat = "f2"
 
 // searchIndexName names the search index of one snapshot, embedder and
-// vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite
-// (with Chroma the file holds no vectors, so it is not the embedded one).
-func searchIndexName(id store.Identity, e retrieval.Embedder, chroma bool) string {
-	emb := "none"
-	if e != nil {
-		emb = fmt.Sprintf("%s-%d", unsafeName.ReplaceAllString(e.Model(), "_"), e.Dimensions())
-	}
+// vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,
+// embedder an embedderIdentity or "none" (with Chroma the file holds no
+// vectors, so it is not the embedded one).
+func searchIndexName(id store.Identity, embedder string, chroma bool) string {
 	if chroma {
-		emb += "-chroma"
+		embedder += "-chroma"
 	}
-	return fmt.Sprintf("%s%d-%016x-%s-%s.sqlite", searchIndexPrefix, id.Generation, id.Fingerprint, emb, indexFormat)
+	return fmt.Sprintf("%s%d-%016x-%s-%s.sqlite", searchIndexPrefix, id.Generation, id.Fingerprint, embedder, indexFormat)
 }
 
-// removeOldSearchIndexes deletes the search indexes of other snapshots that
-// no one has open (another Project or process holds a shared lock on the
-// one it reads; see fileLock). Those of snapshot id with another embedder
-// stay: switching embedders back and forth does not rebuild.
+// Search indexes kept beside a knowledge base: for each embedder (and
+// vector store) the keepPerEmbedder newest snapshots' indexes, for at
+// most keepEmbedders embedders, the most recently built first; the current
+// snapshot's indexes are always kept. Switching embedders back and forth
+// reuses what was built; the directory stays bounded.
+const (
+	keepPerEmbedder = 2
+	keepEmbedders   = 4
+)
+
+// removeOldSearchIndexes deletes the search indexes beyond those kept (see
+// keepPerEmbedder) that no one has open (another Project or process holds
+// a shared lock on the one it reads; see fileLock).
 func removeOldSearchIndexes(dir string, id store.Identity) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
-	keep := fmt.Sprintf("%s%d-%016x-", searchIndexPrefix, id.Generation, id.Fingerprint)
+	current := fmt.Sprintf("%s%d-%016x-", searchIndexPrefix, id.Generation, id.Fingerprint)
+	type index struct {
+		name string
+		gen  int64
+	}
+	groups := map[string][]index{} // embedder -> its indexes of other snapshots
+	inCurrent := map[string]bool{} // embedders with an index of the current snapshot
+	used := map[string]time.Time{} // embedder -> when its newest index last changed or was opened
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, searchIndexPrefix) || strings.HasPrefix(n, keep) || !strings.HasSuffix(n, ".sqlite") {
+		parts := strings.SplitN(strings.TrimPrefix(n, searchIndexPrefix), "-", 3)
+		if !strings.HasPrefix(n, searchIndexPrefix) || !strings.HasSuffix(n, ".sqlite") || len(parts) != 3 {
 			continue
 		}
-		path := filepath.Join(dir, n)
-		if l, ok := tryLockExclusive(path); ok {
-			removeIndexFiles(path)
-			l.unlock()
+		gen, err := strconv.ParseInt(parts[0], 10, 64)
+		if err != nil {
+			continue
+		}
+		emb := parts[2]
+		var mod time.Time
+		if fi, err := e.Info(); err == nil {
+			mod = fi.ModTime()
+		}
+		if mod.After(used[emb]) {
+			used[emb] = mod
+		}
+		if strings.HasPrefix(n, current) {
+			inCurrent[emb] = true
+			continue
+		}
+		groups[emb] = append(groups[emb], index{n, gen})
+	}
+	embs := slices.Collect(maps.Keys(groups))
+	slices.SortFunc(embs, func(a, b string) int { return used[b].Compare(used[a]) })
+	for rank, emb := range embs {
+		ixs := groups[emb]
+		slices.SortFunc(ixs, func(a, b index) int { return cmp.Compare(b.gen, a.gen) })
+		keep := keepPerEmbedder
+		if inCurrent[emb] {
+			keep-- // the current snapshot's is one of them
+		}
+		if rank >= keepEmbedders {
+			keep = 0
+		}
+		for _, ix := range ixs[min(keep, len(ixs)):] {
+			path := filepath.Join(dir, ix.name)
+			if l, ok := tryLockExclusive(path); ok {
+				removeIndexFiles(path)
+				l.unlock()
+			}
 		}
 	}
 }
@@ -302,9 +387,11 @@ func cacheDBPath(absRoot string) string {
 // DefaultDBPath is <root>/.rlm/kb.sqlite when that directory can be
 // created and written, else <user cache dir>/rlm/<base>-<hash of root>/kb.sqlite
 // (so a read-only tree, such as a system Go installation, can be indexed).
+// A .rlm directory it creates gets a .gitignore of "*" (see ignoreKBDir).
 func DefaultDBPath(absRoot string) string {
 	dir := filepath.Join(absRoot, ".rlm")
 	if err := os.MkdirAll(dir, 0o755); err == nil {
+		ignoreKBDir(dir)
 		if f, err := os.CreateTemp(dir, ".probe"); err == nil {
 			f.Close()
 			os.Remove(f.Name())

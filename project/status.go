@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
@@ -21,7 +22,10 @@ var ErrNoKnowledgeBase = errors.New("project: no knowledge base")
 // reason in Error and how its language was decided in LanguageBy.
 // ByContent lists the files read in a language their extension did not
 // settle (LanguageBy not "extension ..."): .h headers read as C or C++,
-// scripts by their #! line or mode line.
+// scripts by their #! line or mode line. Faults are the paths the walk
+// could not see (a directory it could not read, a special file, a link it
+// could not resolve), each with its cause; the rest of the tree is in the
+// snapshot.
 type Status struct {
 	DBPath     string
 	Snapshot   store.Identity
@@ -29,6 +33,11 @@ type Status struct {
 	NotCurrent []store.FileState
 	Skipped    []store.FileState
 	ByContent  []store.FileState
+	Faults     []sourcefacts.PathFault
+	// ReadOnly: the knowledge base file cannot be written; the snapshot is
+	// its last generation and NotCurrent includes the files whose bytes
+	// differ from it (Error starting with store.ReadOnlyReason).
+	ReadOnly bool
 }
 
 // ReadStatus validates root's existing knowledge base against the files'
@@ -82,7 +91,7 @@ func readStatus(ctx context.Context, st *store.Store, progress func(Progress)) (
 		return nil, err
 	}
 	defer sn.Close()
-	s := &Status{DBPath: st.DBPath(), Snapshot: sn.Identity()}
+	s := &Status{DBPath: st.DBPath(), Snapshot: sn.Identity(), Faults: sn.Faults(), ReadOnly: st.ReadOnly()}
 	if s.Stats, err = st.Stats(ctx); err != nil {
 		return nil, err
 	}

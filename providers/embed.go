@@ -131,6 +131,12 @@ func NewRemoteEmbedder(cfg EmbeddingConfig) (*RemoteEmbedder, error) {
 // Model returns the configured model id.
 func (r *RemoteEmbedder) Model() string { return r.ep.model }
 
+// Endpoint returns the configured base URL, which never carries
+// credentials (NewRemoteEmbedder refuses them): two endpoints may serve
+// different vector spaces under one model name, so a knowledge base keys
+// its vectors by it too (project.Endpointer).
+func (r *RemoteEmbedder) Endpoint() string { return r.ep.baseURL }
+
 // Dimensions returns the configured dimensions, else the length observed in
 // the last successful answer, else 0.
 func (r *RemoteEmbedder) Dimensions() int {

@@ -61,6 +61,14 @@ import (
 // regular files are listed; other non-regular files (FIFOs, sockets,
 // devices) are not.
 //
+// A path under the root that cannot be walked does not stop the walk: a
+// directory that cannot be opened or read (permission denied, removed
+// while the walk runs, a name too long for the system), a file the policy
+// selects that is not a regular file (a FIFO named main.go) and a
+// symbolic link that cannot be resolved for a reason other than a missing
+// target (a loop) are each recorded as a PathFault, and the rest of the
+// tree is listed (see List and WalkError).
+//
 // The zero value lists every file of a supported language with the
 // default policy. A Lister is a value; its methods are safe for
 // concurrent use if Match is.
@@ -104,11 +112,63 @@ var alwaysSkipped = map[string]bool{
 // ignoreFiles are the per-directory ignore files, in increasing priority.
 var ignoreFiles = []string{".gitignore", ".ignore"}
 
+// PathFault is a path under the root that the walk could not list: a
+// directory it could not open or read, a selected file that is not a
+// regular file, or a symbolic link it could not resolve.
+type PathFault struct {
+	// Path is slash-separated and relative to the root.
+	Path string
+	// Err is the cause: an *fs.PathError (its Err a syscall.Errno such as
+	// EACCES, ENOENT or ENAMETOOLONG), ErrSpecialFile, or the error of
+	// resolving a symbolic link.
+	Err error
+}
+
+// Reason is Err's text without the absolute path: "open: permission
+// denied", "not a regular file: named pipe".
+func (f PathFault) Reason() string {
+	var pe *fs.PathError
+	if errors.As(f.Err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return f.Err.Error()
+}
+
+// ErrSpecialFile is the cause of a PathFault for a file the policy selects
+// (by its name) that is a FIFO, socket or device.
+var ErrSpecialFile = errors.New("not a regular file")
+
+// WalkError is the error List returns, together with every path it could
+// list, when some paths under the root could not be walked. Faults are
+// sorted by Path. Match it with errors.As.
+type WalkError struct {
+	Faults []PathFault
+}
+
+func (e *WalkError) Error() string {
+	f := e.Faults[0]
+	if len(e.Faults) == 1 {
+		return fmt.Sprintf("sourcefacts: list: %s could not be walked: %s", f.Path, f.Reason())
+	}
+	return fmt.Sprintf("sourcefacts: list: %d paths could not be walked, the first %s: %s", len(e.Faults), f.Path, f.Reason())
+}
+
+// Unwrap returns the faults' causes.
+func (e *WalkError) Unwrap() []error {
+	out := make([]error, len(e.Faults))
+	for i, f := range e.Faults {
+		out[i] = f.Err
+	}
+	return out
+}
+
 // List returns the project's files under root (a directory, or a symbolic
 // link to one), as slash-separated paths relative to root, sorted. It
-// fails, returning no paths, if root is not a directory, a directory under
-// it cannot be read, or ctx is done; the error wraps the cause (an
-// *fs.PathError, or ctx.Err()).
+// fails, returning no paths, if root is not a directory or cannot be read,
+// or ctx is done; the error wraps the cause (an *fs.PathError, or
+// ctx.Err()). When paths under the root could not be walked (see
+// PathFault) it returns the paths it listed and a *WalkError naming the
+// others.
 func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
@@ -117,25 +177,42 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("sourcefacts: list: %s is not a directory", root)
 	}
-	var out []string
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, fmt.Errorf("sourcefacts: list: %w", err)
 	}
-	if err := l.listDir(ctx, realRoot, root, nil, l.rootRules(root), &out); err != nil {
+	w := walk{realRoot: realRoot}
+	if err := l.listDir(ctx, &w, root, nil, l.rootRules(root)); err != nil {
 		return nil, fmt.Errorf("sourcefacts: list: %w", err)
 	}
-	slices.Sort(out)
-	return out, nil
+	slices.Sort(w.out)
+	if len(w.faults) > 0 {
+		slices.SortFunc(w.faults, func(a, b PathFault) int { return strings.Compare(a.Path, b.Path) })
+		return w.out, &WalkError{Faults: w.faults}
+	}
+	return w.out, nil
 }
 
-// listDir appends to out the listed files of directory abs, whose path
-// components below the root are comps; rules are the ignore patterns of
-// its ancestors; realRoot is the root with its symbolic links resolved.
-func (l Lister) listDir(ctx context.Context, realRoot, abs string, comps []string, rules []gitignore.Pattern, out *[]string) error {
+// walk is one List call's state: the root with its symbolic links
+// resolved, the files listed and the paths that could not be walked.
+type walk struct {
+	realRoot string
+	out      []string
+	faults   []PathFault
+}
+
+// listDir appends to w the listed files of directory abs, whose path
+// components below the root are comps, and its faults; rules are the
+// ignore patterns of its ancestors. It fails only when ctx is done or the
+// root itself cannot be read.
+func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string, rules []gitignore.Pattern) error {
 	entries, err := os.ReadDir(abs)
 	if err != nil {
-		return err
+		if len(comps) == 0 {
+			return err
+		}
+		// The entries read before the error are still listed.
+		w.faults = append(w.faults, PathFault{Path: strings.Join(comps, "/"), Err: err})
 	}
 	rules = l.withDirRules(rules, abs, comps)
 	for _, e := range entries {
@@ -147,7 +224,7 @@ func (l Lister) listDir(ctx context.Context, realRoot, abs string, comps []strin
 		childAbs := filepath.Join(abs, name)
 		if e.IsDir() {
 			if !l.skipDir(childAbs, child, rules) {
-				if err := l.listDir(ctx, realRoot, childAbs, child, rules, out); err != nil {
+				if err := l.listDir(ctx, w, childAbs, child, rules); err != nil {
 					return err
 				}
 			}
@@ -160,15 +237,33 @@ func (l Lister) listDir(ctx context.Context, realRoot, abs string, comps []strin
 		switch t := e.Type(); {
 		case t.IsRegular():
 		case t&fs.ModeSymlink != 0:
-			if !linkToFileInside(realRoot, childAbs) {
+			ok, fault := linkToFileInside(w.realRoot, childAbs)
+			if fault != nil {
+				w.faults = append(w.faults, PathFault{Path: rel, Err: fault})
+			}
+			if !ok {
 				continue
 			}
 		default:
+			w.faults = append(w.faults, PathFault{Path: rel, Err: fmt.Errorf("%w: %s", ErrSpecialFile, specialKind(t))})
 			continue
 		}
-		*out = append(*out, rel)
+		w.out = append(w.out, rel)
 	}
 	return nil
+}
+
+// specialKind names the kind of a non-regular, non-link file mode.
+func specialKind(t fs.FileMode) string {
+	switch {
+	case t&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case t&fs.ModeSocket != 0:
+		return "socket"
+	case t&fs.ModeDevice != 0:
+		return "device"
+	}
+	return t.String()
 }
 
 // Includes reports whether List(ctx, root) would list the slash-separated
@@ -207,7 +302,11 @@ func (l Lister) Includes(root, p string) bool {
 		return true
 	case fi.Mode()&fs.ModeSymlink != 0:
 		realRoot, err := filepath.EvalSymlinks(root)
-		return err == nil && linkToFileInside(realRoot, filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return false
+		}
+		ok, _ := linkToFileInside(realRoot, filepath.Join(root, filepath.FromSlash(p)))
+		return ok
 	}
 	return false
 }
@@ -216,17 +315,23 @@ func (l Lister) Includes(root, p string) bool {
 // every link on the way, to a regular file under realRoot (a root with its
 // own links resolved). A link out of the tree (to ~/.aws/credentials, to
 // /etc) is not the project's file: listing it would put the bytes of a
-// file outside the root into the index and its answers.
-func linkToFileInside(realRoot, abs string) bool {
+// file outside the root into the index and its answers. A link that
+// cannot be resolved for a reason other than a missing target (a loop, a
+// directory on the way that cannot be searched) returns that reason as
+// fault.
+func linkToFileInside(realRoot, abs string) (ok bool, fault error) {
 	target, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return false
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, err
 	}
 	if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
-		return false
+		return false, nil
 	}
 	rel, err := filepath.Rel(realRoot, target)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel), nil
 }
 
 // skipDir reports whether the directory abs, with path components comps

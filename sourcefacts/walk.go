@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -72,8 +73,10 @@ type WalkOptions struct {
 // opts.IncludeGenerated. Every file gets Generation 1 (there is no store
 // yet). Files that cannot be read are recorded with StatusError and the
 // read error. Walk returns an error if opts names an unknown language,
-// root is not a directory, a directory under it cannot be read, or ctx is
-// done; then it returns no facts.
+// root is not a directory or cannot be read, or ctx is done; then it
+// returns no facts. When paths under root could not be walked (see
+// PathFault) it returns the facts of every file it could list together
+// with the *WalkError naming the others.
 func Walk(ctx context.Context, root string, opts WalkOptions) ([]*FileFacts, error) {
 	if opts.MaxFileBytes == 0 {
 		opts.MaxFileBytes = DefaultMaxFileBytes
@@ -89,9 +92,9 @@ func Walk(ctx context.Context, root string, opts WalkOptions) ([]*FileFacts, err
 		return nil, err
 	}
 	defer ex.Close()
-	files, err := findFiles(ctx, root, ex, &opts)
-	if err != nil {
-		return nil, err
+	files, walkErr := findFiles(ctx, root, ex, &opts)
+	if walkErr != nil && files == nil {
+		return nil, walkErr
 	}
 	ex.SetParseTimeout(opts.ParseTimeout)
 
@@ -160,7 +163,7 @@ func Walk(ctx context.Context, root string, opts WalkOptions) ([]*FileFacts, err
 	}
 	out = slices.DeleteFunc(out, func(ff *FileFacts) bool { return ff == nil })
 	slices.SortFunc(out, func(a, b *FileFacts) int { return cmp.Compare(a.Provenance.Path, b.Provenance.Path) })
-	return out, nil
+	return out, walkErr
 }
 
 // walkFile is a file Walk reads.
@@ -170,7 +173,7 @@ type walkFile struct {
 }
 
 // findFiles lists the files Walk reads, by Lister's policy with opts'
-// switches and ex's languages.
+// switches and ex's languages: with a *WalkError, the files it could list.
 func findFiles(ctx context.Context, root string, ex *Extractor, opts *WalkOptions) ([]walkFile, error) {
 	l := Lister{
 		Languages:        opts.Languages,
@@ -180,14 +183,15 @@ func findFiles(ctx context.Context, root string, ex *Extractor, opts *WalkOption
 		IncludeIgnored:   opts.IncludeIgnored,
 	}
 	rels, err := l.List(ctx, root)
-	if err != nil {
+	var we *WalkError
+	if err != nil && !errors.As(err, &we) {
 		return nil, err
 	}
 	files := make([]walkFile, len(rels))
 	for i, rel := range rels {
 		files[i] = walkFile{rel: rel, abs: filepath.Join(root, filepath.FromSlash(rel))}
 	}
-	return files, nil
+	return files, err
 }
 
 // walkOne reads and extracts one file. It returns nil facts for a generated

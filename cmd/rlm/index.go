@@ -20,7 +20,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer p.Close()
-	st, id := p.Stats(), p.Snapshot()
+	st, id, faults := p.Stats(), p.Snapshot(), p.Faults()
 	vs, chroma := p.VectorState()
 	if *asJSON {
 		out := map[string]any{
@@ -28,7 +28,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"partial": st.Partial, "errors": st.Errors, "stale": st.Stale, "skipped": st.Skipped,
 			"extract_ms": st.Check.Milliseconds(), "store_ms": st.Build.Milliseconds(),
 			"generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
-			"search_index_reused": st.Reused, "in_memory": bf.inMemory,
+			"search_index_reused": st.Reused, "in_memory": bf.inMemory, "unreadable": faultsOut(faults),
 		}
 		if chroma {
 			out["vector_store"] = vs
@@ -38,6 +38,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "indexed %s: %d files, %.1f MB, %d symbols, %d references (%d partial, %d errors, %d stale, %d skipped) in %s\n",
 		p.Root(), st.Files, float64(st.Bytes)/1e6, st.Symbols, st.Refs, st.Partial, st.Errors, st.Stale, st.Skipped,
 		(st.Check + st.Build).Round(time.Millisecond))
+	printFaults(stdout, faultsOut(faults))
 	how := "built"
 	if st.Reused {
 		how = "reused"

@@ -48,6 +48,8 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 			strconv.Quote(a.Resolved.From), strconv.Quote(a.Resolved.To), a.Resolved.Rule)
 	}
 	printSkipped(w, a.Skipped)
+	printUnwalked(w, a.Unwalked)
+	printNotCurrent(w, a.NotCurrent)
 	if explain {
 		fmt.Fprintln(w, "\nwhy:")
 		for _, b := range a.Explain {
@@ -130,23 +132,47 @@ func joinInts(xs []int, max int) string {
 	return strings.Join(parts, ",")
 }
 
+// printUnwalked says which paths the walk could not see: "note: 1 path
+// could not be read: locked (open: permission denied); see rlm status",
+// the first few named.
+func printUnwalked(w io.Writer, faults []rlm.SkippedFile) {
+	printFileNote(w, faults, "path", func(f rlm.SkippedFile) string { return printable(f.Path) + " (" + printable(f.Reason) + ")" },
+		"note: %d %s could not be read: %s; see rlm status\n")
+}
+
+// printNotCurrent says which files a read-only knowledge base could not
+// bring up to date: "note: the knowledge base is read-only: 1 file not
+// current (beta.go: changed since its last generation); see rlm status".
+func printNotCurrent(w io.Writer, files []rlm.SkippedFile) {
+	printFileNote(w, files, "file", func(f rlm.SkippedFile) string {
+		return printable(f.Path) + ": " + printable(strings.TrimSpace(strings.TrimPrefix(f.Reason, rlm.ReadOnlyReason)))
+	}, "note: the knowledge base is read-only: %d %s not current (%s); see rlm status\n")
+}
+
 // printSkipped says which files an answer could not see: "note: 1 file
 // skipped: too large (big.go)", the first few named.
 func printSkipped(w io.Writer, skipped []rlm.SkippedFile) {
-	if len(skipped) == 0 {
+	printFileNote(w, skipped, "file", func(f rlm.SkippedFile) string { return printable(f.Path) },
+		"note: %d %s skipped: too large (%s); see rlm status\n")
+}
+
+// printFileNote prints format with the number of files, noun (plural
+// unless one) and the first three named by name, then "and N more";
+// nothing when there are none.
+func printFileNote(w io.Writer, files []rlm.SkippedFile, noun string, name func(rlm.SkippedFile) string, format string) {
+	if len(files) == 0 {
 		return
 	}
 	var names []string
-	for i, f := range skipped {
+	for i, f := range files {
 		if i == 3 {
-			names = append(names, fmt.Sprintf("and %d more", len(skipped)-3))
+			names = append(names, fmt.Sprintf("and %d more", len(files)-3))
 			break
 		}
-		names = append(names, printable(f.Path))
+		names = append(names, name(f))
 	}
-	noun := "files"
-	if len(skipped) == 1 {
-		noun = "file"
+	if len(files) != 1 {
+		noun += "s"
 	}
-	fmt.Fprintf(w, "note: %d %s skipped: too large (%s); see rlm status\n", len(skipped), noun, strings.Join(names, ", "))
+	fmt.Fprintf(w, format, len(files), noun, strings.Join(names, ", "))
 }

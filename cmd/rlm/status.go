@@ -60,12 +60,15 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"db": s.DBPath, "generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
 			"published": id.Published, "files": stats.Files, "bytes": stats.SourceBytes, "symbols": stats.Symbols,
 			"references": stats.References, "imports": stats.Imports, "dirty": stats.Dirty, "db_bytes": stats.DBBytes,
-			"not_current": files, "skipped": skipped, "language_by_content": decided,
+			"not_current": files, "skipped": skipped, "language_by_content": decided, "unreadable": faultsOut(s.Faults), "read_only": s.ReadOnly,
 		})
 	}
 	fmt.Fprintf(stdout, "%s\n%s, published %s\n%d files (%.1f MB), %d symbols, %d references, %d imports; %d dirty; database %.1f MB\n",
 		s.DBPath, id, id.Published.Format("2006-01-02 15:04:05"), stats.Files, float64(stats.SourceBytes)/1e6,
 		stats.Symbols, stats.References, stats.Imports, stats.Dirty, float64(stats.DBBytes)/1e6)
+	if s.ReadOnly {
+		fmt.Fprintf(stdout, "read-only: %s cannot be written; answers come from generation %d\n", s.DBPath, id.Generation)
+	}
 	if len(files) == 0 {
 		fmt.Fprintln(stdout, "every file is current")
 	}
@@ -79,7 +82,33 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, f := range skipped {
 		fmt.Fprintf(stdout, "  skipped  %s %s\n", printable(f.Path), printable(f.Reason))
 	}
+	printFaults(stdout, faultsOut(s.Faults))
 	return nil
+}
+
+// faultOut is a path the walk could not see, and why.
+type faultOut struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+func faultsOut(fs []rlm.PathFault) []faultOut {
+	out := []faultOut{}
+	for _, f := range fs {
+		out = append(out, faultOut{Path: f.Path, Reason: f.Reason()})
+	}
+	return out
+}
+
+// printFaults lists the paths the walk could not see, one a line:
+// "  unreadable locked open: permission denied".
+func printFaults(w io.Writer, fs []faultOut) {
+	if len(fs) > 0 {
+		fmt.Fprintf(w, "%d could not be read (the rest of the tree is indexed):\n", len(fs))
+	}
+	for _, f := range fs {
+		fmt.Fprintf(w, "  unreadable %s %s\n", printable(f.Path), printable(f.Reason))
+	}
 }
 
 // decidedOut is a file whose language its content decided.

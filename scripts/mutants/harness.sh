@@ -15,10 +15,10 @@ mutant "every registered ID is used" rules/retrieval/evidence.pl 's|^rule_id(ev_
 mutant "rule files are checked against the step vocabulary" planner/planner.go 's|Vocabulary: bridge.Vocabulary(),||' ./planner -run TestRuleFileMistakesAreReportedAtTheirOwnLine
 mutant "packages import only downward" architecture_test.go 's|^\t"planner": *{"bridge", |\t"planner": {|' . -run TestPackagesImportOnlyDownward
 mutant "unlisted files leave the project" sourcefacts/store/validate.go 's|rr := s.readListed(w.path)|rr := readSource(s.abs(w.path), s.maxBytes)|' ./sourcefacts/store -run TestFilesNoLongerListed
-mutant "same-snapshot search indexes of other embedders stay" project/searchindex.go 's|keep := fmt.Sprintf("search-g%d-%016x-", id.Generation, id.Fingerprint)|keep := "none"|' ./project -run TestSwitchingEmbedder
-mutant "concurrent builds use their own temporary file" project/searchindex.go 's|tf, err := os.CreateTemp(dir, strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp\*")|tf, err := os.Create(searchPath + ".tmp")|' ./project -run TestConcurrentOpensOfOneRootAllSucceed
+mutant "same-snapshot search indexes of other embedders stay" project/searchindex.go 's|if strings.HasPrefix(n, current) {|if false \&\& strings.HasPrefix(n, current) {|' ./project -run TestSwitchingEmbedder
+mutant "concurrent builds use their own temporary file" project/searchindex.go 's|tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp\*")|tf, err := os.Create(searchPath + ".tmp")|' ./project -run TestConcurrentOpensOfOneRootAllSucceed
 mutant "an index in use is not removed" project/searchindex.go 's|if l, ok := tryLockExclusive(path); ok {|if l, ok := (\&fileLock{}), true; ok {|' ./project -run TestAnotherProjectsRefreshKeepsAnOpenSearchIndex
 mutant "refresh after close is ErrClosed" project/project.go 's|	if p.closed {|	if false {|' ./project -run TestSearchAndRefreshAfterCloseAreErrors
 mutant "bad queries are refused before the tree is checked" rlm.go 's|	if len(query) > MaxQueryBytes {|	if false {|' . -run TestBadQueriesAreRefusedBeforeTheTreeIsChecked
 mutant "rules load before indexing" rlm.go 's|	pl, err := planner.New(plannerOptions(opts, caps))|	pl, err := (*planner.Planner)(nil), error(nil)|' . -run TestBadRulesAreReportedBeforeAnyIndexing
-mutant "search index names tell backends apart" project/searchindex.go 's|		emb += "-chroma"|		emb += ""|' ./project -run TestSearchIndexNames
+mutant "search index names tell backends apart" project/searchindex.go 's|		embedder += "-chroma"|		embedder += ""|' ./project -run TestSearchIndexNames

@@ -119,6 +119,8 @@ type Snapshot struct {
 	scope    Scope
 	project  string
 	includes func(string) bool
+	faults   []sourcefacts.PathFault
+	pending  map[string]string // read-only store: path → why it is not current
 
 	mu   sync.Mutex
 	conn *sql.Conn
@@ -208,8 +210,20 @@ func (s *Store) openSnapshot(ctx context.Context, scope Scope) (*Snapshot, error
 	if pub != 0 {
 		id.Published = time.Unix(0, pub)
 	}
-	return &Snapshot{id: id, scope: scope, project: s.project, includes: func(p string) bool { return s.lister.Includes(s.root, p) }, conn: conn, tx: tx}, nil
+	s.faultMu.Lock()
+	faults := slices.DeleteFunc(slices.Clone(s.faults), func(f sourcefacts.PathFault) bool { return !scope.Match(f.Path) && !scope.covers(f.Path) })
+	s.faultMu.Unlock()
+	return &Snapshot{id: id, scope: scope, project: s.project, includes: func(p string) bool { return s.lister.Includes(s.root, p) },
+		faults: faults, pending: s.pendingIn(scope), conn: conn, tx: tx}, nil
 }
+
+// Faults lists the paths in scope that the last walk of the tree (by this
+// Store, before the snapshot was opened) could not see, sorted by path: a
+// directory that could not be read, a special file, a link that could not
+// be resolved (see sourcefacts.PathFault). Files the knowledge base held
+// under such a path were read directly instead (they are among NotCurrent
+// if that failed too); files never seen there are not in the snapshot.
+func (sn *Snapshot) Faults() []sourcefacts.PathFault { return slices.Clone(sn.faults) }
 
 // Identity is the generation this snapshot shows.
 func (sn *Snapshot) Identity() Identity { return sn.id }
@@ -280,7 +294,7 @@ func (sn *Snapshot) Files(ctx context.Context) ([]FileState, error) {
 		out, err = sn.fileStates(ctx, tx, `f.present = 1`)
 		return err
 	})
-	return out, err
+	return sn.markPending(out, false), err
 }
 
 // fileStates returns the files in scope that the SQL condition where (on
@@ -346,7 +360,7 @@ func (sn *Snapshot) NotCurrent(ctx context.Context) ([]FileState, error) {
 		return rows.Err()
 	})
 	slices.SortFunc(out, func(a, b FileState) int { return strings.Compare(a.Path, b.Path) })
-	return out, err
+	return sn.markPending(out, true), err
 }
 
 // FileFactsResult is one file's facts in a snapshot.

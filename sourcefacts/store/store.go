@@ -146,6 +146,16 @@ type Store struct {
 
 	closed atomic.Bool
 
+	faultMu sync.Mutex
+	faults  []sourcefacts.PathFault // the last walk's; see Snapshot.Faults
+
+	// readOnly: the database file cannot be written; validation records
+	// the files that differ from the last generation in pending (path →
+	// reason) instead of publishing (see readonly.go).
+	readOnly atomic.Bool
+	pendMu   sync.Mutex
+	pending  map[string]string
+
 	// beforePublish, if set (tests), is called with each changed file's
 	// path just before it is re-read and re-hashed inside the publish
 	// transaction.
@@ -198,6 +208,7 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 	if err := os.MkdirAll(filepath.Dir(s.dbPath), 0o755); err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
+	s.readOnly.Store(fileReadOnly(s.dbPath))
 	if s.project == "" {
 		s.project = abs
 	}
@@ -574,6 +585,17 @@ func (s Scope) Match(p string) bool {
 	for _, q := range s.Prefixes {
 		q = path.Clean(q)
 		if p == q || strings.HasPrefix(p, q+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether the slash-separated directory d holds something
+// in scope: one of Paths or Prefixes lies under it.
+func (s Scope) covers(d string) bool {
+	for _, q := range slices.Concat(s.Paths, s.Prefixes) {
+		if strings.HasPrefix(path.Clean(q), d+"/") {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -182,9 +183,11 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	}
 	if hinted == nil {
 		listed, err := s.lister.List(ctx, s.root)
-		if err != nil {
+		var we *sourcefacts.WalkError
+		if err != nil && !errors.As(err, &we) {
 			return err
 		}
+		s.setFaults(we)
 		seen := make(map[string]bool, len(listed))
 		for _, p := range listed {
 			if scope.Match(p) {
@@ -192,6 +195,9 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 				seen[p] = true
 			}
 		}
+		// A file not listed because the walk could not see it is not
+		// taken for gone: publish re-reads every file it removes, and one
+		// that exists but cannot be read is recorded with that error.
 		for p, r := range st.rows {
 			if r.present && scope.Match(p) && !seen[p] {
 				D[p] = &obs{gone: true}
@@ -214,9 +220,11 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	}
 
 	type result struct {
-		o *obs
-		c *cand
+		o       *obs
+		c       *cand
+		differs bool // read-only: the bytes differ from the stored row
 	}
+	ro := s.readOnly.Load()
 	out := make([]result, len(paths))
 	var progMu sync.Mutex
 	done := 0
@@ -244,6 +252,10 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		if o.gone || s.rowMatches(r, o) {
 			return nil
 		}
+		if ro {
+			out[i].differs = true // nothing can be published: no facts needed
+			return nil
+		}
 		ff, err := s.extract(ctx, p, rr)
 		if err != nil {
 			return err
@@ -253,6 +265,10 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	})
 	if err != nil {
 		return err
+	}
+	if ro {
+		s.recordPending(st, scope, hinted, paths, D, func(i int) (*obs, bool) { return out[i].o, out[i].differs })
+		return nil
 	}
 	cands := map[string]*cand{}
 	for i, p := range paths {
@@ -275,6 +291,29 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	}
 	_, err = s.publish(ctx, D, cands, nil)
 	return err
+}
+
+// recordPending is validate's end for a read-only knowledge base: the
+// files of paths whose bytes differ from their rows (obsAt(i) says) and
+// the gone files in D become the pending paths of what was checked (scope,
+// or the hinted paths).
+func (s *Store) recordPending(st *dbState, scope Scope, hinted, paths []string, D map[string]*obs, obsAt func(int) (*obs, bool)) {
+	now := map[string]string{}
+	for i, p := range paths {
+		if o, differs := obsAt(i); differs {
+			now[p] = pendingReason(st.rows[p], o)
+		}
+	}
+	for p, o := range D {
+		if o.gone {
+			now[p] = pendingReason(st.rows[p], o)
+		}
+	}
+	checked := scope.Match
+	if hinted != nil {
+		checked = func(p string) bool { return slices.Contains(hinted, p) }
+	}
+	s.setPending(checked, now)
 }
 
 // publish makes the database agree with D (path → observation) in one
@@ -661,4 +700,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.SortFunc(out, cmp.Compare[string])
 	return out
+}
+
+// setFaults records the paths the last walk of the whole tree could not
+// see (none when we is nil), for the snapshots opened after it.
+func (s *Store) setFaults(we *sourcefacts.WalkError) {
+	s.faultMu.Lock()
+	defer s.faultMu.Unlock()
+	s.faults = nil
+	if we != nil {
+		s.faults = slices.Clone(we.Faults)
+	}
 }

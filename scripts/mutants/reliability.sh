@@ -1,0 +1,42 @@
+# Mutants for issue 12's reliability faults (see scripts/mutants.sh).
+
+# Walking real trees: a per-path failure is recorded, the rest listed.
+mutant "an unreadable directory fails the walk" sourcefacts/list.go 's|w.faults = append(w.faults, PathFault{Path: strings.Join(comps, "/"), Err: err})|return err|' ./sourcefacts -run 'TestListRecordsEveryPathItCannotWalk'
+mutant "a special file is silently not listed" sourcefacts/list.go 's|w.faults = append(w.faults, PathFault{Path: rel, Err: fmt.Errorf("%w: %s", ErrSpecialFile, specialKind(t))})||' ./sourcefacts -run 'TestListRecordsEveryPathItCannotWalk'
+mutant "a symbolic link loop is silently not listed" sourcefacts/list.go 's|return false, err$|return false, nil|' ./sourcefacts -run 'TestListRecordsEveryPathItCannotWalk'
+mutant "files under an unwalkable directory are dropped as gone" sourcefacts/store/validate.go 's|if now.same(want) {|if w.gone \|\| now.same(want) {|' ./cmd/rlm -run 'TestUnreadableDirectoryIsReported'
+mutant "status does not show the walk's faults" cmd/rlm/status.go 's|printFaults(stdout, faultsOut(s.Faults))||' ./cmd/rlm -run 'TestUnreadableDirectoryIsReported'
+mutant "an answer's notes do not count the walk's faults" rlm.go 's|ans.Unwalked = append(ans.Unwalked, |_ = append(ans.Unwalked, |' ./cmd/rlm -run 'TestUnreadableDirectoryIsReported'
+
+# .rlm/ ignores itself.
+mutant ".rlm writes no .gitignore" project/rlmdir.go 's|if filepath.Base(dir) != kbDirName {|if true {|' ./project -run 'TestKnowledgeBaseDirectoryIsIgnoredByGit'
+mutant ".rlm's .gitignore does not ignore everything" project/rlmdir.go 's|project\\n\*\\n"$|project\\n"|' ./project -run 'TestKnowledgeBaseDirectoryIsIgnoredByGit'
+mutant "a user's .gitignore in .rlm is overwritten" project/rlmdir.go 's/os.O_WRONLY|os.O_CREATE|os.O_EXCL/os.O_WRONLY|os.O_CREATE|os.O_TRUNC/' ./project -run 'TestKnowledgeBaseDirectoryIsIgnoredByGit'
+
+# Search index builds are atomic; damaged or leftover files are dealt with.
+mutant "a build is renamed into place unsealed" project/searchindex.go 's|err = sealIndexFile(ctx, tmp)|err = nil|' ./project -run 'TestFullDiskNeverLeaves'
+mutant "a build that fails mid-way leaves its temporary file" project/searchindex.go '/b.Upsert(ctx, docs/,+3 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run 'TestFullDiskNeverLeaves'
+mutant "a backend that fails to open leaves its temporary files" project/searchindex.go '/b, err := p.openBackend(ctx, tmp, current)/,+3 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
+mutant "leftover temporary files are not removed at open" project/searchindex.go 's|^\tremoveStaleTemps(dir)$|\t_ = removeStaleTemps|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
+mutant "a build under way loses its temporary file to a cleaner" project/indexfile.go 's|if l, ok := tryLockExclusive(path); ok {|if l, ok := (*fileLock)(nil), true; ok {|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
+mutant "a truncated search index is opened as it is" project/searchindex.go 's|if err := checkIndexFile(path); err != nil {|if err := error(nil); err != nil {|' ./project -run 'TestDamagedSearchIndexIsRebuilt'
+mutant "SQLite's corrupt verdict at open is not a rebuild" project/searchindex.go 's|return nil, asCorrupt(err)|return nil, err|' ./project -run 'TestDamagedSearchIndexIsRebuilt'
+
+# A read-only knowledge base answers from its last generation.
+mutant "a read-only knowledge base is opened as writable" sourcefacts/store/store.go 's|s.readOnly.Store(fileReadOnly(s.dbPath))|s.readOnly.Store(false)|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store's changed files are not reported" sourcefacts/store/snapshot.go 's|return sn.markPending(out, true), err|return out, err|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store's new files are not reported" sourcefacts/store/readonly.go 's|^\tif add {|\tif false {|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store keeps reporting files whose bytes are back" sourcefacts/store/readonly.go 's|maps.DeleteFunc(s.pending, func(p, _ string) bool { return checked(p) })|_ = checked|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "a read-only store's Files show changed files as current" sourcefacts/store/snapshot.go 's|return sn.markPending(out, false), err|return out, err|' ./sourcefacts/store -run 'TestReadOnlyKnowledgeBase'
+mutant "answers from a read-only knowledge base do not say what they cannot see" rlm.go 's|ans.NotCurrent = append(ans.NotCurrent, |_ = append(ans.NotCurrent, |' ./cmd/rlm -run 'TestReadOnlyKnowledgeBase'
+mutant "status does not say the knowledge base is read-only" cmd/rlm/status.go 's|if s.ReadOnly {|if false {|' ./cmd/rlm -run 'TestReadOnlyKnowledgeBase'
+
+# Embedder switches keep a bounded set of search indexes; identity is
+# model, dimensions, endpoint and vector space.
+mutant "the endpoint is not part of an embedder's identity" project/embedderid.go 's|h.WriteString(ep.Endpoint())|_ = ep|' ./project -run 'TestSearchIndexNamesTellEveryConfigurationApart'
+mutant "the probe vector is not part of an embedder's identity" project/embedderid.go 's|h.Write(signs)|_ = signs|' ./project -run 'TestSearchIndexNamesTellEveryConfigurationApart'
+mutant "an embedder's identity follows noise in its values" project/embedderid.go 's|if x > 0 {|if x > 0.5 {|' ./project -run 'TestSearchIndexNamesTellEveryConfigurationApart'
+mutant "other snapshots' search indexes are all removed" project/searchindex.go 's|if rank >= keepEmbedders {|if rank >= 0 {|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
+mutant "each embedder keeps one search index" project/searchindex.go 's|keepPerEmbedder = 2|keepPerEmbedder = 1|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
+mutant "any number of embedders keep search indexes" project/searchindex.go 's|keepEmbedders   = 4|keepEmbedders   = 40|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
+mutant "a reused search index does not count as recently used" project/searchindex.go 's|os.Chtimes(searchPath, now, now)|_ = now|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
