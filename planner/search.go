@@ -35,7 +35,14 @@ func (p *Planner) PlanFor(ctx context.Context, b retrieval.Backend, query string
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	return p.plan(ctx, query, bridge.QueryFeatures(query).Term(), b.Capabilities().Strategies)
+	return p.plan(ctx, query, featuresFor(ctx, b, query), b.Capabilities().Strategies)
+}
+
+// featuresFor is the query's features against b's snapshot: words b
+// knows as symbol names are identifiers of shape bridge.ShapeKnown
+// (bridge.QueryFeaturesIn with bridge.BackendLexicon).
+func featuresFor(ctx context.Context, b retrieval.Backend, query string) engine.Term {
+	return bridge.QueryFeaturesIn(query, bridge.BackendLexicon(ctx, b)).Term()
 }
 
 // Run runs plan (from PlanFor with the same backend) against b as Search
@@ -55,7 +62,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	if err != nil {
 		return nil, fmt.Errorf("planner: %w", err)
 	}
-	feats := bridge.QueryFeatures(query).Term()
+	feats := featuresFor(ctx, b, query)
 	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{}}
 	var history []any // result/3 values, newest first
 	seen := map[string]bool{}
