@@ -97,9 +97,9 @@ func setOf(s string) map[string]bool {
 }
 
 // QueryFeatures computes the features of a query without a snapshot:
-// QueryFeaturesIn(text, nil). It never fails; hostile text yields features
+// QueryFeaturesIn(text, Lexicon{}). It never fails; hostile text yields features
 // of plain text.
-func QueryFeatures(text string) Features { return QueryFeaturesIn(text, nil) }
+func QueryFeatures(text string) Features { return QueryFeaturesIn(text, Lexicon{}) }
 
 // QueryFeaturesIn computes the features of a query against a snapshot's
 // lexicon (nil: none). Words the lexicon knows as symbol names become
@@ -110,7 +110,13 @@ func QueryFeatures(text string) Features { return QueryFeaturesIn(text, nil) }
 // still a description; the rules decide, rules/retrieval/known.pl); and a
 // relation's object even if it is a stopword ("what does get call?").
 // It never fails; hostile text yields features of plain text.
-func QueryFeaturesIn(text string, known Lexicon) Features {
+//
+// With a lexicon that knows the snapshot's paths, a slash-joined token
+// without a source extension ("host/port", "read/write") is a path only if
+// the snapshot has it (as a file or directory, relative to the root or
+// below it); otherwise its parts are words.
+func QueryFeaturesIn(text string, lex Lexicon) Features {
+	known := lex.Symbol
 	f := Features{Text: text, Relation: RelNone}
 	work := text
 	if len(work) > MaxFeatureBytes {
@@ -156,12 +162,18 @@ func QueryFeaturesIn(text string, known Lexicon) Features {
 		if t == "" {
 			continue
 		}
-		if len(toks) >= MaxTokens {
+		parts := []string{t}
+		if n == "" && lex.Path != nil && isPath(t) && !hasSourceExt(t) && !lex.Path(t) {
+			parts = strings.FieldsFunc(t, func(r rune) bool { return r == '/' })
+		}
+		if len(toks)+len(parts) > MaxTokens {
 			f.Truncated = true
 			break
 		}
-		toks = append(toks, textclip.Prefix(t, MaxTokenBytes))
-		legal = append(legal, n != "")
+		for _, part := range parts {
+			toks = append(toks, textclip.Prefix(part, MaxTokenBytes))
+			legal = append(legal, n != "")
+		}
 	}
 	f.Tokens = len(toks) + len(f.Quoted)
 
@@ -381,15 +393,24 @@ func isIdentText(s string) bool {
 	return true
 }
 
+// hasSourceExt reports whether t is a file name with a known source
+// extension.
+func hasSourceExt(t string) bool {
+	for _, ext := range pathExts {
+		if strings.HasSuffix(t, ext) && len(t) > len(ext) {
+			return true
+		}
+	}
+	return false
+}
+
 var pathExts = []string{".go", ".py", ".js", ".ts", ".tsx", ".rs", ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".rb", ".pl", ".md", ".mod"}
 
 // isPath: a token with a slash whose segments are lowercase file-name
 // characters, or a file name with a known source extension.
 func isPath(t string) bool {
-	for _, ext := range pathExts {
-		if strings.HasSuffix(t, ext) && len(t) > len(ext) {
-			return true
-		}
+	if hasSourceExt(t) {
+		return true
 	}
 	if !strings.Contains(t, "/") {
 		return false

@@ -11,3 +11,5 @@ mutant "a known relation object is a relationship question (rule test)" rules/re
 mutant "names keep their legal characters when the snapshot knows them" bridge/lexicon.go 's|		if known(n) {\n			return n|XX|;s|^		if known(n) {$|		if known(n) \&\& false {|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions
 mutant "a known stopword can be a relation's object" bridge/features.go 's|		if knownTok\[j\] {|		if knownTok[j] \&\& false {|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions
 mutant "an unknown word with a cue stays free text" bridge/features.go 's|!cueWords\[lower\[i\]\] \&\& known(t) {|!cueWords[lower[i]] \&\& (known(t) \|\| true) {|' . -run TestAnUnknownWordWithACueIsNotAName
+mutant "slash-joined words are a path only if the snapshot has it" bridge/features.go 's|!hasSourceExt(t) \&\& !lex.Path(t) {|!hasSourceExt(t) \&\& !lex.Path(t) \&\& false {|' . -run TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem
+mutant "a path the snapshot has stays a path" bridge/lexicon.go 's|return len(req.Filter.PathPrefixes) > 0 \&\& ask("path:"+p, req)|return false|' . -run TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem
