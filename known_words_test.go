@@ -44,6 +44,10 @@ def get(url):
 
 def fetch(url):
     return url
+
+
+def a():
+    return 1
 `,
 	"stack.rb": `class Stack
   def empty?
@@ -119,6 +123,24 @@ func TestWordsTheSnapshotKnowsAreNamesInQuestions(t *testing.T) {
 				t.Errorf("class, rule, first hit = %v, want %v %v %v (hits %+v)", got, c.class, c.rule, c.first, ans.Hits)
 			}
 		})
+	}
+}
+
+// TestAKnownFunctionWordIsStillAWord: "a" names a function of the tree,
+// but in a sentence it is an article, not the object of "uses".
+func TestAKnownFunctionWordIsStillAWord(t *testing.T) {
+	ctx := context.Background()
+	p, err := rlm.Open(ctx, writeTree(t, knownWordsTree), rlm.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ans, err := p.Search(ctx, "the runner uses a request context to cancel the pending call", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Class == "relationship" {
+		t.Errorf("class %s by %s: %v", ans.Class, ans.Explain[0].Rule, ans.Explain[0].Premises)
 	}
 }
 

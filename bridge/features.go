@@ -211,7 +211,8 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 			isIdent[i] = true
 			continue
 		}
-		if known != nil && isIdentText(t) && !strings.Contains(t, ".") && len(toks) > 1 && !relationWords[lower[i]] && !cueWords[lower[i]] && known(t) {
+		if known != nil && isIdentText(t) && !strings.Contains(t, ".") && len(toks) > 1 && !relationWords[lower[i]] && !cueWords[lower[i]] &&
+			!stopwords.Function(lower[i]) && known(t) {
 			knownTok[i] = true
 			if !isStopword(lower[i]) {
 				f.Idents = append(f.Idents, Ident{Name: t, Shape: ShapeKnown})

@@ -20,3 +20,6 @@ mutant "discarded hits leave the answer" planner/search.go 's|			ans.Hits, hitKe
 mutant "a later step's evidence fills the gap" planner/search.go 's|			ans.Gap = "" // a later step found evidence: the gap is filled|			_ = ans|' ./planner -run TestWeakEmbeddingHitsAloneAreNoEvidenceAndTheGapIsTheFinalOne
 mutant "the floor rule judges weak embedding hits" rules/retrieval/floor.pl 's|^    Top < Floor,$|    Top < Floor, fail,|' ./planner -run TestWeakEmbeddingHitsAloneAreNoEvidenceAndTheGapIsTheFinalOne
 mutant "embedding hits with BM25 support are kept (rule test)" rules/retrieval/floor.pl 's|^    ( S == exact ; S == lexical ),$|    S == none,|' ./rules -run TestRules
+mutant "a doc sentence with an unnamed relation object is a description (rule)" rules/retrieval/wording.pl 's|^    \\+ named_object(F, O).$|    named_object(F, O).|' ./rules -run TestRules
+mutant "a description tries BM25 before embeddings (rule)" rules/retrieval/wording.pl 's|^extra_strategy(description, F, step(lexical, \[text(T2)\], evidence),|extra_strategy(description, F, step(vector, [text(T2)], evidence),|' ./rules -run TestRules
+mutant "known stopwords are no relation objects in sentences" bridge/features.go 's|			!stopwords.Function(lower\[i\]) \&\& known(t) {|			known(t) {|' . -run TestAKnownFunctionWordIsStillAWord
