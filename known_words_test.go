@@ -106,6 +106,7 @@ func TestWordsTheSnapshotKnowsAreNamesInQuestions(t *testing.T) {
 		{"where is empty? defined?", "identifier", "cls_known_definition", "stack.rb:2 Stack.empty?"},
 		{"where is save! defined", "identifier", "cls_known_definition", "stack.rb:10 Stack.save!"},
 		{"name=", "identifier", "cls_known_name", "stack.rb:14 Stack.name="},
+		{"empty?", "identifier", "cls_known_name", "stack.rb:2 Stack.empty?"},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {

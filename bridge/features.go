@@ -155,7 +155,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	var legal []bool // the token is a name with legal characters the lexicon knows
 	for ri, r := range raw {
 		t := cleanToken(r)
-		n := legalName(r, ri == len(raw)-1, known)
+		n := legalName(r, ri == len(raw)-1 && len(raw) > 1, known)
 		if n != "" {
 			t = n
 		}

@@ -98,7 +98,8 @@ func dirPrefixes(p string) []string {
 // tokeniser would lose them: "empty?", "save!", "name=", "~Conn",
 // "operator==", "<=>". last says the token ends the query, where a "?"
 // is more likely the question's than the name's: there the name without
-// it is preferred when that is known too. It returns "" otherwise.
+// it is preferred when that is known too (a query of one token is a name
+// as typed). It returns "" otherwise.
 func legalName(raw string, last bool, known func(string) bool) string {
 	if known == nil {
 		return ""

@@ -23,3 +23,4 @@ mutant "embedding hits with BM25 support are kept (rule test)" rules/retrieval/f
 mutant "a doc sentence with an unnamed relation object is a description (rule)" rules/retrieval/wording.pl 's|^    \\+ named_object(F, O).$|    named_object(F, O).|' ./rules -run TestRules
 mutant "a description tries BM25 before embeddings (rule)" rules/retrieval/wording.pl 's|^extra_strategy(description, F, step(lexical, \[text(T2)\], evidence),|extra_strategy(description, F, step(vector, [text(T2)], evidence),|' ./rules -run TestRules
 mutant "known stopwords are no relation objects in sentences" bridge/features.go 's|			!stopwords.Function(lower\[i\]) \&\& known(t) {|			known(t) {|' . -run TestAKnownFunctionWordIsStillAWord
+mutant "a query of one token is a name as typed (empty? over empty)" bridge/features.go 's|ri == len(raw)-1 \&\& len(raw) > 1, known)|ri == len(raw)-1, known)|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions
