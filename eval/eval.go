@@ -354,6 +354,6 @@ func runNoDoc(ctx context.Context, tr *tree, opts Options) (TaskResult, int, err
 		}
 	}
 	res.Gold = "as description, on a copy of the tree without doc comments"
-	res.Note = fmt.Sprintf("%d doc comments removed, %d left (not recognised as doc comments by the stripper)", n, left)
+	res.Note = fmt.Sprintf("%d doc comments removed; %d definitions still have one in the copy", n, left)
 	return res, n, nil
 }
