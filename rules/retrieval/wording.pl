@@ -4,7 +4,7 @@
     write buffer used when writing to the transport", "DNSStart is called
     when a DNS lookup begins") hold relation and cue words ("used",
     "called", "implemented") without asking for a relation: the word after
-    them names no symbol. A sentence of five or more content words (four
+    them names no symbol. A sentence of six or more content words (four
     when it has relation words) is a
     description (class description) unless its relation's object is a name
     by its shape (a lowercase word the snapshot knows is still a word in
@@ -21,7 +21,7 @@
 :- multifile(extra_class_rule/4).
 :- multifile(extra_strategy/4).
 
-rule_id(cls_sentence_description, "a sentence of five or more content words (four with relation words whose object is no name): a description; the names it mentions are context").
+rule_id(cls_sentence_description, "a sentence of six or more content words (four with relation words whose object is no name): a description; the names it mentions are context").
 rule_id(st_description_bm25, "a description, answered by BM25 over its whole text").
 rule_id(st_description_hybrid, "a description BM25 found nothing for, answered by hybrid search").
 
@@ -31,9 +31,9 @@ extra_class_rule(cls_sentence_description, F, description, [content(N)|Ps]) :-
     N >= Min.
 
 %! unnamed_relation(+Features, -Premises, -MinContent) is semidet.
-%  The query has no relation (then five content words make a
+%  The query has no relation (then six content words make a
 %  description), or a relation whose object is not a name (then four do).
-unnamed_relation(F, [], 5) :-
+unnamed_relation(F, [], 6) :-
     feature(relation(none), F), !.
 unnamed_relation(F, [relation(R), object_word(O)], 4) :-
     feature(relation(R), F),
