@@ -12,7 +12,7 @@ import (
 	"github.com/rlm-dev/rlm"
 )
 
-// knownWordsTree is a small Python and Ruby tree whose names are
+// knownWordsTree is a small Python, Ruby and C++ tree whose names are
 // lowercase words and names with their language's legal characters.
 var knownWordsTree = map[string]string{
 	"client.py": `class CannotSendRequest(Exception):
@@ -48,6 +48,12 @@ def fetch(url):
 
 def a():
     return 1
+`,
+	"conn.cpp": `struct Conn {
+  int fd;
+  ~Conn() { close(fd); }
+  bool operator==(const Conn& o) const { return fd == o.fd; }
+};
 `,
 	"stack.rb": `class Stack
   def empty?
@@ -107,6 +113,8 @@ func TestWordsTheSnapshotKnowsAreNamesInQuestions(t *testing.T) {
 		{"where is save! defined", "identifier", "cls_known_definition", "stack.rb:10 Stack.save!"},
 		{"name=", "identifier", "cls_known_name", "stack.rb:14 Stack.name="},
 		{"empty?", "identifier", "cls_known_name", "stack.rb:2 Stack.empty?"},
+		{"where is ~Conn defined?", "identifier", "cls_known_definition", "conn.cpp:3 Conn.~Conn"},
+		{"operator==", "identifier", "cls_known_name", "conn.cpp:4 Conn.operator=="},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
