@@ -40,7 +40,8 @@ var layers = map[string][]string{
 	"intent/eval":             {"intent", "loop", "prompt", "providers", "tools", "internal/*"},
 	"":                        {"planner", "project", "prompt", "loop", "tools", "intent", "intent/eval", "tms", "cases", "engine", "bridge", "retrieval", "retrieval/chroma", "providers", "rules", "sourcefacts", "sourcefacts/store", "internal/*"},
 	"mcp":                     {"", "tools", "prompt", "internal/*"},
-	"cmd/rlm":                 {"", "mcp", "internal/*"},
+	"eval":                    {"", "sourcefacts", "retrieval/embedded", "internal/*"},
+	"cmd/rlm":                 {"", "mcp", "eval", "internal/*"},
 }
 
 func allowed(list []string, dep string) bool {

@@ -257,13 +257,25 @@ func (p *Project) PlanTableStats() TableStats { return p.plans.Stats() }
 
 // Explain returns the plan Search would run and what the rules would do
 // on each gap, without searching.
+// The plan is made against the current snapshot (words it knows as symbol
+// names are identifiers), as Search makes it.
 func (p *Project) Explain(ctx context.Context, query string) (*Explanation, error) {
-	return p.planner.Explain(ctx, query)
+	var e *Explanation
+	err := p.proj.View(func(b retrieval.Backend, _ store.Identity) (err error) {
+		e, err = p.planner.ExplainFor(ctx, b, query)
+		return err
+	})
+	return e, err
 }
 
-// Plan returns the plan Search would run.
+// Plan returns the plan Search would run, against the current snapshot.
 func (p *Project) Plan(ctx context.Context, query string) (*planner.Plan, error) {
-	return p.planner.Plan(ctx, query)
+	var pl *planner.Plan
+	err := p.proj.View(func(b retrieval.Backend, _ store.Identity) (err error) {
+		pl, err = p.planner.PlanFor(ctx, b, query)
+		return err
+	})
+	return pl, err
 }
 
 // Refresh moves to a new snapshot if the files changed; it reports whether

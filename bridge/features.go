@@ -96,9 +96,27 @@ func setOf(s string) map[string]bool {
 	return m
 }
 
-// QueryFeatures computes the features of a query. It never fails; hostile
-// text yields features of plain text.
-func QueryFeatures(text string) Features {
+// QueryFeatures computes the features of a query without a snapshot:
+// QueryFeaturesIn(text, Lexicon{}). It never fails; hostile text yields features
+// of plain text.
+func QueryFeatures(text string) Features { return QueryFeaturesIn(text, Lexicon{}) }
+
+// QueryFeaturesIn computes the features of a query against a snapshot's
+// lexicon (nil: none). Words the lexicon knows as symbol names become
+// identifiers of shape ShapeKnown: a name with its language's legal
+// characters ("empty?", "~Conn") in place of the plain token, which is
+// then no content word; a lowercase word that is not a stopword, which
+// stays a content word too (a description that mentions a symbol's name is
+// still a description; the rules decide, rules/retrieval/known.pl); and a
+// relation's object even if it is a stopword ("what does get call?").
+// It never fails; hostile text yields features of plain text.
+//
+// With a lexicon that knows the snapshot's paths, a slash-joined token
+// without a source extension ("host/port", "read/write") is a path only if
+// the snapshot has it (as a file or directory, relative to the root or
+// below it); otherwise its parts are words.
+func QueryFeaturesIn(text string, lex Lexicon) Features {
+	known := lex.Symbol
 	f := Features{Text: text, Relation: RelNone}
 	work := text
 	if len(work) > MaxFeatureBytes {
@@ -134,16 +152,28 @@ func QueryFeatures(text string) Features {
 
 	raw := strings.Fields(rest.String())
 	var toks []string
-	for _, r := range raw {
+	var legal []bool // the token is a name with legal characters the lexicon knows
+	for ri, r := range raw {
 		t := cleanToken(r)
+		n := legalName(r, ri == len(raw)-1 && len(raw) > 1, known)
+		if n != "" {
+			t = n
+		}
 		if t == "" {
 			continue
 		}
-		if len(toks) >= MaxTokens {
+		parts := []string{t}
+		if n == "" && lex.Path != nil && isPath(t) && !hasSourceExt(t) && !lex.Path(t) {
+			parts = strings.FieldsFunc(t, func(r rune) bool { return r == '/' })
+		}
+		if len(toks)+len(parts) > MaxTokens {
 			f.Truncated = true
 			break
 		}
-		toks = append(toks, textclip.Prefix(t, MaxTokenBytes))
+		for _, part := range parts {
+			toks = append(toks, textclip.Prefix(part, MaxTokenBytes))
+			legal = append(legal, n != "")
+		}
 	}
 	f.Tokens = len(toks) + len(f.Quoted)
 
@@ -154,9 +184,15 @@ func QueryFeatures(text string) Features {
 	var used []bool
 	f.Constraints, used = constraints(toks, lower)
 	isIdent := make([]bool, len(toks))
+	knownTok := make([]bool, len(toks)) // a plain word the lexicon knows
 	for i, t := range toks {
 		if used[i] {
 			isIdent[i] = true // not a content word either
+			continue
+		}
+		if legal[i] {
+			f.Idents = append(f.Idents, Ident{Name: t, Shape: ShapeKnown})
+			isIdent[i] = true
 			continue
 		}
 		if isPath(t) {
@@ -173,6 +209,14 @@ func QueryFeatures(text string) Features {
 			}
 			f.Idents = append(f.Idents, Ident{Name: name, Shape: shape})
 			isIdent[i] = true
+			continue
+		}
+		if known != nil && isIdentText(t) && !strings.Contains(t, ".") && len(toks) > 1 && !relationWords[lower[i]] && !cueWords[lower[i]] &&
+			!stopwords.Function(lower[i]) && known(t) {
+			knownTok[i] = true
+			if !isStopword(lower[i]) {
+				f.Idents = append(f.Idents, Ident{Name: t, Shape: ShapeKnown})
+			}
 		}
 	}
 
@@ -194,16 +238,16 @@ func QueryFeatures(text string) Features {
 		// "what does X call" / "what is called by X" → callees
 		if (w == "call" || w == "calls") && i == len(lower)-1 && i >= 2 && contains(lower[:i], "does") {
 			f.Relation = RelCallees
-			f.RelationObject = objectBefore(toks, lower, isIdent, i)
+			f.RelationObject = objectBefore(toks, lower, isIdent, knownTok, i)
 			continue
 		}
 		if w == "called" && i+1 < len(lower) && lower[i+1] == "by" {
 			f.Relation = RelCallees
-			f.RelationObject = objectAfter(toks, lower, isIdent, i+2)
+			f.RelationObject = objectAfter(toks, lower, isIdent, knownTok, i+2)
 			continue
 		}
 		f.Relation = rel
-		f.RelationObject = objectAfter(toks, lower, isIdent, i+1)
+		f.RelationObject = objectAfter(toks, lower, isIdent, knownTok, i+1)
 		if f.RelationObject == "" && len(f.Idents) > 0 {
 			f.RelationObject = f.Idents[0].Name
 		}
@@ -223,7 +267,13 @@ func QueryFeatures(text string) Features {
 			}
 		}
 		if !found {
-			f.Idents = append(f.Idents, Ident{Name: f.RelationObject, Shape: ShapePlain})
+			shape := ShapePlain
+			for i, t := range toks {
+				if knownTok[i] && t == f.RelationObject {
+					shape = ShapeKnown
+				}
+			}
+			f.Idents = append(f.Idents, Ident{Name: f.RelationObject, Shape: shape})
 		}
 	}
 
@@ -257,10 +307,13 @@ func contains(ss []string, s string) bool {
 
 // objectAfter returns the first non-stopword token at or after i, skipping
 // "of", "to", "the" and the like.
-func objectAfter(toks, lower []string, isIdent []bool, i int) string {
+func objectAfter(toks, lower []string, isIdent, knownTok []bool, i int) string {
 	for ; i < len(toks); i++ {
 		if isIdent[i] {
 			return identName(toks[i])
+		}
+		if knownTok[i] {
+			return toks[i]
 		}
 		if objectSkip[lower[i]] || relationWords[lower[i]] {
 			continue
@@ -273,10 +326,13 @@ func objectAfter(toks, lower []string, isIdent []bool, i int) string {
 	return ""
 }
 
-func objectBefore(toks, lower []string, isIdent []bool, i int) string {
+func objectBefore(toks, lower []string, isIdent, knownTok []bool, i int) string {
 	for j := i - 1; j >= 0; j-- {
 		if isIdent[j] {
 			return identName(toks[j])
+		}
+		if knownTok[j] {
+			return toks[j]
 		}
 		if isStopword(lower[j]) {
 			continue
@@ -338,15 +394,24 @@ func isIdentText(s string) bool {
 	return true
 }
 
+// hasSourceExt reports whether t is a file name with a known source
+// extension.
+func hasSourceExt(t string) bool {
+	for _, ext := range pathExts {
+		if strings.HasSuffix(t, ext) && len(t) > len(ext) {
+			return true
+		}
+	}
+	return false
+}
+
 var pathExts = []string{".go", ".py", ".js", ".ts", ".tsx", ".rs", ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".rb", ".pl", ".md", ".mod"}
 
 // isPath: a token with a slash whose segments are lowercase file-name
 // characters, or a file name with a known source extension.
 func isPath(t string) bool {
-	for _, ext := range pathExts {
-		if strings.HasSuffix(t, ext) && len(t) > len(ext) {
-			return true
-		}
+	if hasSourceExt(t) {
+		return true
 	}
 	if !strings.Contains(t, "/") {
 		return false

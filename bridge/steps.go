@@ -65,7 +65,10 @@ var Roles = []string{RoleEvidence, RoleCheck}
 //	gap(G)                 the gap G is left unfilled
 //	resolved(From, To, R)  the answer is about the name To, not the
 //	                       query's From; rule R found To
-var OutcomeEvents = []string{"gap/1", "resolved/3"}
+//	discard(R)             the newest step's hits are not evidence (rule
+//	                       R, e.g. under the relevance floor): they leave
+//	                       the answer
+var OutcomeEvents = []string{"gap/1", "resolved/3", "discard/1"}
 
 // StrategyNames returns Strategies as strings.
 func StrategyNames() []string {

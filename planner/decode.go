@@ -231,13 +231,14 @@ func decodeBecauses(pred string, v any) ([]Because, error) {
 type outcome struct {
 	gaps     []string
 	resolved *Resolution
+	discard  bool // a discard(RuleID) event: the newest step's hits leave the answer
 	whys     []Because
 }
 
 // decodeOutcome reads outcome(Events, Whys); Events hold only the
 // bridge.OutcomeEvents shapes.
 func decodeOutcome(v any) (outcome, error) {
-	const pred = "next/6"
+	const pred = "next_scored/7"
 	var o outcome
 	c, ok := compound(v, "outcome", 2)
 	if !ok {
@@ -254,6 +255,13 @@ func decodeOutcome(v any) (outcome, error) {
 	for _, ev := range evs {
 		if g, ok := compound(ev, "gap", 1); ok {
 			o.gaps = append(o.gaps, engine.FormatValue(g.Args[0]))
+			continue
+		}
+		if d, ok := compound(ev, "discard", 1); ok {
+			if _, ok := atomOf(d.Args[0]); !ok {
+				return o, badTerm(pred, nil, ev, "discard(RuleID): RuleID must be an atom")
+			}
+			o.discard = true
 			continue
 		}
 		if r, ok := compound(ev, "resolved", 3); ok {

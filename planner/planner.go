@@ -201,8 +201,21 @@ func (p *Planner) Explain(ctx context.Context, query string) (*Explanation, erro
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	feats := bridge.QueryFeatures(query).Term()
-	plan, err := p.plan(ctx, query, feats, p.avail)
+	return p.explain(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)
+}
+
+// ExplainFor is Explain for b's capabilities and snapshot: the plan
+// Search would run against b (words b knows as symbol names included, see
+// PlanFor) and the contingencies. Errors: as Explain.
+func (p *Planner) ExplainFor(ctx context.Context, b retrieval.Backend, query string) (*Explanation, error) {
+	if err := checkQuery(query); err != nil {
+		return nil, err
+	}
+	return p.explain(ctx, query, featuresFor(ctx, b, query), b.Capabilities().Strategies)
+}
+
+func (p *Planner) explain(ctx context.Context, query string, feats engine.Term, avail []retrieval.Strategy) (*Explanation, error) {
+	plan, err := p.plan(ctx, query, feats, avail)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/rlm-dev/rlm/bridge"
 	"github.com/rlm-dev/rlm/engine"
@@ -38,7 +39,14 @@ func (p *Planner) PlanFor(ctx context.Context, b retrieval.Backend, query string
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	return p.plan(ctx, query, bridge.QueryFeatures(query).Term(), b.Capabilities().Strategies)
+	return p.plan(ctx, query, featuresFor(ctx, b, query), b.Capabilities().Strategies)
+}
+
+// featuresFor is the query's features against b's snapshot: words b
+// knows as symbol names are identifiers of shape bridge.ShapeKnown
+// (bridge.QueryFeaturesIn with bridge.BackendLexicon).
+func featuresFor(ctx context.Context, b retrieval.Backend, query string) engine.Term {
+	return bridge.QueryFeaturesIn(query, bridge.BackendLexicon(ctx, b)).Term()
 }
 
 // Run runs plan (from PlanFor with the same backend) against b as Search
@@ -58,10 +66,13 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	if err != nil {
 		return nil, fmt.Errorf("planner: %w", err)
 	}
-	feats := bridge.QueryFeatures(query).Term()
+	feats := featuresFor(ctx, b, query)
 	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{}}
-	var history []any // result/3 values, newest first
-	seen := map[string]bool{}
+	var history []any          // result/3 values, newest first
+	var summaries []any        // scores/4 values, newest first, beside history
+	seen := map[string]bool{}  // documents in the answer, by ID and by definition
+	var hitKeys [][2]string    // beside ans.Hits: each hit's document ID and definition key
+	found := map[string]bool{} // every evidence hit found, by definition: the answer's Total
 	sources := map[SourceRef]bool{}
 	for len(agenda) > 0 {
 		if len(ans.Plan) >= MaxSteps {
@@ -84,32 +95,58 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 				ans.Sources = append(ans.Sources, ref)
 			}
 		}
+		before, newFound := len(ans.Hits), []string{}
 		if step.Role == bridge.RoleEvidence {
 			for _, h := range hits {
-				if seen[h.Document.ID] || len(ans.Hits) >= limit {
+				k := definitionKey(h.Document)
+				if !found[k] {
+					found[k] = true
+					newFound = append(newFound, k)
+				}
+				if seen[h.Document.ID] || seen[k] || len(ans.Hits) >= limit {
 					continue
 				}
-				seen[h.Document.ID] = true
+				seen[h.Document.ID], seen[k] = true, true
 				ans.Hits = append(ans.Hits, toHit(h))
+				hitKeys = append(hitKeys, [2]string{h.Document.ID, k})
 			}
 		}
 		history = append([]any{resultValue(step, hits)}, history...)
+		summaries = append([]any{scoresValue(hits)}, summaries...)
 		pend := make([]any, len(pending))
 		for i, s := range pending {
 			pend[i] = s.term
 		}
-		sol, err := p.eng.Once(ctx, "next", engine.Atom(plan.Class), feats, engine.Encode(history), engine.Encode(pend), engine.NewVar(), engine.NewVar())
+		sol, err := p.eng.Once(ctx, "next_scored", engine.Atom(plan.Class), feats, engine.Encode(history), engine.Encode(pend),
+			engine.Encode(summaries), engine.NewVar(), engine.NewVar())
 		if err != nil {
 			return nil, fmt.Errorf("planner: judge: %w", err)
 		}
-		out, err := decodeOutcome(sol[5])
+		out, err := decodeOutcome(sol[6])
 		if err != nil {
 			return nil, err
 		}
+		if out.discard {
+			// The rules judged the step's hits not evidence: they leave
+			// the answer, and the history says the step found nothing.
+			for _, k := range hitKeys[before:] {
+				delete(seen, k[0])
+				delete(seen, k[1])
+			}
+			ans.Hits, hitKeys = ans.Hits[:before], hitKeys[:before]
+			for _, k := range newFound {
+				delete(found, k)
+			}
+			history[0] = resultValue(step, nil)
+			summaries[0] = scoresValue(nil)
+		}
 		ans.Plan = append(ans.Plan, ExecutedStep{Step: step, Hits: len(hits), Because: out.whys})
 		ans.Explain = append(ans.Explain, out.whys...)
-		if len(out.gaps) > 0 {
+		switch {
+		case len(out.gaps) > 0:
 			ans.Gap = out.gaps[len(out.gaps)-1]
+		case len(ans.Hits) > before:
+			ans.Gap = "" // a later step found evidence: the gap is filled
 		}
 		if out.resolved != nil {
 			ans.Resolved = out.resolved
@@ -122,11 +159,47 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 				rules = append(rules, w.Rule)
 			}
 		}
-		if agenda, err = decodeSteps("next/6", rules, sol[4]); err != nil {
+		if agenda, err = decodeSteps("next_scored/7", rules, sol[5]); err != nil {
 			return nil, err
 		}
 	}
+	ans.Total = len(found)
 	return ans, nil
+}
+
+// definitionKey names a definition by where it is and what it is called
+// (the last segment of its name), so that two documents of one definition
+// (a JavaScript `res.send = function send` read as `send.send` and `send`)
+// are one hit.
+func definitionKey(d retrieval.Document) string {
+	name := d.Symbol
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return fmt.Sprintf("%s\x00%d\x00%s", d.Path, d.StartLine, name)
+}
+
+// scoresValue is scores(Total, Top, Kind, Margin) for a step's hits (see
+// rules/retrieval/floor.pl): the number of hits, the best score, the score
+// kind as an atom of the closed vocabulary of retrieval.ScoreKind (else
+// unknown), and the best score minus the second's.
+func scoresValue(hits []retrieval.Hit) engine.CompoundValue {
+	top, margin, kind := 0.0, 0.0, "unknown"
+	if len(hits) > 0 {
+		top, kind = hits[0].Score, scoreKindAtom(hits[0].ScoreKind)
+		if len(hits) > 1 {
+			margin = hits[0].Score - hits[1].Score
+		}
+	}
+	return engine.CompoundValue{Functor: "scores", Args: []any{int64(len(hits)), top, engine.Atom(kind), margin}}
+}
+
+func scoreKindAtom(k retrieval.ScoreKind) string {
+	switch k {
+	case retrieval.ScoreExact, retrieval.ScoreBM25, retrieval.ScoreCosineSimilarity, retrieval.ScoreL2Distance, retrieval.ScoreRank, retrieval.ScoreCount:
+		return string(k)
+	}
+	return "unknown"
 }
 
 // resultValue is result(Step, Count, Tops): the step as the rules wrote it,
@@ -141,8 +214,18 @@ func resultValue(step Step, hits []retrieval.Hit) engine.CompoundValue {
 }
 
 // runStep runs a planned step as a retrieval request over the snapshot of
-// generation gen.
+// generation gen. Exact, graph and structural steps ask for every hit (up
+// to retrieval.MaxLimit), so that the rules and the answer know the total
+// ("10 of 60"); the others ask for limit, their ranking depending on the
+// depth they are asked for.
 func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen int64) ([]retrieval.Hit, error) {
+	switch retrieval.Strategy(s.Strategy) {
+	case retrieval.Exact, retrieval.Graph, retrieval.Structural:
+		limit = retrieval.MaxLimit
+		if m := b.Capabilities().MaxLimit; m > 0 && m < limit {
+			limit = m
+		}
+	}
 	req, err := s.Request(limit, gen)
 	if err != nil {
 		return nil, err

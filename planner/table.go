@@ -61,7 +61,7 @@ func (p *Planner) PlanTabled(ctx context.Context, t *Table, b retrieval.Backend,
 	if err := checkQuery(query); err != nil {
 		return nil, false, err
 	}
-	feats := bridge.QueryFeatures(query)
+	feats := bridge.QueryFeaturesIn(query, bridge.BackendLexicon(ctx, b)) // as PlanFor: words b knows are names
 	avail := b.Capabilities().Strategies
 	key, err := json.Marshal(struct {
 		F bridge.Features

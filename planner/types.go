@@ -192,11 +192,16 @@ type ExecutedStep struct {
 
 // Answer is the result of Search. Its JSON form is the CLI's --json output.
 type Answer struct {
-	Query   string         `json:"query"`
-	Class   string         `json:"class"`
-	Plan    []ExecutedStep `json:"plan"`
-	Hits    []Hit          `json:"hits"`
-	Explain []Because      `json:"explain"`
+	Query string         `json:"query"`
+	Class string         `json:"class"`
+	Plan  []ExecutedStep `json:"plan"`
+	Hits  []Hit          `json:"hits"`
+	// Total is how many distinct definitions the evidence steps found, of
+	// which Hits holds the first (at most the limit): "10 of 60". Exact for
+	// exact, graph and structural steps; for BM25 and embedding steps, which
+	// are asked for the limit only, a lower bound.
+	Total   int       `json:"total"`
+	Explain []Because `json:"explain"`
 	// Gap is the gap the rules left unfilled (an outcome gap(G) event, or
 	// step_limit(N) when MaxSteps ran out), as a term; "" if none.
 	Gap string `json:"gap,omitempty"`

@@ -14,6 +14,7 @@
 //	rlm ask --root DIR [--model M] QUESTION
 //	rlm route --intents DIR [--explain] [--json] [--model M] [--cap C]... [--allow write,...] UTTERANCE
 //	rlm route eval --intents DIR --corpus FILE [--scripted | --model M]
+//	rlm eval --root DIR [--tasks T,...] [--n N] [--seed S] [--rules DIR] [--json] [--misses]
 package main
 
 import (
@@ -48,6 +49,7 @@ usage:
   rlm route --intents DIR [--explain] [--json] [--spell] [--model M --base-url URL --key-env NAME]
             [--cap C]... [--allow write,...] UTTERANCE
   rlm route eval --intents DIR --corpus FILE [--scripted | --model M ...] [--json] [--misses]
+  rlm eval --root DIR [--tasks identifier,callers,description,description_nodoc] [--n N] [--seed S] [--rules DIR] [--json] [--misses]
 
 Run "rlm COMMAND -h" for a command's flags.
 `
@@ -87,6 +89,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdAsk(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		err = cmdMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "eval":
+		err = cmdEval(ctx, args[1:], stdout, stderr)
 	case "route":
 		err = cmdRoute(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":

@@ -29,6 +29,9 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 		}
 		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, printable(h.Path), h.StartLine, printable(name), h.Kind, h.Strategy, extra)
 	}
+	if a.Total > len(a.Hits) {
+		fmt.Fprintf(w, "(%d of %d; --limit N for more)\n", len(a.Hits), a.Total)
+	}
 	fmt.Fprintf(w, "\nclass: %s\nplan:\n", a.Class)
 	for i, s := range a.Plan {
 		verdict := ""

@@ -1,0 +1,133 @@
+package bridge
+
+import (
+	"context"
+	"strings"
+
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// ShapeKnown is the shape of a query word that names a symbol of the
+// snapshot although it does not look like one: a lowercase word ("send",
+// "putrequest", "get") or a name with its language's legal characters
+// ("empty?", "save!", "name=", "~Conn", "operator=="). It is data the
+// rules judge (rules/retrieval/known.pl), computed only when a Lexicon is
+// given (QueryFeaturesIn).
+const ShapeKnown = "known"
+
+// Lexicon is what a snapshot knows, for QueryFeaturesIn. The zero
+// Lexicon knows nothing (features as QueryFeatures computes them).
+type Lexicon struct {
+	// Symbol reports whether name is the name of a symbol in the snapshot
+	// (case-sensitive); nil: no word is known.
+	Symbol func(name string) bool
+	// Path reports whether the snapshot has a file or directory at path
+	// (relative to the root, or to a directory of the root's own path);
+	// nil: every path-shaped token is a path.
+	Path func(path string) bool
+}
+
+// MaxLexiconLookups bounds the names and paths one query asks a backend
+// about.
+const MaxLexiconLookups = 32
+
+// BackendLexicon is a Lexicon over a retrieval backend: a name is known if
+// an exact, case-sensitive look-up of it finds a definition; a path is
+// known if a structural listing under it finds one. Errors count as
+// unknown (a query is never refused for them). The look-ups are memoised
+// and bounded by MaxLexiconLookups, so a Lexicon is for one query.
+func BackendLexicon(ctx context.Context, b retrieval.Backend) Lexicon {
+	if b == nil {
+		return Lexicon{}
+	}
+	caps := b.Capabilities()
+	seen := map[string]bool{}
+	ask := func(k string, req retrieval.Request) bool {
+		if known, ok := seen[k]; ok {
+			return known
+		}
+		if len(seen) >= MaxLexiconLookups {
+			return false
+		}
+		hits, err := b.Search(ctx, req)
+		known := err == nil && len(hits) > 0
+		seen[k] = known
+		return known
+	}
+	var lex Lexicon
+	if caps.Supports(retrieval.Exact) {
+		lex.Symbol = func(name string) bool {
+			if name == "" || len(name) > MaxTokenBytes {
+				return false
+			}
+			return ask("name:"+name, retrieval.Request{Strategy: retrieval.Exact, Name: name, Limit: 1})
+		}
+	}
+	if caps.Supports(retrieval.Structural) {
+		lex.Path = func(p string) bool {
+			req := retrieval.Request{Strategy: retrieval.Structural, Limit: 1}
+			req.Filter.PathPrefixes = dirPrefixes(p)
+			return len(req.Filter.PathPrefixes) > 0 && ask("path:"+p, req)
+		}
+	}
+	return lex
+}
+
+// dirPrefixes are the path prefixes a path-shaped token may name: the
+// token as a file or a directory relative to the root, and so each of its
+// suffixes after a slash that still holds one ("net/http/server" when the
+// root is .../net is "http/server").
+func dirPrefixes(p string) []string {
+	p = strings.Trim(strings.TrimPrefix(p, "./"), "/")
+	if p == "" {
+		return nil
+	}
+	var out []string
+	for i := -1; i < len(p); i++ {
+		if i >= 0 && (p[i] != '/' || !strings.Contains(p[i+1:], "/")) {
+			continue
+		}
+		s := p[i+1:]
+		out = append(out, s+"/", s)
+	}
+	return out
+}
+
+// legalName is the token as a program name with its language's legal
+// characters, when the lexicon knows it under that spelling but the plain
+// tokeniser would lose them: "empty?", "save!", "name=", "~Conn",
+// "operator==", "<=>". last says the token ends the query, where a "?"
+// is more likely the question's than the name's: there the name without
+// it is preferred when that is known too (a query of one token is a name
+// as typed). It returns "" otherwise.
+func legalName(raw string, last bool, known func(string) bool) string {
+	if known == nil {
+		return ""
+	}
+	c := strings.TrimLeft(raw, "\"'`([{")
+	c = strings.TrimRight(c, ",;:\"'`)]}")
+	if c == "" || isIdentText(c) || !hasLetter(c) && !strings.ContainsAny(c, "=<>+-*/%[]~!") {
+		return ""
+	}
+	if strings.HasSuffix(c, ".") && !strings.HasSuffix(c, "..") {
+		c = strings.TrimSuffix(c, ".")
+	}
+	var cands []string
+	if q, ok := strings.CutSuffix(c, "?"); ok && last {
+		cands = append(cands, q, c)
+	} else {
+		cands = append(cands, c)
+	}
+	for _, n := range cands {
+		if n == "" || isIdentText(n) {
+			if n != "" && known(n) {
+				return "" // the plain name: the tokeniser keeps it as it is
+			}
+			continue
+		}
+		if known(n) {
+			return n
+		}
+	}
+	return ""
+}

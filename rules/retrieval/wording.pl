@@ -1,0 +1,56 @@
+/*  wording.pl -- a sentence worded as a description is a description.
+
+    Doc-comment style sentences ("WriteBufferSize specifies the size of the
+    write buffer used when writing to the transport", "DNSStart is called
+    when a DNS lookup begins") hold relation and cue words ("used",
+    "called", "implemented") without asking for a relation: the word after
+    them names no symbol. A sentence of six or more content words (four
+    when it has relation words) is a
+    description (class description) unless its relation's object is a name
+    by its shape (a lowercase word the snapshot knows is still a word in
+    a sentence this long): the names it
+    mentions are context for the search text, not the answer (issue 10,
+    fault 2). It is answered by BM25 over the whole text first; embeddings
+    (hybrid) only when BM25 finds nothing, since the offline embedder is
+    lexical and fusing it does not beat BM25 on descriptions (rlm eval,
+    docs/BENCHMARKS.md). Clauses of the extension hooks of classify.pl and
+    strategy.pl.
+*/
+
+:- multifile(rule_id/2).
+:- multifile(extra_class_rule/4).
+:- multifile(extra_strategy/4).
+
+rule_id(cls_sentence_description, "a sentence of six or more content words (four with relation words whose object is no name): a description; the names it mentions are context").
+rule_id(st_description_bm25, "a description, answered by BM25 over its whole text").
+rule_id(st_description_hybrid, "a description BM25 found nothing for, answered by hybrid search").
+
+extra_class_rule(cls_sentence_description, F, description, [content(N)|Ps]) :-
+    feature(content(N), F), N >= 4,
+    unnamed_relation(F, Ps, Min),
+    N >= Min.
+
+%! unnamed_relation(+Features, -Premises, -MinContent) is semidet.
+%  The query has no relation (then six content words make a
+%  description), or a relation whose object is not a name (then four do).
+unnamed_relation(F, [], 6) :-
+    feature(relation(none), F), !.
+unnamed_relation(F, [relation(R), object_word(O)], 4) :-
+    feature(relation(R), F),
+    feature(relation_object(O), F),
+    \+ named_object(F, O).
+
+%  A name by its shape: in a sentence this long, a lowercase word the
+%  snapshot knows ("connection", "result") is still a word.
+named_object(F, O) :-
+    feature(idents(Ids), F),
+    member(id(O, Shape), Ids),
+    strong_shape(Shape), !.
+
+extra_strategy(description, F, step(lexical, [text(T2)], evidence),
+               because(st_description_bm25, [class(description)|Xs])) :-
+    feature(text(T), F),
+    expand_text(F, T, T2, Xs).
+extra_strategy(description, F, step(hybrid, [text(T)], evidence),
+               because(st_description_hybrid, [class(description)])) :-
+    feature(text(T), F).
