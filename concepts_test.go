@@ -66,8 +66,8 @@ func TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan(t *testing
 	}{
 		{"where is Store defined", `exact("Store")`, []string{"cmd/store.go", "sourcefacts/store.go"}},
 		{"where is Store defined in sourcefacts/", `exact("Store", path=sourcefacts/)`, []string{"sourcefacts/store.go"}},
-		{"backoff attempt tests only", `lexical("backoff attempt tests only", tests-only)`, []string{"retry_test.go"}},
-		{"non-test backoff attempt", `lexical("non-test backoff attempt", no-tests)`, []string{"retry.go"}},
+		{"backoff attempt tests only", `lexical("backoff attempt", tests-only)`, []string{"retry_test.go"}},
+		{"non-test backoff attempt", `lexical("backoff attempt", no-tests)`, []string{"retry.go"}},
 	}
 	for _, c := range cases {
 		a, err := p.Search(context.Background(), c.query, 10)

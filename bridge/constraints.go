@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,6 +65,7 @@ var (
 	testWords       = setOf(`test tests`)
 	noTestPhrases   = setOf(`no without excluding except not`)
 	changeWords     = setOf(`changed modified edited updated touched`)
+	changeNouns     = setOf(`change changes new recent recently`)
 	indexWords      = setOf(`index indexing generation refresh snapshot`)
 	generationWords = setOf(`generation gen`)
 	prologSources   = setOf(`facts reader parser`)
@@ -92,19 +94,42 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 		}
 		return lower[i]
 	}
+	// "since the last INDEX" is read only in a question about changes:
+	// in "time elapsed since the last refresh" it is text. A generation
+	// number ("after gen 3") is read anywhere.
+	aboutChange := false
+	for _, w := range lower {
+		aboutChange = aboutChange || changeWords[w] || changeNouns[w]
+	}
+	// only consumes a trailing "only" after a filter ("from tree-sitter
+	// only"), which is then not a word of the query either.
+	only := func(idx []int) []int {
+		if last := idx[len(idx)-1]; at(last+1) == "only" {
+			return append(idx, last+1)
+		}
+		return idx
+	}
+	// lead is the tokens of "W only" at i, with the word before it when it
+	// is one of words ("from tree-sitter only", "in python only").
+	lead := func(i int, words ...string) []int {
+		if slices.Contains(words, at(i-1)) {
+			return []int{i - 1, i, i + 1}
+		}
+		return []int{i, i + 1}
+	}
 	for i, w := range lower {
 		prev, next := at(i-1), at(i+1)
-		if v, idx := recency(lower, i); idx != nil {
+		if v, idx := recency(lower, i); idx != nil && (aboutChange || v != ChangedLast) {
 			add(Constraint{ConstraintChanged, v}, idx...)
 			continue
 		}
 		switch {
 		case constraintParsers[w] != "" && (next == "only" || next == "facts"):
-			add(Constraint{ConstraintParser, constraintParsers[w]}, i, i+1)
+			add(Constraint{ConstraintParser, constraintParsers[w]}, lead(i, "only", "from", "by")...)
 		case constraintParsers[w] != "" && prev == "by" && at(i-2) == "parsed":
 			add(Constraint{ConstraintParser, constraintParsers[w]}, i-2, i-1, i)
 		case constraintParsers[w] != "" && (prev == "only" || prev == "from" || prev == "by"):
-			add(Constraint{ConstraintParser, constraintParsers[w]}, i-1, i)
+			add(Constraint{ConstraintParser, constraintParsers[w]}, only([]int{i - 1, i})...)
 		case w == "prolog" && prologSources[next]:
 			add(Constraint{ConstraintParser, "ichiban-prolog"}, i, i+1)
 		case pathWords[w] && isPath(at(i+1)) && strings.HasSuffix(toks[i+1], "/"):
@@ -118,7 +143,7 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 		case testWords[w] && (prev == "only" || prev == "in"):
 			add(Constraint{ConstraintTests, "only"}, i-1, i)
 		case constraintLanguages[w] != "" && next == "only":
-			add(Constraint{ConstraintLanguage, constraintLanguages[w]}, i, i+1)
+			add(Constraint{ConstraintLanguage, constraintLanguages[w]}, lead(i, "in")...)
 		case constraintLanguages[w] != "" && (prev == "only" || prev == "in" && w != "c" && w != "go"):
 			add(Constraint{ConstraintLanguage, constraintLanguages[w]}, i-1, i)
 		case constraintKinds[w] != "" && next == "only":

@@ -41,6 +41,12 @@ func TestConstraintsAreParsedFromTheQueryAsData(t *testing.T) {
 		{"cookies in net/http", nil, []string{"cookies"}},
 		{"written in go", nil, []string{"written", "go"}},
 		{"only the test harness", nil, []string{"only", "test", "harness"}},
+		// "since the last INDEX" outside a question about changes is text.
+		{"time elapsed since the last refresh", nil, []string{"time", "elapsed", "since", "last", "refresh"}},
+		{"idle time since last index update", nil, []string{"idle", "time", "since", "last", "index", "update"}},
+		{"what is new since the last index", []Constraint{{ConstraintChanged, ChangedLast}}, []string{"new"}},
+		// A trailing "only" belongs to the filter.
+		{"Server from tree-sitter only", []Constraint{{ConstraintParser, "tree-sitter"}}, []string{"server"}},
 	}
 	for _, c := range cases {
 		f := QueryFeatures(c.q)
@@ -49,6 +55,23 @@ func TestConstraintsAreParsedFromTheQueryAsData(t *testing.T) {
 		}
 		if diff := cmp.Diff(c.words, f.ContentWords); diff != "" {
 			t.Errorf("%q words (-want +got):\n%s", c.q, diff)
+		}
+	}
+}
+
+// TestTheStepsSearchTheQueryWithoutItsConstraintPhrases: the text the
+// rules hand to lexical, hybrid and vector steps (text/1) leaves out the
+// words a constraint used, so "last" in "changed since the last index" is
+// not searched for; a query without constraints searches as written.
+func TestTheStepsSearchTheQueryWithoutItsConstraintPhrases(t *testing.T) {
+	for q, want := range map[string]string{
+		"parse multipart form changed since the last index": "parse multipart form",
+		"retry helpers from tree-sitter only":               "retry helpers",
+		`"Server" in python only`:                            `"Server"`,
+		"parse multipart form":                              "",
+	} {
+		if got := QueryFeatures(q).Search; got != want {
+			t.Errorf("%q: search text %q, want %q", q, got, want)
 		}
 	}
 }

@@ -6,6 +6,8 @@
 package bridge
 
 import (
+	"cmp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -53,7 +55,10 @@ type Ident struct {
 // Features are what Go computes from query text for the rules to judge.
 // See rules/classify.pl for their meaning on the Prolog side.
 type Features struct {
-	Text           string
+	Text string
+	// Search is the text the rules' text(T) feature carries: Text without
+	// its constraint phrases, "" when it has none (then Text).
+	Search         string
 	Tokens         int
 	Content        int      // natural-language content words
 	ContentWords   []string // those words, lowercased
@@ -183,6 +188,21 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	}
 	var used []bool
 	f.Constraints, used = constraints(toks, lower)
+	if len(f.Constraints) > 0 {
+		// The text the steps search is the query without its constraint
+		// phrases ("parse multipart form changed since the last index"
+		// searches "parse multipart form").
+		var kept []string
+		for i, t := range toks {
+			if !used[i] {
+				kept = append(kept, t)
+			}
+		}
+		for _, q := range f.Quoted {
+			kept = append(kept, strconv.Quote(q))
+		}
+		f.Search = strings.Join(kept, " ")
+	}
 	isIdent := make([]bool, len(toks))
 	knownTok := make([]bool, len(toks)) // a plain word the lexicon knows
 	for i, t := range toks {
@@ -520,7 +540,7 @@ func (f Features) Term() engine.Term {
 		engine.Atom(f.Relation),
 		obj,
 		engine.Atom(cue),
-		engine.String(f.Text),
+		engine.String(cmp.Or(f.Search, f.Text)),
 		engine.Strings(f.ContentWords),
 		engine.List(cs...),
 	)

@@ -41,7 +41,7 @@ mutant "a step's generation is never negative" bridge/steps.go 's|		if x >= 0 {|
 mutant "the embedded backend keeps changes after N only" retrieval/embedded/search.go 's|"d.changed > ?"|"d.changed >= ?"|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 mutant "the embedded backend matches a parser's name, not a prefix" retrieval/embedded/search.go "s|THEN substr(d.parser, 1, instr(d.parser, '/') - 1) ELSE|THEN substr(d.parser, 1, 4) ELSE|" ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 mutant "a document carries its file's last change" project/documents.go 's|Changed:     changed\[f.Provenance.Path\],|Changed: 1,|' $R
-mutant "a file's change is the generation that last wrote it" project/searchindex.go 's|changed\[f.Path\] = f.PublishedIn|changed[f.Path] = id.Generation|' $R
+mutant "a file's change is the generation that last wrote it" project/searchindex.go 's|changed\[f.Path\] = f.PublishedIn|changed[f.Path] = f.FileGeneration|' $R
 mutant "a query of filters alone lists what passes them" rules/retrieval/strategy.pl 's|^    feature(content(0), F),$|    fail,|' $R
 mutant "an answer about the last index rests on every change" memory.go 's|s.Changed == bridge.ChangedLast })|false })|' . -run TestAnAnswerAboutTheLastIndexIsNotServedOnceAnotherGenerationIsPublished
 if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
@@ -70,3 +70,5 @@ mutant "an old case store gains the evidence columns" cases/cases.go 's|	if err 
 mutant "the rules see a case's citations" planner/reuse.go 's|engine.Compound("cited", engine.Int(int64(c.Cited)), engine.Int(int64(c.Ignored)))|engine.Compound("cited", engine.Int(0), engine.Int(0))|' ./planner -run TestTheRulesPreferACaseWhoseEvidenceWasCited
 mutant "a rule prefers a case whose evidence was cited" rules/cases/reuse.pl 's|    \\+ better_cited(F, Class, Cases, C), !,|    !,|' ./rules -run TestRules/cases/reuse_test
 mutant "a case of another snapshot is not reused" casebase.go 's/cands\[i\].SameSnapshot = c.Snapshot == id.String()/cands[i].SameSnapshot = true/' . -run TestACaseIsNotReusedOnAnotherSnapshot
+mutant "since the last INDEX is read only in a question about changes" bridge/constraints.go 's/idx != nil \&\& (aboutChange || v != ChangedLast) {/idx != nil \&\& (true || v != ChangedLast) {/' ./bridge -run TestConstraintsAreParsedFromTheQueryAsData
+mutant "the steps search the query without its constraint phrases" bridge/features.go 's/engine.String(cmp.Or(f.Search, f.Text)),/engine.String(cmp.Or(f.Text, f.Search)),/' . -run TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan
