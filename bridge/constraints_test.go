@@ -67,7 +67,7 @@ func TestTheStepsSearchTheQueryWithoutItsConstraintPhrases(t *testing.T) {
 	for q, want := range map[string]string{
 		"parse multipart form changed since the last index": "parse multipart form",
 		"retry helpers from tree-sitter only":               "retry helpers",
-		`"Server" in python only`:                            `"Server"`,
+		`"Server" in python only`:                           `"Server"`,
 		"parse multipart form":                              "",
 	} {
 		if got := QueryFeatures(q).Search; got != want {
