@@ -4,8 +4,8 @@ import "testing"
 
 // TestAnAnswerCitesEvidenceByLineInRangeOrByPathAndSymbol: "path:line"
 // cites evidence when the line is in its range; the bare path cites it
-// only with its symbol's name beside; a longer path or another line does
-// not.
+// only with its symbol's name beside, not qualified by another name; a
+// longer path, another line, or the path with only other lines does not.
 func TestAnAnswerCitesEvidenceByLineInRangeOrByPathAndSymbol(t *testing.T) {
 	e := evidence{Path: "sub/client.go", StartLine: 6, EndLine: 12, Symbol: "sub.Fetch"}
 	for _, c := range []struct {
@@ -22,6 +22,10 @@ func TestAnAnswerCitesEvidenceByLineInRangeOrByPathAndSymbol(t *testing.T) {
 		{"Fetch is somewhere", false},
 		{"sub/client.go:", false},
 		{"", false},
+		{"sub/client.go:40 defines Fetch", false},
+		{"sub/client.go defines sub.Fetch", true},
+		{"sub/client.go defines Client.Fetch", false},
+		{"sub/client.go defines Client.Fetch and sub.Fetch", true},
 	} {
 		if got := cites(c.answer, e); got != c.want {
 			t.Errorf("cites(%q) = %v, want %v", c.answer, got, c.want)

@@ -165,29 +165,67 @@ func citations(ctx context.Context, r Retriever, given []evidence, answer string
 }
 
 // cites reports whether answer cites e: it names e's path followed by
-// ":line" with the line in e's range, or names e's path and, anywhere,
-// e's symbol (its last dotted part, as a whole word).
+// ":line" with the line in e's range, or names e's path without a line
+// and, anywhere, e's symbol (its last dotted part, as a whole word; when
+// the answer qualifies it, "ServeMux.ServeHTTP", the qualifier must be
+// e's). A path named only with lines outside e's range cites something
+// else in the file.
 func cites(answer string, e evidence) bool {
-	named := false
+	bare := false
 	for rest := answer; ; {
 		i := strings.Index(rest, e.Path)
 		if i < 0 {
 			break
 		}
-		named = true
 		rest = rest[i+len(e.Path):]
 		if !strings.HasPrefix(rest, ":") {
+			bare = true
 			continue
 		}
 		n, j := 0, 1
 		for ; j < len(rest) && rest[j] >= '0' && rest[j] <= '9' && j < 9; j++ {
 			n = n*10 + int(rest[j]-'0')
 		}
-		if j > 1 && n >= e.StartLine && n <= e.EndLine {
+		if j == 1 {
+			bare = true // "path:" without a line
+			continue
+		}
+		if n >= e.StartLine && n <= e.EndLine {
 			return true
 		}
 	}
-	return named && mentionsWord(answer, lastPart(e.Symbol))
+	return bare && mentionsSymbol(answer, e.Symbol)
+}
+
+// mentionsSymbol reports whether s names sym: its last part as a whole
+// word, not qualified in s by a name other than sym's own qualifier.
+func mentionsSymbol(s, sym string) bool {
+	name := lastPart(sym)
+	qual := lastPart(strings.TrimSuffix(strings.TrimSuffix(sym, name), ".")) // "" if sym has none
+	for off := 0; ; {
+		i := wordIndex(s[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if q := qualifierBefore(s, i); q == "" || qual == "" || q == qual {
+			return true
+		}
+		off = i + len(name)
+	}
+}
+
+// qualifierBefore is the identifier written before s[i] with a '.' between
+// ("ServeMux" in "ServeMux.ServeHTTP"), "" if there is none.
+func qualifierBefore(s string, i int) string {
+	if i == 0 || s[i-1] != '.' {
+		return ""
+	}
+	j := i - 1
+	for j > 0 && isIdentByte(s[j-1]) {
+		j--
+	}
+	return s[j : i-1]
 }
 
 // lastPart is the part of a qualified symbol after its last '.', "::" or
@@ -199,24 +237,27 @@ func lastPart(sym string) string {
 	return sym
 }
 
-// mentionsWord reports whether w occurs in s with no identifier character
-// on either side.
-func mentionsWord(s, w string) bool {
+// isIdentByte: a byte of an identifier (ASCII letters, digits, '_', and
+// any byte of a multi-byte rune).
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+}
+
+// wordIndex is the index of the first occurrence of w in s with no
+// identifier character on either side, -1 if none.
+func wordIndex(s, w string) int {
 	if w == "" {
-		return false
-	}
-	ident := func(b byte) bool {
-		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+		return -1
 	}
 	for off := 0; ; {
 		i := strings.Index(s[off:], w)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += off
 		end := i + len(w)
-		if (i == 0 || !ident(s[i-1])) && (end == len(s) || !ident(s[end])) {
-			return true
+		if (i == 0 || !isIdentByte(s[i-1])) && (end == len(s) || !isIdentByte(s[end])) {
+			return i
 		}
 		off = i + 1
 	}

@@ -22,3 +22,5 @@ mutant "refresh after close is ErrClosed" project/project.go 's|	if p.closed {|	
 mutant "bad queries are refused before the tree is checked" rlm.go 's|	if len(query) > MaxQueryBytes {|	if false {|' . -run TestBadQueriesAreRefusedBeforeTheTreeIsChecked
 mutant "rules load before indexing" rlm.go 's|	pl, err := planner.New(plannerOptions(opts, caps))|	pl, err := (*planner.Planner)(nil), error(nil)|' . -run TestBadRulesAreReportedBeforeAnyIndexing
 mutant "search index names tell backends apart" project/searchindex.go 's|		embedder += "-chroma"|		embedder += ""|' ./project -run TestSearchIndexNames
+mutant "a path named only with other lines does not cite by symbol" loop/evidence.go 's/return bare \&\& mentionsSymbol(answer, e.Symbol)/return (bare || true) \&\& mentionsSymbol(answer, e.Symbol) \&\& strings.Contains(answer, e.Path)/' ./loop -run TestAnAnswerCitesEvidenceByLineInRangeOrByPathAndSymbol
+mutant "a symbol qualified by another name is not cited" loop/evidence.go 's/if q := qualifierBefore(s, i); q == "" || qual == "" || q == qual {/if q := qualifierBefore(s, i); q == q+qual[:0] {/' ./loop -run TestAnAnswerCitesEvidenceByLineInRangeOrByPathAndSymbol
