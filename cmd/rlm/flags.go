@@ -71,7 +71,7 @@ func addBackendFlags(fs *flag.FlagSet) *backendFlags {
 // addMaxFileBytesFlag is the size cap, shared by the commands that check
 // the files (index, search, repl, status).
 func addMaxFileBytesFlag(fs *flag.FlagSet, v *int64) {
-	fs.Int64Var(v, "max-file-bytes", 0, "size cap: files larger than this are skipped, not parsed, and answers say so (0: 4 MiB; -1: no cap)")
+	fs.Int64Var(v, "max-file-bytes", 0, "size cap: files larger than this are skipped, not parsed, and answers say so (0: the cap this knowledge base was last given, at first 4 MiB; negative: no cap); kept for later commands")
 }
 
 // addEmbedderFlags are the flags that decide the backend's capabilities,

@@ -9,7 +9,7 @@ import (
 // SchemaVersion is the database schema this build writes, stored in PRAGMA
 // user_version. Open migrates older databases up to it, in one transaction,
 // and refuses newer ones with *SchemaError.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations[i] takes a database from version i to i+1. Append only: never
 // edit a migration that has shipped.
@@ -17,6 +17,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	migrate1, // files, facts, generations
 	migrate2, // dirty journal
 	migrate3, // skipped files, language decisions
+	migrate4, // settings that outlive one command (the size cap)
 }
 
 // migrate brings the database to version want (≤ len(migrations)).
@@ -179,5 +180,14 @@ func migrate3(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx,
 		`ALTER TABLE files ADD COLUMN skipped TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE files ADD COLUMN language_by TEXT NOT NULL DEFAULT ''`,
+	)
+}
+
+// migrate4 keeps settings a knowledge base was built with, so that a later
+// command without them keeps the same snapshot (key "max_file_bytes": the
+// size cap given to the last command that set one).
+func migrate4(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 	)
 }

@@ -14,7 +14,8 @@ import (
 // TestSkippedFilesAreCurrentWithTheirReasonAndFollowTheSizeCap: a Perl
 // .pl, a bash script and a file over the size cap are recorded as skipped
 // with their reasons — current evidence, never refused — and changing the
-// cap re-reads the files it now admits or excludes.
+// cap re-reads the files it now admits or excludes; a store opened without
+// a cap keeps the one it was given last.
 func TestSkippedFilesAreCurrentWithTheirReasonAndFollowTheSizeCap(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
@@ -64,8 +65,16 @@ func TestSkippedFilesAreCurrentWithTheirReasonAndFollowTheSizeCap(t *testing.T) 
 	}
 	s.Close()
 
-	// The default cap admits big.go: it is read now, unchanged bytes or not.
+	// A command that gives no cap keeps the one the knowledge base was
+	// built with: the snapshot does not change.
 	s = open(0)
+	if d := cmp.Diff(want, skippedRows(s)); d != "" {
+		t.Errorf("skipped with no cap given (-want +got):\n%s", d)
+	}
+	s.Close()
+
+	// The default cap admits big.go: it is read now, unchanged bytes or not.
+	s = open(sourcefacts.DefaultMaxFileBytes)
 	if d := cmp.Diff(want[1:], skippedRows(s)); d != "" {
 		t.Errorf("skipped under the default cap (-want +got):\n%s", d)
 	}

@@ -45,6 +45,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,8 +102,10 @@ type Options struct {
 	// the extractor. Larger files are recorded as skipped
 	// (sourcefacts.StatusSkipped, "too large: N bytes, over the size cap
 	// of M"; see Snapshot.Skipped), their hash still computed from all
-	// their bytes. 0 means sourcefacts.DefaultMaxFileBytes (4 MiB);
-	// negative means no limit beyond sourcefacts.MaxParseBytes.
+	// their bytes. A cap given is kept in the knowledge base; 0 means the
+	// cap kept from the last open that gave one, else
+	// sourcefacts.DefaultMaxFileBytes (4 MiB); negative means no limit
+	// beyond sourcefacts.MaxParseBytes.
 	MaxFileBytes int64
 	// Workers is how many files are hashed and extracted at once. 0 means
 	// runtime.GOMAXPROCS(0).
@@ -215,12 +218,6 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 	if s.lister == nil {
 		s.lister = sourcefacts.Lister{Match: isGoFile}
 	}
-	switch {
-	case s.maxBytes == 0:
-		s.maxBytes = sourcefacts.DefaultMaxFileBytes
-	case s.maxBytes < 0 || s.maxBytes > sourcefacts.MaxParseBytes:
-		s.maxBytes = sourcefacts.MaxParseBytes
-	}
 	if s.workers <= 0 {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
@@ -263,6 +260,10 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 		if errors.As(err, &se) {
 			return nil, err
 		}
+		return nil, fmt.Errorf("store: open %s: %w", s.dbPath, err)
+	}
+	if err := s.sizeCap(ctx, version >= 4); err != nil {
+		s.db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", s.dbPath, err)
 	}
 	if s.ex == nil {
@@ -710,4 +711,37 @@ func parallel(ctx context.Context, workers, n int, fn func(ctx context.Context, 
 		return firstErr
 	}
 	return ctx.Err()
+}
+
+// sizeCap settles the size cap: Options.MaxFileBytes when given (and kept
+// in the settings, unless the knowledge base is read-only), else the one
+// kept by the last command that gave one, else the default; then bounded
+// by sourcefacts.MaxParseBytes (negative: no cap of its own).
+// settings is false for a store opened at a schema without them (tests).
+func (s *Store) sizeCap(ctx context.Context, settings bool) error {
+	const key = "max_file_bytes"
+	if s.maxBytes != 0 && settings && !s.readOnly.Load() {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, strconv.FormatInt(s.maxBytes, 10)); err != nil {
+			return err
+		}
+	}
+	if s.maxBytes == 0 && settings {
+		var v string
+		err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return err
+		default:
+			s.maxBytes, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	switch {
+	case s.maxBytes == 0:
+		s.maxBytes = sourcefacts.DefaultMaxFileBytes
+	case s.maxBytes < 0 || s.maxBytes > sourcefacts.MaxParseBytes:
+		s.maxBytes = sourcefacts.MaxParseBytes
+	}
+	return nil
 }
