@@ -144,7 +144,8 @@ answered_for(resolved(N), F, _, because(Rule, _), resolved(T, N, Rule)) :-
 answered_for(enough, F, [result(step(exact, A, evidence), _, Tops)|_], because(Rule, _), resolved(T, N, Rule)) :-
     found_name(A, Tops, N),
     target(F, T), N \== T.
-answered_for(enough, _, [result(step(lexical, [text(T)], evidence), _, _)|Older], _, gap(symbol_not_found(T))) :-
+answered_for(enough, _, [result(step(lexical, L, evidence), _, _)|Older], _, gap(symbol_not_found(T))) :-
+    memberchk(text(T), L),
     member(result(step(exact, A, _), 0, _), Older),
     memberchk(name(T), A), !.
 

@@ -124,6 +124,18 @@ test(fuzzy_evidence_for_a_missing_name_keeps_the_gap_open) :-
     Next == [],
     Events == [gap(symbol_not_found("VendoredFunc"))].
 
+% The steps of a constrained query carry the constraint (changed(last));
+% text/1 is the query without its constraint phrase.
+test(fuzzy_evidence_under_a_constraint_keeps_the_gap_open) :-
+    features_from_list([tokens(4), cue(definition), idents([id("Fresh9", pascal)]),
+                        text("where is Fresh9 defined")], F),
+    H = [result(step(lexical, [text("Fresh9"), changed(last)], evidence), 2, ["Fresh1"]),
+         result(step(exact, [name("Fresh9"), case(insensitive), changed(last)], evidence), 0, []),
+         result(step(exact, [name("Fresh9"), changed(last)], evidence), 0, [])],
+    next(identifier, F, H, [], Next, outcome(Events, _)),
+    Next == [],
+    Events == [gap(symbol_not_found("Fresh9"))].
+
 test(bm25_evidence_for_a_description_is_no_gap) :-
     features_from_list([tokens(4), content(4), text("parse multipart form boundaries")], F),
     next(conceptual, F, [result(step(lexical, [text("parse multipart form boundaries")], evidence), 5, ["ParseMultipartForm"])],

@@ -72,3 +72,4 @@ mutant "a rule prefers a case whose evidence was cited" rules/cases/reuse.pl 's|
 mutant "a case of another snapshot is not reused" casebase.go 's/cands\[i\].SameSnapshot = c.Snapshot == id.String()/cands[i].SameSnapshot = true/' . -run TestACaseIsNotReusedOnAnotherSnapshot
 mutant "since the last INDEX is read only in a question about changes" bridge/constraints.go 's/idx != nil \&\& (aboutChange || v != ChangedLast) {/idx != nil \&\& (true || v != ChangedLast) {/' ./bridge -run TestConstraintsAreParsedFromTheQueryAsData
 mutant "the steps search the query without its constraint phrases" bridge/features.go 's/engine.String(cmp.Or(f.Search, f.Text)),/engine.String(cmp.Or(f.Text, f.Search)),/' . -run TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan
+mutant "fuzzy evidence under a constraint keeps the gap open" rules/retrieval/evidence.pl 's/    memberchk(text(T), L),/    L = [text(T)],/' ./rules -run TestRules
