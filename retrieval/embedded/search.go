@@ -261,6 +261,12 @@ func parseLines(s string) []int {
 	return out[:j]
 }
 
+// prologIndicator also matches a Prolog predicate by its name alone: the
+// symbol "classify/3" for the name "classify" (a name without a '/'; the
+// arity's digits sort between '/' and ':'). Arguments: the name three
+// times.
+const prologIndicator = " OR (instr(?, '/') = 0 AND d.language = 'prolog' AND d.symbol > ? || '/' AND d.symbol < ? || '/:')"
+
 // pathDepthSQL is the number of slashes in a document's path.
 const pathDepthSQL = "(length(d.path) - length(replace(d.path, '/', '')))"
 
@@ -269,8 +275,8 @@ func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 	// Non-test first, definitions before members, then shallower paths (a
 	// package's own files before its subpackages'), then path and line.
 	order := " ORDER BY d.test, " + kindClassSQL + ", " + pathDepthSQL + ", d.path, d.start_line, d.id LIMIT ?"
-	q := "SELECT " + docColumns + ", 1.0 FROM docs d WHERE (d.symbol = ? OR d.qualified = ?)" + where + order
-	args := append(append([]any{req.Name, req.Name}, fargs...), req.Limit)
+	q := "SELECT " + docColumns + ", 1.0 FROM docs d WHERE (d.symbol = ? OR d.qualified = ?" + prologIndicator + ")" + where + order
+	args := append(append([]any{req.Name, req.Name, req.Name, req.Name, req.Name}, fargs...), req.Limit)
 	hits, err := queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
 	if err != nil || len(hits) > 0 || !req.CaseInsensitive {
 		return hits, err

@@ -37,3 +37,4 @@ mutant "the definition is answered before its prototype" $H 's|return KindProtot
 mutant "a forward declaration is not the class" $H 's|return KindDeclaration, true|return KindClass, true|' ./cmd/rlm -run 'TestTheDefinitionIsAnsweredBeforeItsPrototype'
 mutant "attr_accessor defines the setter too" sourcefacts/tssymbols.go 's|\t\ts.Name += "="|\t\ts.Name += ""|' $P -run 'TestNamesKeepTheirLanguagesLegalCharacters'
 mutant "a store opened without a cap keeps the one it was given" sourcefacts/store/store.go 's/if s.maxBytes == 0 \&\& settings {/if s.maxBytes == 0 \&\& !settings {/' ./sourcefacts/store -run TestSkippedFilesAreCurrentWithTheirReasonAndFollowTheSizeCap
+mutant "a Prolog predicate is found by its name alone" retrieval/embedded/search.go 's/d.symbol > ? || '"'"'\/'"'"' AND/d.symbol > ? || '"'"'\/~'"'"' AND/' . -run TestPrologPredicatesAreFoundByNameOrIndicator
