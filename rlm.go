@@ -303,6 +303,7 @@ func (p *Project) refresh(ctx context.Context) error {
 // if the snapshot has no such file) describe the tree and its current
 // snapshot.
 func (p *Project) Root() string             { return p.proj.Root() }
+func (p *Project) DBPath() string           { return p.proj.DBPath() }
 func (p *Project) Snapshot() store.Identity { return p.proj.Snapshot() }
 func (p *Project) Stats() project.Stats     { return p.proj.Stats() }
 

@@ -224,6 +224,11 @@ func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Li
 // Root is the tree's absolute path.
 func (p *Project) Root() string { return p.root }
 
+// DBPath is the knowledge base file's absolute path (ROOT/.rlm/kb.sqlite,
+// the user cache for a tree that cannot hold it, a temporary directory
+// with InMemory, or Options.DBPath).
+func (p *Project) DBPath() string { return filepath.Join(p.kbDir, p.kbName) }
+
 // Store is the knowledge base (for status and harness writes).
 func (p *Project) Store() *store.Store { return p.st }
 

@@ -385,10 +385,16 @@ func cacheDBPath(absRoot string) string {
 }
 
 // DefaultDBPath is <root>/.rlm/kb.sqlite when that directory can be
-// created and written, else <user cache dir>/rlm/<base>-<hash of root>/kb.sqlite
-// (so a read-only tree, such as a system Go installation, can be indexed).
-// A .rlm directory it creates gets a .gitignore of "*" (see ignoreKBDir).
+// created and written and the tree is not part of a toolchain's
+// installation (InToolchain: the Go or a Python installation, which are
+// not the user's project even when writable), else <user cache
+// dir>/rlm/<base>-<hash of root>/kb.sqlite (so a read-only tree, such as
+// a system Go installation, can be indexed). A .rlm directory it creates
+// gets a .gitignore of "*" (see ignoreKBDir).
 func DefaultDBPath(absRoot string) string {
+	if InToolchain(absRoot) {
+		return cacheDBPath(absRoot)
+	}
 	dir := filepath.Join(absRoot, ".rlm")
 	if err := os.MkdirAll(dir, 0o755); err == nil {
 		ignoreKBDir(dir)
@@ -399,4 +405,30 @@ func DefaultDBPath(absRoot string) string {
 		}
 	}
 	return cacheDBPath(absRoot)
+}
+
+// InToolchain reports whether the tree at absRoot lies inside a Go
+// installation (an ancestor, or the root itself, holds VERSION and
+// src/runtime/runtime.go) or a Python installation's standard library (an
+// ancestor named pythonN.M inside a directory named lib holds os.py).
+func InToolchain(absRoot string) bool {
+	for dir := filepath.Clean(absRoot); ; {
+		if isFile(filepath.Join(dir, "VERSION")) && isFile(filepath.Join(dir, "src", "runtime", "runtime.go")) {
+			return true
+		}
+		base := filepath.Base(dir)
+		if strings.HasPrefix(base, "python") && filepath.Base(filepath.Dir(dir)) == "lib" && isFile(filepath.Join(dir, "os.py")) {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }

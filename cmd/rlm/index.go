@@ -29,6 +29,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"extract_ms": st.Check.Milliseconds(), "store_ms": st.Build.Milliseconds(),
 			"generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
 			"search_index_reused": st.Reused, "in_memory": bf.inMemory, "unreadable": faultsOut(faults),
+			"knowledge_base": p.DBPath(),
 		}
 		if chroma {
 			out["vector_store"] = vs
@@ -46,6 +47,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	where := ""
 	if bf.inMemory {
 		where = " (in memory: removed on exit)"
+	} else {
+		fmt.Fprintf(stdout, "knowledge base: %s\n", p.DBPath())
 	}
 	fmt.Fprintf(stdout, "snapshot: %s; search index %s%s (snapshot check %s, search index %s)\n",
 		id, how, where, st.Check.Round(time.Millisecond), st.Build.Round(time.Millisecond))

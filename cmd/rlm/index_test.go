@@ -95,3 +95,25 @@ func TestSearchWithADeadEmbedderSaysWhatItSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexSaysWhereTheKnowledgeBaseWent: `rlm index` names the knowledge
+// base file it wrote (text and JSON); in memory there is none to name.
+func TestIndexSaysWhereTheKnowledgeBaseWent(t *testing.T) {
+	root := testfixture.WriteTree(t, map[string]string{"a.go": "package a\n\nfunc A() {}\n"})
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	out, errs, code := runCLI(t, "", "index", "--root", root, "--db", db, "--json")
+	var s map[string]any
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s%s", code, err, out, errs)
+	}
+	kb, _ := s["knowledge_base"].(string)
+	if fi, err := os.Stat(kb); err != nil || !fi.Mode().IsRegular() || kb != db {
+		t.Fatalf("JSON knowledge_base %q is not the knowledge base file: %v", kb, err)
+	}
+	if out, _, _ = runCLI(t, "", "index", "--root", root, "--db", db); !strings.Contains(out, "knowledge base: "+kb+"\n") {
+		t.Errorf("the output does not name %s:\n%s", kb, out)
+	}
+	if out, _, _ = runCLI(t, "", "index", "--root", root, "--in-memory"); strings.Contains(out, "knowledge base:") {
+		t.Errorf("in memory, the output names a knowledge base:\n%s", out)
+	}
+}

@@ -40,3 +40,4 @@ mutant "other snapshots' search indexes are all removed" project/searchindex.go 
 mutant "each embedder keeps one search index" project/searchindex.go 's|keepPerEmbedder = 2|keepPerEmbedder = 1|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
 mutant "any number of embedders keep search indexes" project/searchindex.go 's|keepEmbedders   = 4|keepEmbedders   = 40|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
 mutant "a reused search index does not count as recently used" project/searchindex.go 's|os.Chtimes(searchPath, now, now)|_ = now|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
+mutant "a toolchain tree keeps its knowledge base in the user cache" project/searchindex.go 's/	if InToolchain(absRoot) {/	if false \&\& InToolchain(absRoot) {/' ./project -run TestToolchainTreesKeepTheirKnowledgeBaseInTheUserCache
