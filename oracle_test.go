@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rlm-dev/rlm/internal/gocall"
 )
 
 // The callers oracle: go/types over every package of the indexed tree
@@ -229,25 +231,8 @@ func (c *treeChecker) callsIn(n ast.Node, caller string, info *types.Info) {
 		if !ok {
 			return true
 		}
-		var id *ast.Ident
-		fun := ast.Unparen(call.Fun)
-		switch fn := fun.(type) {
-		case *ast.IndexExpr: // generic instantiation f[T](...)
-			fun = fn.X
-		case *ast.IndexListExpr:
-			fun = fn.X
-		}
-		switch fn := fun.(type) {
-		case *ast.Ident:
-			id = fn
-		case *ast.SelectorExpr:
-			id = fn.Sel
-		}
-		if id == nil {
-			return true
-		}
-		fobj, ok := info.Uses[id].(*types.Func)
-		if !ok {
+		fobj := gocall.Callee(info, call)
+		if fobj == nil {
 			return true
 		}
 		key := c.declKey(fobj.Origin())

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/rlm-dev/rlm/internal/gocall"
 )
 
 // goGold is the callers gold of a Go tree, from go/types: for each
@@ -194,25 +196,8 @@ func (c *goChecker) record(cf checkedFile, g *goGold) {
 			if !ok {
 				return true
 			}
-			fun := ast.Unparen(call.Fun)
-			if ix, ok := fun.(*ast.IndexExpr); ok {
-				fun = ix.X
-			}
-			if ix, ok := fun.(*ast.IndexListExpr); ok {
-				fun = ix.X
-			}
-			var id *ast.Ident
-			switch f := fun.(type) {
-			case *ast.Ident:
-				id = f
-			case *ast.SelectorExpr:
-				id = f.Sel
-			}
-			if id == nil {
-				return true
-			}
-			fn, ok := cf.info.Uses[id].(*types.Func)
-			if !ok {
+			fn := gocall.Callee(cf.info, call)
+			if fn == nil {
 				return true
 			}
 			callee, ok := c.decls[fn.Origin().Pos()]
