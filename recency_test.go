@@ -137,3 +137,22 @@ func openPlain(t *testing.T, tree map[string]string) (string, *rlm.Project) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestWhyNotNamesTheRecencyFilter: asked why a definition whose file did
+// not change is not among "what changed since the last index", the rules
+// name the recency filter that left it out, not the hit limit.
+func TestWhyNotNamesTheRecencyFilter(t *testing.T) {
+	root, p := openPlain(t, map[string]string{
+		"a.go": "package a\n\n// Fresh is edited below.\nfunc Fresh() {}\n",
+		"b.go": "package a\n\n// ConcB never changes.\nfunc ConcB() {}\n",
+	})
+	write(t, root, "a.go", "package a\n\n// Fresh was edited.\nfunc Fresh() {}\n\nfunc Fresher() {}\n")
+	w, err := p.WhyNot(context.Background(), "what changed since the last index", "ConcB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	premises := strings.Join(w.Because.Premises, " ")
+	if !w.Excluded || w.Because.Rule != "wn_filtered" || !strings.Contains(premises, "filter(changed(") {
+		t.Errorf("why not ConcB: %+v", w)
+	}
+}

@@ -67,7 +67,8 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 		return nil, fmt.Errorf("planner: %w", err)
 	}
 	feats := featuresFor(ctx, b, query)
-	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{}}
+	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{},
+		Generation: plan.Generation}
 	var history []any          // result/3 values, newest first
 	var summaries []any        // scores/4 values, newest first, beside history
 	seen := map[string]bool{}  // documents in the answer, by ID and by definition

@@ -242,6 +242,9 @@ type Answer struct {
 	// changed or deleted since), each with the reason. Set by the caller
 	// that knows the snapshot, like Skipped.
 	NotCurrent []SkippedFile `json:"not_current,omitempty"`
+	// Generation is the project generation the answer's snapshot had
+	// (Plan.Generation; 0 unknown): what changed(last) meant.
+	Generation int64 `json:"-"`
 }
 
 // SourceRef is a file a hit was read from and its content hash

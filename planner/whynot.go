@@ -77,7 +77,8 @@ func (p *Planner) WhyNotSymbol(ctx context.Context, b retrieval.Backend, ans *An
 	defs := make([]engine.Term, 0, len(hits))
 	for _, h := range hits {
 		d := h.Document
-		defs = append(defs, engine.Compound("def", engine.String(d.Path), engine.String(d.Kind), engine.String(d.Language), engine.Atom(fmt.Sprint(d.Test))))
+		defs = append(defs, engine.Compound("def", engine.String(d.Path), engine.String(d.Kind), engine.String(d.Language), engine.Atom(fmt.Sprint(d.Test)),
+			engine.Int(d.Changed), engine.String(retrieval.ParserName(d.Parser))))
 	}
 	names := make([]string, 0, len(ans.Hits))
 	for _, h := range ans.Hits {
@@ -88,7 +89,13 @@ func (p *Planner) WhyNotSymbol(ctx context.Context, b retrieval.Backend, ans *An
 	}
 	ran := make([]engine.Term, 0, len(ans.Plan))
 	for _, s := range ans.Plan {
-		ran = append(ran, engine.Compound("ran", stepTerm(s.Step), engine.Int(int64(s.Hits))))
+		step := s.Step
+		if step.Changed == bridge.ChangedLast && ans.Generation > 0 {
+			// What the step filtered on: changes after the generation
+			// before the answer's (see Step.Request).
+			step.Changed = strconv.FormatInt(ans.Generation-1, 10)
+		}
+		ran = append(ran, engine.Compound("ran", stepTerm(step), engine.Int(int64(s.Hits))))
 	}
 	sol, err := p.eng.Once(ctx, "whynot_symbol", engine.String(symbol), engine.Strings(names), engine.List(defs...), engine.List(ran...),
 		engine.Int(int64(limit)), engine.NewVar())

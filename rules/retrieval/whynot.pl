@@ -95,8 +95,10 @@ whynot_strategy(F, _, S, excluded(because(wn_class_excludes, [strategy(S), class
 
 %! whynot_symbol(+Symbol, +HitSymbols, +Definitions, +Ran, +Limit, -Verdict) is det.
 %  Symbol (a string) is not, or is, among HitSymbols (the answer's hits'
-%  names); Definitions lists def(Path, Kind, Language, Test) for each
-%  definition of Symbol in the snapshot (Test is true or false); Ran is
+%  names); Definitions lists def(Path, Kind, Language, Test, Changed,
+%  Parser) for each definition of Symbol in the snapshot (Test is true or
+%  false; Changed the project generation that last wrote its file, an
+%  integer; Parser the name of the parser that read it); Ran is
 %  ran(Step, Count) for each step the search ran; Limit is the answer's
 %  hit limit.
 whynot_symbol(Sym, Hits, _, _, _, in_answer(because(wn_in_answer, [symbol(Sym)]))) :-
@@ -109,7 +111,7 @@ whynot_symbol(Sym, _, Defs, Ran, _, excluded(because(wn_filtered, [symbol(Sym), 
     member(Arg, Args),
     member(Def, Defs),
     filters_out(Arg, Def),
-    Def = def(Path, _, _, _), !.
+    Def = def(Path, _, _, _, _, _), !.
 whynot_symbol(Sym, _, _, Ran, _, excluded(because(wn_only_checked, [symbol(Sym), step(Step)]), asks_definition(Sym))) :-
     member(ran(Step, C), Ran),
     Step = step(exact, Args, check),
@@ -137,16 +139,21 @@ seeks(step(graph, Args, _), Sym) :- !,
 seeks(_, _).
 
 %! filters_out(+StepArg, +Definition) is semidet.
-filters_out(tests(exclude), def(_, _, _, true)).
-filters_out(tests(only), def(_, _, _, false)).
-filters_out(kind(K), def(_, K2, _, _)) :-
+filters_out(tests(exclude), def(_, _, _, true, _, _)).
+filters_out(tests(only), def(_, _, _, false, _, _)).
+filters_out(kind(K), def(_, K2, _, _, _, _)) :-
     \+ same_text(K, K2).
-filters_out(language(L), def(_, _, L2, _)) :-
+filters_out(language(L), def(_, _, L2, _, _, _)) :-
     \+ same_text(L, L2).
-filters_out(path(P), def(DP, _, _, _)) :-
+filters_out(path(P), def(DP, _, _, _, _, _)) :-
     text_chars(P, PC),
     text_chars(DP, DC),
     \+ append(PC, _, DC).
+filters_out(changed(N), def(_, _, _, _, C, _)) :-
+    integer(N),
+    C =< N.
+filters_out(parser(P), def(_, _, _, _, _, DP)) :-
+    \+ same_text(P, DP).
 
 %! same_text(+A, +B) is semidet.
 %  A and B are the same text, each an atom or a string.

@@ -73,3 +73,5 @@ mutant "a case of another snapshot is not reused" casebase.go 's/cands\[i\].Same
 mutant "since the last INDEX is read only in a question about changes" bridge/constraints.go 's/idx != nil \&\& (aboutChange || v != ChangedLast) {/idx != nil \&\& (true || v != ChangedLast) {/' ./bridge -run TestConstraintsAreParsedFromTheQueryAsData
 mutant "the steps search the query without its constraint phrases" bridge/features.go 's/engine.String(cmp.Or(f.Search, f.Text)),/engine.String(cmp.Or(f.Text, f.Search)),/' . -run TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan
 mutant "fuzzy evidence under a constraint keeps the gap open" rules/retrieval/evidence.pl 's/    memberchk(text(T), L),/    L = [text(T)],/' ./rules -run TestRules
+mutant "why-not names a recency filter" rules/retrieval/whynot.pl 's/^    C =< N\.$/    C < 0, N < 0./' . -run TestWhyNotNamesTheRecencyFilter
+mutant "why-not resolves changed(last) to the answer's generation" planner/whynot.go 's/if step.Changed == bridge.ChangedLast \&\& ans.Generation > 0 {/if step.Changed == bridge.ChangedLast \&\& ans.Generation < 0 {/' . -run TestWhyNotNamesTheRecencyFilter
