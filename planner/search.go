@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rlm-dev/rlm/bridge"
@@ -69,6 +70,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	feats := featuresFor(ctx, b, query)
 	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{},
 		Generation: plan.Generation}
+	ans.Notes = append(ans.Notes, futureGenerations(agenda, plan.Generation)...)
 	var history []any          // result/3 values, newest first
 	var summaries []any        // scores/4 values, newest first, beside history
 	seen := map[string]bool{}  // documents in the answer, by ID and by definition
@@ -84,7 +86,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 		pending := agenda[1:]
 		hits, err := runStep(ctx, b, step, limit, plan.Generation)
 		if ue, ok := errors.AsType[*retrieval.UnavailableError](err); ok && ctx.Err() == nil {
-			ans.Notes = append(ans.Notes, fmt.Sprintf("%s: %s", step, ue.Note))
+			ans.Notes = append(ans.Notes, fmt.Sprintf("skipped %s: %s", step, ue.Note))
 			hits, err = nil, nil
 		}
 		if err != nil {
@@ -244,4 +246,21 @@ func toHit(h retrieval.Hit) Hit {
 		Kind: d.Kind, Signature: d.Signature, Doc: d.Doc, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
 		Lines: h.Lines, Test: d.Test, ContentHash: d.ContentHash,
 	}
+}
+
+// futureGenerations notes each "changed since generation N" among steps
+// that no file can satisfy because the snapshot is generation gen ≤ N
+// (gen 0: unknown, nothing to say).
+func futureGenerations(steps []Step, gen int64) []string {
+	var notes []string
+	seen := map[int64]bool{}
+	for _, s := range steps {
+		n, err := strconv.ParseInt(s.Changed, 10, 64)
+		if err != nil || gen <= 0 || n < gen || seen[n] {
+			continue
+		}
+		seen[n] = true
+		notes = append(notes, fmt.Sprintf("changed since generation %d: the snapshot is generation %d, so no file has changed since", n, gen))
+	}
+	return notes
 }

@@ -227,10 +227,12 @@ type Answer struct {
 	// it could not see. Set by the caller that knows the snapshot (the
 	// façade's Search), not by the planner.
 	Skipped []SkippedFile `json:"skipped,omitempty"`
-	// Notes are the steps that could not run because a service they need
-	// failed (a retrieval.UnavailableError: "STEP: NOTE", the note safe to
-	// show a client); such a step counts as having found nothing, so the
-	// rules' fallbacks still run.
+	// Notes say what the answer could not do: each step that could not
+	// run because a service it needs failed (a retrieval.UnavailableError:
+	// "skipped STEP: NOTE", the note safe to show a client; such a step
+	// counts as having found nothing, so the rules' fallbacks still run),
+	// and a recency filter no file can pass ("changed since generation N:
+	// the snapshot is generation G, ...").
 	Notes []string `json:"notes,omitempty"`
 	// Unwalked lists the paths the walk of the snapshot's tree could not
 	// see (a directory it could not read, a special file, a link loop),

@@ -44,7 +44,7 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 		fmt.Fprintf(w, "gap: %s\n", printable(a.Gap))
 	}
 	for _, n := range a.Notes {
-		fmt.Fprintf(w, "skipped: %s\n", printable(n))
+		fmt.Fprintf(w, "note: %s\n", printable(n))
 	}
 	if a.Resolved != nil {
 		fmt.Fprintf(w, "note: no symbol %s; answered for %s instead (%s)\n",

@@ -75,3 +75,4 @@ mutant "the steps search the query without its constraint phrases" bridge/featur
 mutant "fuzzy evidence under a constraint keeps the gap open" rules/retrieval/evidence.pl 's/    memberchk(text(T), L),/    L = [text(T)],/' ./rules -run TestRules
 mutant "why-not names a recency filter" rules/retrieval/whynot.pl 's/^    C =< N\.$/    C < 0, N < 0./' . -run TestWhyNotNamesTheRecencyFilter
 mutant "why-not resolves changed(last) to the answer's generation" planner/whynot.go 's/if step.Changed == bridge.ChangedLast \&\& ans.Generation > 0 {/if step.Changed == bridge.ChangedLast \&\& ans.Generation < 0 {/' . -run TestWhyNotNamesTheRecencyFilter
+mutant "a recency filter no file can pass is noted" planner/search.go 's/if err != nil || gen <= 0 || n < gen || seen\[n\] {/if err != nil || gen <= 0 || n <= gen || seen[n] {/' ./planner -run TestARecencyFilterNoFileCanPassIsNoted
