@@ -18,6 +18,9 @@ import (
 // Case is one line of a corpus: an utterance and what a careful person
 // expects the router to make of it.
 type Case struct {
+	// File is the name the corpus was read under (ReadCorpus's name), for
+	// errors about the case.
+	File      string `json:"-"`
 	Line      int    // 1-based line in the corpus file
 	Category  string // e.g. exact, paraphrased, misspelled, ambiguous, multi_intent, out_of_scope, adversarial
 	Utterance string
@@ -76,7 +79,7 @@ func LoadCorpus(path string) ([]Case, error) {
 // *CorpusError; nothing is returned then.
 func ReadCorpus(r io.Reader, name string) ([]Case, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), MaxLineBytes)
+	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes) // a first buffer under the cap, so that the cap holds
 	var out []Case
 	n := 0
 	for sc.Scan() {
@@ -89,13 +92,15 @@ func ReadCorpus(r io.Reader, name string) ([]Case, error) {
 		if reason != "" {
 			return nil, &CorpusError{File: name, Line: n, Reason: reason}
 		}
-		c.Line = n
+		c.Line, c.File = n, name
 		if len(out) == MaxCases {
 			return nil, &CorpusError{File: name, Line: n, Reason: fmt.Sprintf("more than %d cases", MaxCases)}
 		}
 		out = append(out, c)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, &CorpusError{File: name, Line: n + 1, Reason: fmt.Sprintf("line over %d bytes", MaxLineBytes)}
+	} else if err != nil {
 		return nil, &CorpusError{File: name, Line: n + 1, Reason: err.Error()}
 	}
 	if len(out) == 0 {

@@ -10,6 +10,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -159,7 +160,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep := &Report{Cases: len(opts.Cases), Half: opts.Half}
 	for _, c := range opts.Cases {
 		if c.Intent != "" && !known[c.Intent] {
-			return nil, &CorpusError{File: "corpus", Line: c.Line, Reason: fmt.Sprintf("intent %q is not registered", c.Intent)}
+			return nil, &CorpusError{File: cmp.Or(c.File, "corpus"), Line: c.Line, Reason: fmt.Sprintf("intent %q is not registered", c.Intent)}
 		}
 		if !slices.Contains(rep.Categories, c.Category) {
 			rep.Categories = append(rep.Categories, c.Category)

@@ -3,6 +3,7 @@ package eval_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/rlm-dev/rlm/intent"
 	"github.com/rlm-dev/rlm/intent/eval"
+	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/providers"
 )
 
@@ -39,11 +41,12 @@ func TestReadCorpusRefusesMalformedLinesByNumber(t *testing.T) {
 		"bad category":          "Exact Match\tcall mom\taccept\tcall_contact\t",
 		"empty utterance":       "exact\t \taccept\tcall_contact\t",
 		"bad intent name":       "exact\tcall mom\taccept\tCall-Contact\t",
+		"line too long":         "exact\t" + strings.Repeat("x", eval.MaxLineBytes) + "\taccept\tcall_contact\t",
 	} {
 		_, err := eval.ReadCorpus(strings.NewReader(good+bad+"\n"), "c.tsv")
 		var ce *eval.CorpusError
-		if !errors.As(err, &ce) || !errors.Is(err, eval.ErrBadCorpus) || ce.Line != 4 || ce.File != "c.tsv" {
-			t.Errorf("%s: %v, want a CorpusError at c.tsv:4", name, err)
+		if !errors.As(err, &ce) || !errors.Is(err, eval.ErrBadCorpus) || ce.Line != 4 || ce.File != "c.tsv" || strings.Contains(err.Error(), "bufio") {
+			t.Errorf("%s: %v, want a CorpusError at c.tsv:4 in plain words", textclip.Clip(name, 80), textclip.Clip(fmt.Sprint(err), 200))
 		}
 	}
 	cases, err := eval.ReadCorpus(strings.NewReader(good+"out_of_scope\thi\tfallback_chat|clarify\t\t*\n"), "c.tsv")
@@ -51,8 +54,8 @@ func TestReadCorpusRefusesMalformedLinesByNumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []eval.Case{
-		{Line: 3, Category: "exact", Utterance: "call mom", Kinds: []intent.Kind{intent.Accept}, Intent: "call_contact", Args: map[string]string{"who": "mom"}},
-		{Line: 4, Category: "out_of_scope", Utterance: "hi", Kinds: []intent.Kind{intent.FallbackChat, intent.Clarify}},
+		{Line: 3, File: "c.tsv", Category: "exact", Utterance: "call mom", Kinds: []intent.Kind{intent.Accept}, Intent: "call_contact", Args: map[string]string{"who": "mom"}},
+		{Line: 4, File: "c.tsv", Category: "out_of_scope", Utterance: "hi", Kinds: []intent.Kind{intent.FallbackChat, intent.Clarify}},
 	}
 	if diff := cmp.Diff(want, cases); diff != "" {
 		t.Fatalf("cases (-want +got):\n%s", diff)
