@@ -223,8 +223,8 @@ func TestAReusedSearchIndexRefillsItsCollection(t *testing.T) {
 	}
 	first, _ := p.VectorState()
 	p.Close()
-	if !first.InSync() {
-		t.Fatalf("a freshly built index is not in sync: %+v", first)
+	if !first.InSync() || !first.Built || !strings.Contains(first.String(), "written with the new search index") {
+		t.Fatalf("a freshly built index: %+v (%s), want in sync and built", first, first)
 	}
 	coll := collectionOf(t, cfg, root, emb)
 	if err := coll.DeleteCollection(ctx); err != nil {
@@ -236,7 +236,7 @@ func TestAReusedSearchIndexRefillsItsCollection(t *testing.T) {
 	}
 	defer p.Close()
 	st, _ := p.VectorState()
-	if st.Missing != st.Documents || st.Documents == 0 || !st.Full || !strings.Contains(st.String(), "repaired") {
+	if st.Missing != st.Documents || st.Documents == 0 || !st.Full || st.Built || !strings.Contains(st.String(), "repaired") {
 		t.Errorf("state after the collection was deleted: %+v (%s)", st, st)
 	}
 	hits, err := search(t, p, retrieval.Request{Strategy: retrieval.Vector, Text: "server handler", Limit: 3})

@@ -103,6 +103,9 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 		return nil, false, fmt.Errorf("project: build search index: %w", err)
 	}
 	ix, err = p.openIndexFile(ctx, searchPath, current, vectors)
+	if ix != nil {
+		ix.vectors.Built = true
+	}
 	return ix, false, err
 }
 

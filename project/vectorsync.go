@@ -33,6 +33,9 @@ type VectorState struct {
 	// Full is true when every record was compared; false when the counts
 	// and a sample agreed, which is taken as in sync.
 	Full bool `json:"full"`
+	// Built is true when the search index was built at this open: every
+	// document was then upserted into the collection just before.
+	Built bool `json:"built"`
 }
 
 // InSync reports whether nothing was missing, stale or extra.
@@ -41,7 +44,10 @@ func (s VectorState) InSync() bool { return s.Missing == 0 && s.Stale == 0 && s.
 // String is the state in a line: "in sync (N records)" or "repaired:
 // missing N, stale N, extra N (now N records)".
 func (s VectorState) String() string {
-	if s.InSync() {
+	switch {
+	case s.InSync() && s.Built:
+		return fmt.Sprintf("chroma collection %s written with the new search index (%d records)", s.Collection, s.Documents)
+	case s.InSync():
 		return fmt.Sprintf("chroma collection %s in sync (%d records)", s.Collection, s.Documents)
 	}
 	return fmt.Sprintf("chroma collection %s repaired: %d missing, %d stale, %d extra (had %d records, now %d)",
