@@ -1,0 +1,239 @@
+package project_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rlm-dev/rlm/internal/testfixture"
+	"github.com/rlm-dev/rlm/project"
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/chroma"
+	"github.com/rlm-dev/rlm/retrieval/embedded"
+	"github.com/rlm-dev/rlm/sourcefacts/store"
+)
+
+// primaryOf is the embedded search index behind b: b itself, or the
+// primary of a router that serves vectors from Chroma.
+func primaryOf(b retrieval.Backend) (*embedded.Backend, error) {
+	if r, ok := b.(*retrieval.Router); ok {
+		b = r.Primary
+	}
+	e, ok := b.(*embedded.Backend)
+	if !ok {
+		return nil, fmt.Errorf("not an embedded search index: %T", b)
+	}
+	return e, nil
+}
+
+// indexVersions is the current search index's documents: id -> content
+// hash.
+func indexVersions(t *testing.T, p *project.Project) map[string]string {
+	t.Helper()
+	var want map[string]string
+	err := p.View(func(b retrieval.Backend, _ store.Identity) error {
+		e, err := primaryOf(b)
+		if err != nil {
+			return err
+		}
+		want, err = e.Versions(context.Background(), 0)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// checkCurrentGeneration fails unless the collection coll holds exactly
+// the records of p's search index (ids and content hashes; nil coll: no
+// Chroma to compare) and a vector search returns a full page: min(limit,
+// documents) hits.
+func checkCurrentGeneration(t *testing.T, step string, p *project.Project, coll *chroma.Backend) {
+	t.Helper()
+	ctx := context.Background()
+	want := indexVersions(t, p)
+	if len(want) == 0 {
+		t.Fatalf("%s: an empty search index proves nothing", step)
+	}
+	if coll != nil {
+		have, err := coll.Versions(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if d := cmp.Diff(want, have); d != "" {
+			t.Errorf("%s: the collection is not the current generation (-index +collection):\n%s", step, d)
+		}
+	}
+	req := retrieval.Request{Strategy: retrieval.Vector, Text: "server handler that fetches a form", Limit: 5}
+	hits, err := search(t, p, req)
+	if err != nil || len(hits) != min(req.Limit, len(want)) {
+		t.Errorf("%s: %d vector hits for %d documents, want %d: %v", step, len(hits), len(want), min(req.Limit, len(want)), err)
+	}
+	for _, h := range hits {
+		if want[h.Document.ID] != h.Document.ContentHash {
+			t.Errorf("%s: vector hit %s at %s is not a current document", step, h.Document.ID, h.Document.ContentHash)
+		}
+	}
+}
+
+// shiftLines adds lines at the top of a file (every definition moves) and
+// a new definition at its end (the document count changes).
+func shiftLines(t *testing.T, root, path string, n int) {
+	t.Helper()
+	full := filepath.Join(root, filepath.FromSlash(path))
+	b, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "package ", "// an added line\n\npackage ", 1)
+	s += fmt.Sprintf("\n// Added%d is edit %d.\nfunc Added%d() int { return %d }\n", n, n, n, n)
+	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords: one persistent
+// knowledge base opened embedded → chroma → embedded → chroma, with an
+// edit between switches (the Chroma collection misses the edits made
+// while the project ran embedded). After every open with Chroma the
+// collection holds exactly the search index's documents (ids and hashes)
+// and a vector search returns a full page; embedded, vector search works
+// too.
+func TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords(t *testing.T) {
+	root := testfixture.CopyTree(t, "../testdata/gosample")
+	emb := localEmbedder(t)
+	cfg := chromaConfig(t)
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	coll := collectionOf(t, cfg, root, emb)
+	steps := []struct {
+		name   string
+		chroma bool
+		edit   func()
+	}{
+		{"embedded, first index", false, func() {}},
+		{"chroma after embedded", true, func() { shiftLines(t, root, "server.go", 1) }},
+		{"embedded after chroma", false, func() { shiftLines(t, root, "sub/client.go", 2) }},
+		{"chroma again after embedded edits", true, func() {
+			shiftLines(t, root, "server.go", 3)
+			if err := os.Remove(filepath.Join(root, "sub", "client.go")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"embedded again", false, func() { shiftLines(t, root, "server.go", 4) }},
+		{"chroma a third time", true, func() { shiftLines(t, root, "server.go", 5) }},
+	}
+	for _, s := range steps {
+		s.edit()
+		opts := project.Options{DBPath: db, Embedder: emb}
+		var c *chroma.Backend
+		if s.chroma {
+			opts.Chroma, c = cfg, coll
+		}
+		p, err := project.Open(ctx, root, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		checkCurrentGeneration(t, s.name, p, c)
+		p.Close()
+	}
+}
+
+// chromaDatabase is a Chroma configuration with a tenant and database of
+// its own, so that emptying them touches no other test's records.
+func chromaDatabase(t *testing.T) *chroma.Config {
+	t.Helper()
+	cfg := chromaConfig(t)
+	n := time.Now().UnixNano()
+	cfg.Tenant, cfg.Database = fmt.Sprintf("soakt%d", n), fmt.Sprintf("soakd%d", n)
+	return cfg
+}
+
+// emptyServer makes cfg's server look, to a client, like one restarted on
+// an empty data directory: every collection of the tenant's database is
+// deleted through the HTTP API, then the database itself.
+func emptyServer(t *testing.T, cfg *chroma.Config) {
+	t.Helper()
+	db := cfg.URL + "/api/v2/tenants/" + url.PathEscape(cfg.Tenant) + "/databases/" + url.PathEscape(cfg.Database)
+	do := func(method, u string) []byte {
+		req, err := http.NewRequest(method, u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s %s: %s %s", method, u, resp.Status, b)
+		}
+		return b
+	}
+	var colls []struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(do(http.MethodGet, db+"/collections?limit=1000"), &colls); err != nil {
+		t.Fatal(err)
+	}
+	if len(colls) == 0 {
+		t.Fatal("no collection to delete: the project kept none on the server")
+	}
+	for _, c := range colls {
+		do(http.MethodDelete, db+"/collections/"+url.PathEscape(c.Name))
+	}
+	do(http.MethodDelete, db)
+}
+
+// TestAServerRestartedEmptyIsRefilledWithTheCurrentRecords: between runs
+// the Chroma server loses everything (a restart on an empty data
+// directory, done here by deleting every collection and the database
+// through the HTTP API — what a fresh data directory looks like to a
+// client — since the test cannot restart the shared CI server), and the
+// tree was edited. The next open on the same knowledge base recreates
+// the database and collection and ends with exactly the current
+// generation's records and a full page of vector hits; so does the open
+// after a second emptying with no edit at all.
+func TestAServerRestartedEmptyIsRefilledWithTheCurrentRecords(t *testing.T) {
+	root := testfixture.CopyTree(t, "../testdata/gosample")
+	emb := localEmbedder(t)
+	cfg := chromaDatabase(t)
+	ctx := context.Background()
+	opts := project.Options{DBPath: filepath.Join(t.TempDir(), "kb.sqlite"), Embedder: emb, Chroma: cfg}
+	// The last run reuses its search index: only the reconcile at open
+	// can refill the collection.
+	for i, edit := range []func(){
+		func() {},
+		func() { shiftLines(t, root, "server.go", 1) },
+		func() {},
+	} {
+		if i > 0 {
+			emptyServer(t, cfg)
+		}
+		edit()
+		p, err := project.Open(ctx, root, opts)
+		if err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		step := fmt.Sprintf("run %d", i)
+		if st, _ := p.VectorState(); i == 2 && (!st.Full || st.Missing == 0) {
+			t.Errorf("%s: an emptied server was not noticed: %+v", step, st)
+		}
+		checkCurrentGeneration(t, step, p, collectionOf(t, cfg, root, emb))
+		p.Close()
+	}
+}
