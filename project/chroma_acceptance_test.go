@@ -103,12 +103,12 @@ func shiftLines(t *testing.T, root, path string, n int) {
 }
 
 // TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords: one persistent
-// knowledge base opened embedded → chroma → embedded → chroma, with an
-// edit between switches (the Chroma collection misses the edits made
-// while the project ran embedded). After every open with Chroma the
-// collection holds exactly the search index's documents (ids and hashes)
-// and a vector search returns a full page; embedded, vector search works
-// too.
+// knowledge base opened embedded → chroma → embedded → chroma ..., with
+// edits between switches: the collection misses what changed while the
+// project ran embedded — new definitions, new bytes, and a deleted file
+// and a renamed definition whose records must go (extra). After every open with Chroma the collection holds exactly the search
+// index's documents (ids and hashes) and a vector search returns a full
+// page; embedded, vector search works too.
 func TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords(t *testing.T) {
 	root := testfixture.CopyTree(t, "../testdata/gosample")
 	emb := localEmbedder(t)
@@ -120,18 +120,31 @@ func TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords(t *testing.T) {
 		name   string
 		chroma bool
 		edit   func()
+		// want, if set, is what the reconcile at this open must have
+		// found.
+		want func(project.VectorState) bool
 	}{
-		{"embedded, first index", false, func() {}},
-		{"chroma after embedded", true, func() { shiftLines(t, root, "server.go", 1) }},
-		{"embedded after chroma", false, func() { shiftLines(t, root, "sub/client.go", 2) }},
-		{"chroma again after embedded edits", true, func() {
-			shiftLines(t, root, "server.go", 3)
+		{"embedded, first index", false, func() {}, nil},
+		{"chroma after embedded", true, func() {}, nil},
+		{"embedded after edits", false, func() { shiftLines(t, root, "server.go", 1) }, nil},
+		{"chroma behind by an edit", true, func() {}, nil},
+		{"embedded after a delete and a rename", false, func() {
+			shiftLines(t, root, "server.go", 2)
 			if err := os.Remove(filepath.Join(root, "sub", "client.go")); err != nil {
 				t.Fatal(err)
 			}
-		}},
-		{"embedded again", false, func() { shiftLines(t, root, "server.go", 4) }},
-		{"chroma a third time", true, func() { shiftLines(t, root, "server.go", 5) }},
+			full := filepath.Join(root, "server.go")
+			b, err := os.ReadFile(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(strings.Replace(string(b), "type Server struct", "type Server2 struct", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
+		{"chroma behind by a delete and a rename", true, func() {}, func(s project.VectorState) bool { return s.Extra > 0 }},
+		{"chroma after an edit", true, func() { shiftLines(t, root, "server.go", 3) }, nil},
+		{"embedded again", false, func() { shiftLines(t, root, "server.go", 4) }, nil},
 	}
 	for _, s := range steps {
 		s.edit()
@@ -143,6 +156,9 @@ func TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords(t *testing.T) {
 		p, err := project.Open(ctx, root, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
+		}
+		if st, _ := p.VectorState(); s.want != nil && !s.want(st) {
+			t.Errorf("%s: the collection was not behind as the step means it to be: %+v", s.name, st)
 		}
 		checkCurrentGeneration(t, s.name, p, c)
 		p.Close()
@@ -236,4 +252,47 @@ func TestAServerRestartedEmptyIsRefilledWithTheCurrentRecords(t *testing.T) {
 		checkCurrentGeneration(t, step, p, collectionOf(t, cfg, root, emb))
 		p.Close()
 	}
+}
+
+// TestKnowledgeBasesOfOneTreeLeaveEachOtherTheCurrentRecords: two
+// knowledge bases of one tree (a persistent one and an in-memory one)
+// share its collection. The in-memory one indexes an edit, which is then
+// undone: the persistent one reuses its search index of the original
+// bytes and finds the collection holding records of the edited bytes
+// (stale) and of a definition only the edit had (extra); it ends with
+// exactly its own generation's records and a full page of vector hits.
+func TestKnowledgeBasesOfOneTreeLeaveEachOtherTheCurrentRecords(t *testing.T) {
+	root := testfixture.CopyTree(t, "../testdata/gosample")
+	emb := localEmbedder(t)
+	cfg := chromaConfig(t)
+	ctx := context.Background()
+	persistent := project.Options{DBPath: filepath.Join(t.TempDir(), "kb.sqlite"), Embedder: emb, Chroma: cfg}
+	p, err := project.Open(ctx, root, persistent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	full := filepath.Join(root, "server.go")
+	original, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shiftLines(t, root, "server.go", 1)
+	q, err := project.Open(ctx, root, project.Options{InMemory: true, Embedder: emb, Chroma: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+	if err := os.WriteFile(full, original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err = project.Open(ctx, root, persistent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if st, _ := p.VectorState(); st.Stale == 0 || st.Extra == 0 || !p.Stats().Reused {
+		t.Errorf("the reused search index did not find the other knowledge base's records (reused %v): %+v", p.Stats().Reused, st)
+	}
+	checkCurrentGeneration(t, "after the other knowledge base", p, collectionOf(t, cfg, root, emb))
 }
