@@ -23,7 +23,8 @@ import (
 // processEnv makes the test binary a soak process (see TestSoakProcess):
 // its value is the tree's root; processEnv_DB is the knowledge base,
 // processEnv_STOP the file whose existence stops it, processEnv_SEED its
-// random seed.
+// random seed; processEnv_EMBED=1 gives it the local embedder (hybrid
+// search, a search index of its own beside the lexical one).
 const processEnv = "RLM_SOAK_PROCESS"
 
 // queries are asked after every round, of the shared knowledge base and
@@ -80,6 +81,13 @@ func TestSoakProcess(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(seed, 11))
 	ctx := context.Background()
+	opts := rlm.Options{DBPath: db}
+	if os.Getenv(processEnv+"_EMBED") == "1" {
+		if opts.Embedder, err = rlm.LocalEmbedder(); err != nil {
+			fmt.Fprintln(os.Stderr, "soak process:", err)
+			os.Exit(2)
+		}
+	}
 	ops, exp := 0, 0
 	check := func(op string, err error) bool {
 		ops++
@@ -99,11 +107,11 @@ func TestSoakProcess(t *testing.T) {
 			break
 		}
 		if rng.IntN(4) == 0 {
-			_, err := rlm.ReadStatus(ctx, root, rlm.Options{DBPath: db})
+			_, err := rlm.ReadStatus(ctx, root, opts)
 			check("status without a project", err)
 			continue
 		}
-		p, err := rlm.Open(ctx, root, rlm.Options{DBPath: db})
+		p, err := rlm.Open(ctx, root, opts)
 		if !check("open", err) {
 			continue
 		}
@@ -136,12 +144,12 @@ type soakProcess struct {
 	err            error
 }
 
-func startProcess(t *testing.T, root, db, stop string, seed int) *soakProcess {
+func startProcess(t *testing.T, root, db, stop string, seed int, embed bool) *soakProcess {
 	t.Helper()
 	sp := &soakProcess{done: make(chan struct{})}
 	sp.cmd = exec.Command(os.Args[0], "-test.run=^TestSoakProcess$", "-test.count=1")
 	sp.cmd.Env = append(os.Environ(), processEnv+"="+root, processEnv+"_DB="+db,
-		processEnv+"_STOP="+stop, processEnv+"_SEED="+strconv.Itoa(seed))
+		processEnv+"_STOP="+stop, processEnv+"_SEED="+strconv.Itoa(seed), processEnv+"_EMBED="+map[bool]string{true: "1"}[embed])
 	sp.cmd.Stdout, sp.cmd.Stderr = &sp.stdout, &sp.stderr
 	if err := sp.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -295,7 +303,9 @@ func answers(ctx context.Context, root string, opts rlm.Options) (map[string][]s
 // TestSharedKnowledgeBaseAnswersAsAFreshIndexAfterEveryRound: several OS
 // processes interleave index, search and status through the façade on one
 // persistent knowledge base while a writer edits files and creates,
-// removes and renames directories. After every round the writer stops,
+// removes and renames directories; some processes (and every other
+// round's check) use the local embedder, so lexical and hybrid search
+// indexes of one knowledge base are built side by side. After every round the writer stops,
 // and a project opened on the shared knowledge base must give, for every
 // query, the hits (path, line, symbol, in order) a fresh in-memory index
 // of the same bytes gives. A process error other than an expected one
@@ -318,6 +328,10 @@ func TestSharedKnowledgeBaseAnswersAsAFreshIndexAfterEveryRound(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
+	emb, err := rlm.LocalEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
 	kb := t.TempDir()
 	db, stop := filepath.Join(kb, "kb.sqlite"), filepath.Join(kb, "stop")
 	if _, _, err := answers(ctx, root, rlm.Options{DBPath: db}); err != nil {
@@ -325,7 +339,7 @@ func TestSharedKnowledgeBaseAnswersAsAFreshIndexAfterEveryRound(t *testing.T) {
 	}
 	var procs []*soakProcess
 	for i := range 3 {
-		procs = append(procs, startProcess(t, root, db, stop, int(start.UnixNano()%1000)*10+i))
+		procs = append(procs, startProcess(t, root, db, stop, int(start.UnixNano()%1000)*10+i, i%2 == 0))
 	}
 	rounds, compared := 0, 0
 	for ; time.Since(start) < length; rounds++ {
@@ -351,11 +365,17 @@ func TestSharedKnowledgeBaseAnswersAsAFreshIndexAfterEveryRound(t *testing.T) {
 		if werr != nil {
 			t.Fatalf("round %d: writer: %v", rounds, werr)
 		}
-		shared, files, err := answers(ctx, root, rlm.Options{DBPath: db})
+		// Odd rounds compare hybrid answers (the embedder's search
+		// index), even ones lexical answers.
+		var withEmb rlm.Embedder
+		if rounds%2 == 1 {
+			withEmb = emb
+		}
+		shared, files, err := answers(ctx, root, rlm.Options{DBPath: db, Embedder: withEmb})
 		if err != nil {
 			t.Fatalf("round %d: the shared knowledge base: %v", rounds, err)
 		}
-		fresh, freshFiles, err := answers(ctx, root, rlm.Options{InMemory: true})
+		fresh, freshFiles, err := answers(ctx, root, rlm.Options{InMemory: true, Embedder: withEmb})
 		if err != nil {
 			t.Fatalf("round %d: a fresh index: %v", rounds, err)
 		}
