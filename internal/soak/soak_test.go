@@ -321,7 +321,14 @@ func TestSharedKnowledgeBaseAnswersAsAFreshIndexAfterEveryRound(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "server.go"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w := &writer{root: root, rng: rand.New(rand.NewPCG(uint64(start.UnixNano()), 3))}
+	seed := uint64(start.UnixNano())
+	if s := os.Getenv("RLM_SOAK_SEED"); s != "" {
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("RLM_SOAK_SEED=%q: %v", s, err)
+		}
+	}
+	t.Logf("writer seed %d (RLM_SOAK_SEED=%d repeats its choices)", seed, seed)
+	w := &writer{root: root, rng: rand.New(rand.NewPCG(seed, 3))}
 	for range 4 {
 		if err := w.step(); err != nil {
 			t.Fatal(err)
