@@ -13,17 +13,16 @@ import (
 	"github.com/rlm-dev/rlm/project"
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/chroma"
-	"github.com/rlm-dev/rlm/retrieval/embedded"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
 // countDocs counts the documents of a search index served with Chroma.
 func countDocs(ctx context.Context, b retrieval.Backend) (int, error) {
-	r, ok := b.(*retrieval.Router)
-	if !ok {
-		return 0, fmt.Errorf("not a router: %T", b)
+	e, err := primaryOf(b)
+	if err != nil {
+		return 0, err
 	}
-	return r.Primary.(*embedded.Backend).Count(ctx)
+	return e.Count(ctx)
 }
 
 // chromaConfig is a Chroma configuration of a collection prefix of its

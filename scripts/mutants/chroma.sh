@@ -46,3 +46,11 @@ mutant "the collection is reconciled at open" project/searchindex.go 's|if prima
 mutant "each tree has its own collection" project/searchindex.go 's|if cfg.Namespace == "" {|if cfg.Namespace == "never" {|' ./project -run TestTreesWithTheSamePathsKeepTheirOwnVectors
 mutant "stale vector hits are made up for" retrieval/router.go 's|if len(hits) >= req.Limit \|\| got < ask \|\| ask >= MaxLimit {|if true \|\| got < ask {|' ./project -run TestChromaHitsAreCheckedAgainstCurrentHashes
 mutant "the embedded text is stored as the document" retrieval/chroma/upsert.go 's|if t == "" \&\& derive {|if t == "" \&\& !derive {|' ./retrieval/chroma -run TestUpsertStoresTheEmbeddedTextAsTheDocument
+
+# Acceptance against the real server (issue 12): backend switched both
+# ways, server emptied between runs, two knowledge bases of one tree; each
+# ends with exactly the current generation's records and a full top-k.
+A='TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords|TestAServerRestartedEmptyIsRefilledWithTheCurrentRecords|TestKnowledgeBasesOfOneTreeLeaveEachOtherTheCurrentRecords'
+mutant "reconcile deletes no extra records" project/vectorsync.go 's|if err := vec.Delete(ctx, extra); err != nil {|if err := vec.Delete(ctx, nil); err != nil {|' ./project -run "$A"
+mutant "reconcile re-embeds no stale records" project/vectorsync.go 's|case hv != h:|case false \&\& hv != h:|' ./project -run "$A"
+mutant "no reconcile at open (acceptance)" project/searchindex.go 's|if primary != nil \&\& vec != nil {|if primary != nil \&\& vec == nil {|' ./project -run "$A"

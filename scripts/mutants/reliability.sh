@@ -41,3 +41,10 @@ mutant "each embedder keeps one search index" project/searchindex.go 's|keepPerE
 mutant "any number of embedders keep search indexes" project/searchindex.go 's|keepEmbedders   = 4|keepEmbedders   = 40|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
 mutant "a reused search index does not count as recently used" project/searchindex.go 's|os.Chtimes(searchPath, now, now)|_ = now|' ./project -run 'TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes'
 mutant "a toolchain tree keeps its knowledge base in the user cache" project/searchindex.go 's/	if InToolchain(absRoot) {/	if false \&\& InToolchain(absRoot) {/' ./project -run TestToolchainTreesKeepTheirKnowledgeBaseInTheUserCache
+
+# The soak (internal/soak, -short: 20 s): processes index, search and
+# status on one knowledge base while a writer churns the tree; after every
+# round the shared knowledge base answers as a fresh index.
+K='./internal/soak -short -run TestSharedKnowledgeBaseAnswersAsAFreshIndexAfterEveryRound'
+mutant "soak: a changed file of the same size is taken as unchanged" sourcefacts/store/validate.go 's|if r == nil \|\| !r.present \|\| r.hash != o.hash {|if r == nil \|\| !r.present \|\| r.hash.Len != o.hash.Len {|' $K
+mutant "soak: a file under a removed directory stays in the snapshot" sourcefacts/store/validate.go 's|pl.work = append(pl.work, \&workItem{path: p, row: r, gone: true})|_ = r|' $K
