@@ -417,11 +417,7 @@ func (s *Store) flushLocked(ctx context.Context) (Identity, error) {
 		out := make([]result, len(paths))
 		err := parallel(ctx, s.workers, len(paths), func(ctx context.Context, i int) error {
 			p := paths[i]
-			if !s.lister.Includes(s.root, p) {
-				out[i].o = &obs{gone: true} // not a source file: nothing to index
-				return nil
-			}
-			rr := readSource(s.abs(p), s.maxBytes)
+			rr := s.readListed(p) // not a source file of the project: gone, nothing to index
 			o := obsOf(rr)
 			out[i].o = o
 			if o.gone || s.rowMatches(st.rows[p], o) {

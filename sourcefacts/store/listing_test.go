@@ -205,6 +205,27 @@ func TestHarnessWriteToAnIgnoredFileIndexesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("flushed", paths(files))
+	// Views filter by the lister too; the rows show what Flush stored.
+	if n := presentRows(t, s, "sub/a.go"); n != 0 {
+		t.Errorf("flushed: the ignored sub/a.go has %d present rows", n)
+	}
+	// A hinted snapshot reads only hinted paths the lister includes.
+	writeFile(t, root, "sub/b.go", []byte("package p\n"))
+	s.SourceChangeHint("sub/b.go")
+	snapshot(t, s, All(), SnapshotOptions{Hinted: true})
+	if n := presentRows(t, s, "sub/b.go"); n != 0 {
+		t.Errorf("hinted: the ignored sub/b.go has %d present rows", n)
+	}
+}
+
+// presentRows counts the store's present file rows for path.
+func presentRows(t *testing.T, s *Store, path string) int {
+	t.Helper()
+	var n int
+	if err := s.db.QueryRow(`SELECT COUNT(*) FROM files WHERE path = ? AND present = 1`, path).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestFilesNoLongerListedLeaveTheProject: a file indexed under a wider
