@@ -69,13 +69,46 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.admitting++
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.admitting--
-		c.mu.Unlock()
-	}()
-	c.next.ServeHTTP(w, r)
+	var once sync.Once
+	admitted := func() {
+		once.Do(func() {
+			c.mu.Lock()
+			c.admitting--
+			c.mu.Unlock()
+		})
+	}
+	defer admitted()
+	// The session counts in open() once the SDK answers the request (it
+	// registers the session first), while the response may stay open as a
+	// stream: it stops counting as admitting then, or it would count twice.
+	c.next.ServeHTTP(&admittedWriter{ResponseWriter: w, admitted: admitted}, r)
 }
+
+// admittedWriter calls admitted when the response starts.
+type admittedWriter struct {
+	http.ResponseWriter
+	admitted func()
+}
+
+func (w *admittedWriter) WriteHeader(code int) {
+	w.admitted()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *admittedWriter) Write(b []byte) (int, error) {
+	w.admitted()
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush and Unwrap keep streaming working through the wrapper
+// (http.ResponseController).
+func (w *admittedWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *admittedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // open counts the server's HTTP sessions (those with a session id: stdio
 // and in-memory sessions have none).
