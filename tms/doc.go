@@ -12,7 +12,7 @@
 // When the environment changes (Sync with a new snapshot, embedder or
 // rules) the store observes every premise, hands the conclusions whose
 // observations changed — with their dependants, antecedents first — to the
-// rules in rules/tms (tms_labels/2), and records what the rules decide:
+// rules in rules/tms (label_nodes/2), and records what the rules decide:
 // each label (IN or OUT, with the rule and the premise that decided it)
 // and, for a label that changed, the owner's action (withdraw, rederive,
 // restore). Go holds the state and the graph; the rules decide labels and

@@ -114,7 +114,7 @@ func (r *Rules) decide(ctx context.Context, nodes []node, held func(id string) L
 			terms = append(terms, engine.Compound("node", engine.Int(int64(i)), engine.Atom(string(n.rec.Kind)),
 				engine.Atom(string(n.rec.Label)), engine.List(n.obs...), engine.List(as...)))
 		}
-		sol, err := r.eng.Once(ctx, "tms_labels", engine.List(terms...), engine.NewVar())
+		sol, err := r.eng.Once(ctx, "label_nodes", engine.List(terms...), engine.NewVar())
 		if err != nil {
 			return nil, fmt.Errorf("tms: labels: %w", err)
 		}

@@ -25,7 +25,7 @@
                      of this batch, held(Label, Id) for one whose label
                      does not change now.
 
-    tms_labels(+Nodes, -Labels) answers label(I, Label, Because, Action,
+    label_nodes(+Nodes, -Labels) answers label(I, Label, Because, Action,
     ActionBecause) for each node, in order: Label is in or out, Because
     names the rule and the premise that decided it, Action is what the
     owner of the conclusion does about the change (closed vocabulary):
@@ -62,18 +62,18 @@ rule_id(tms_withdraw_on_out, "an OUT cached answer or plan is withdrawn, recompu
 rule_id(tms_rederive_on_out, "an OUT session conclusion is re-derived for the session's next turn").
 rule_id(tms_restore_on_in, "an OUT conclusion whose premises hold again is IN, without recomputation").
 
-%! tms_labels(+Nodes, -Labels) is det.
+%! label_nodes(+Nodes, -Labels) is det.
 %  Labels each node in order; a node's antecedents in the batch come
 %  before it, so dependants follow their antecedents transitively.
-tms_labels(Nodes, Labels) :-
-    tms_labels(Nodes, [], Rev),
+label_nodes(Nodes, Labels) :-
+    label_nodes(Nodes, [], Rev),
     reverse(Rev, Labels).
 
-tms_labels([], Acc, Acc).
-tms_labels([node(I, Kind, Was, Ps, As)|Ns], Acc, Out) :-
+label_nodes([], Acc, Acc).
+label_nodes([node(I, Kind, Was, Ps, As)|Ns], Acc, Out) :-
     tms_label(Ps, As, Acc, L, Why),
     tms_action(Kind, Was, L, Act, ActWhy),
-    tms_labels(Ns, [label(I, L, Why, Act, ActWhy)|Acc], Out).
+    label_nodes(Ns, [label(I, L, Why, Act, ActWhy)|Acc], Out).
 
 %! tms_label(+Premises, +Antecedents, +Done, -Label, -Because) is det.
 %  OUT with the first premise that fails, else OUT with the first
