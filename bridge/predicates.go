@@ -20,7 +20,7 @@ func Predicates() []engine.Predicate {
 		Fn: func(_ context.Context, in []any) (engine.Term, error) {
 			text, ok := engine.Text(in[0])
 			if !ok {
-				return nil, fmt.Errorf("query_features: text must be a string, got %T", in[0])
+				return nil, fmt.Errorf("query_features: text must be a string or an atom, got %s", engine.Describe(in[0]))
 			}
 			return QueryFeatures(text).Term(), nil
 		},

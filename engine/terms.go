@@ -338,3 +338,38 @@ func formatValue(b *bytes.Buffer, v any) {
 		fmt.Fprintf(b, "%v", x)
 	}
 }
+
+// Describe names the Prolog type of a decoded value for an error message
+// a rule author reads: "the integer 123", "an unbound variable", "the
+// compound foo/2", "a list of 3 elements". Values are shown only for
+// numbers and atoms, cut to 40 bytes.
+func Describe(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return fmt.Sprintf("the integer %d", x)
+	case float64:
+		return fmt.Sprintf("the float %g", x)
+	case AtomValue:
+		return "the atom " + quoteShort(string(x))
+	case StringValue:
+		return "the string " + quoteShort(string(x))
+	case VarValue:
+		return "an unbound variable"
+	case []any:
+		return fmt.Sprintf("a list of %d elements", len(x))
+	case CompoundValue:
+		return fmt.Sprintf("the compound %s/%d", quoteShort(x.Functor), len(x.Args))
+	}
+	return fmt.Sprintf("a value of Go type %T", v)
+}
+
+func quoteShort(s string) string {
+	if len(s) > 40 {
+		n := 40
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return strconv.Quote(s)
+}

@@ -25,7 +25,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	asJSON := fs.Bool("json", false, "print the whole result as one JSON object instead of streaming the answer")
 	catalog := fs.String("catalog", "", "prompt catalog file (YAML or JSON) of units the model may be shown")
 	budget := fs.Int("budget", 0, "tokens of one compiled projection (0: the default)")
-	timeout := fs.Duration("timeout", 2*time.Minute, "wall-time budget of the whole answer")
+	timeout := fs.Duration("timeout", 2*time.Minute, "wall-time budget of the whole answer (0 or negative: the default, 2m)")
 	var caps stringList
 	fs.Var(&caps, "cap", "grant a capability to the compile and the tool policy (repeatable), for catalog units that need it")
 	bf := addBackendFlags(fs)

@@ -49,7 +49,7 @@ func cmdRoute(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var caps stringList
 	fs.Var(&caps, "cap", "a granted capability (repeat); intents needing others are rejected")
 	allow := fs.String("allow", "", "side effects allowed besides none and read, comma-separated: write, external")
-	timeout := fs.Duration("timeout", 30*time.Second, "wall-time budget of the repair")
+	timeout := fs.Duration("timeout", 30*time.Second, "wall-time budget of the repair (0 or negative: the loop default, 2m)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -177,7 +177,7 @@ func cmdRouteEval(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	misses := fs.Bool("misses", false, "also list every configuration's misses")
 	half := fs.String("half", "", "score only one half of the corpus: dev or held_out (split by a hash of the utterance)")
-	timeout := fs.Duration("timeout", 30*time.Second, "wall-time budget of one repair")
+	timeout := fs.Duration("timeout", 30*time.Second, "wall-time budget of one repair (0 or negative: the loop default, 2m)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

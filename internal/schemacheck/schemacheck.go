@@ -11,7 +11,9 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -82,13 +84,16 @@ func Compile(schema json.RawMessage) (*jsonschema.Resolved, error) {
 
 // SplitValidation turns a jsonschema validation error, a chain of
 // "validating LOCATION: " prefixes ending in a message, into the innermost
-// location and the message.
+// location and the message. A numeric bound's message, which the library
+// words with a rational and a %f ("maximum: 1000000/1 is greater than
+// 1000.000000"), is reworded with plain numbers ("1000000 is more than the
+// maximum 1000").
 func SplitValidation(err error) (path, msg string) {
 	msg, path = err.Error(), "root"
 	for {
 		rest, ok := strings.CutPrefix(msg, "validating ")
 		if !ok {
-			return path, msg
+			return path, plainBound(msg)
 		}
 		loc, after, ok := strings.Cut(rest, ": ")
 		if !ok {
@@ -96,4 +101,39 @@ func SplitValidation(err error) (path, msg string) {
 		}
 		path, msg = loc, after
 	}
+}
+
+// boundMessage matches jsonschema-go's numeric bound messages (validate.go:
+// "%s: %s is less than %f", the instance a *big.Rat in its String form).
+var boundMessage = regexp.MustCompile(`^(minimum|maximum|exclusiveMinimum|exclusiveMaximum): (-?[0-9]+/[0-9]+) is (?:less|greater) than (?:or equal to )?(-?[0-9.]+)$`)
+
+// plainBound rewords a numeric bound message (see SplitValidation); any
+// other message is returned as it is.
+func plainBound(msg string) string {
+	m := boundMessage.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	r, ok := new(big.Rat).SetString(m[2])
+	if !ok {
+		return msg
+	}
+	n := r.RatString()
+	if !r.IsInt() {
+		n = trimZeros(r.FloatString(6))
+	}
+	bound := trimZeros(m[3])
+	word := map[string]string{
+		"minimum": "less than the minimum", "maximum": "more than the maximum",
+		"exclusiveMinimum": "not more than the exclusive minimum", "exclusiveMaximum": "not less than the exclusive maximum",
+	}[m[1]]
+	return n + " is " + word + " " + bound
+}
+
+// trimZeros drops a decimal number's trailing zeros and a bare point.
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }

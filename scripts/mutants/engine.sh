@@ -34,3 +34,9 @@ mutant "UserDir errors wrap the RulesDirError" engine/layers.go 's#return nil, \
 mutant "a symbolic link to a directory is not read" engine/layers.go 's#err == nil \&\& st.IsDir() {#err == nil \&\& st.IsDir() \&\& false {#' ./engine -run 'TestRuleDirectoryReadsOnlyBoundedRegularFiles'
 mutant "a REPL query's second clause is refused" internal/plsyntax/read.go 's/if next, more := sc.Next(); more {/if next, more := sc.Next(); more \&\& next.Start < 0 {/' ./engine -run TestQueryTextSyntaxErrorsSayWhatAndWhere
 mutant "a REPL query's syntax error says its column" engine/toplevel.go 's/if errors.As(err, \&se) {/if false \&\& errors.As(err, \&se) {/' ./engine -run TestQueryTextSyntaxErrorsSayWhatAndWhere
+
+# Error words for rule authors and tool callers.
+mutant "a decoded value is described by its Prolog type" engine/terms.go 's#return fmt.Sprintf("the integer %d", x)#return fmt.Sprintf("%T", x)#' ./engine -run 'TestDescribeNamesThePrologTypeOfAValueForRuleAuthors'
+mutant "a long text is cut on a rune boundary" engine/terms.go 's#for n > 0 \&\& !utf8.RuneStart(s\[n\]) {#for n < 0 {#' ./engine -run 'TestDescribeNamesThePrologTypeOfAValueForRuleAuthors'
+mutant "numeric bound messages are reworded" internal/schemacheck/schemacheck.go 's#return path, plainBound(msg)#return path, msg#' ./internal/schemacheck -run 'TestNumericBoundMessagesAreWordedWithPlainNumbers'
+mutant "a fractional instance is shown as a decimal" internal/schemacheck/schemacheck.go 's#n = trimZeros(r.FloatString(6))#n = r.FloatString(6)#' ./internal/schemacheck -run 'TestNumericBoundMessagesAreWordedWithPlainNumbers'
