@@ -33,3 +33,6 @@ mutant "an oversized ignore file is absent" $L 's|len(b) > MaxIgnoreFileBytes {|
 mutant "Flush and the publish re-read index only included paths" sourcefacts/store/fileio.go 's|	if !s.lister.Includes(s.root, rel) {|	if false \&\& !s.lister.Includes(s.root, rel) {|' $S -run TestHarnessWriteToAnIgnoredFileIndexesNothing
 mutant "unindexed dirty paths are shown only if included" sourcefacts/store/snapshot.go 's|return s.lister.Includes(s.root, p) }|return true }|' $S -run TestHarnessWriteToAnIgnoredFileIndexesNothing
 mutant "links out of the root are not listed" sourcefacts/list.go 's|	return err == nil \&\& rel != ".." \&\& !strings.HasPrefix(rel, ".."+string(filepath.Separator)) \&\& !filepath.IsAbs(rel)|	return err == nil \&\& rel != "-"|' ./sourcefacts -run TestLinksToFilesOutsideTheRootAreNotListed
+
+# The warm check's read buffers.
+mutant "a matching file's read buffer is reused" sourcefacts/store/validate.go 's#\t\t\t\ts.readBufs.Put(buf)#\t\t\t\t_ = buf#' ./sourcefacts/store -run 'TestAWarmCheckOfAnUnchangedTreeReusesItsReadBuffers'

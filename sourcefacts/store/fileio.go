@@ -45,6 +45,12 @@ func (s *Store) readListed(rel string) *readResult {
 }
 
 func readSource(abs string, max int64) *readResult {
+	return readSourceInto(abs, max, new(bytes.Buffer))
+}
+
+// readSourceInto is readSource reading into buf, which must be empty: the
+// result's src aliases buf's bytes while buf is not reused.
+func readSourceInto(abs string, max int64, buf *bytes.Buffer) *readResult {
 	r := &readResult{checked: time.Now().UnixNano()}
 	f, err := openNonBlocking(abs)
 	if err != nil {
@@ -66,7 +72,6 @@ func readSource(abs string, max int64) *readResult {
 		return r
 	}
 	before := statOf(fi)
-	var buf bytes.Buffer
 	if sz := fi.Size(); sz > 0 && sz <= max {
 		buf.Grow(int(sz) + 1)
 	}

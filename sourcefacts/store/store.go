@@ -152,6 +152,11 @@ type Store struct {
 	faultMu sync.Mutex
 	faults  []sourcefacts.PathFault // the last walk's; see Snapshot.Faults
 
+	// readBufs holds *bytes.Buffer for validation's reads: a file whose
+	// bytes match its row returns its buffer, so a warm check of an
+	// unchanged tree allocates no file-sized buffers.
+	readBufs sync.Pool
+
 	// readOnly: the database file cannot be written; validation records
 	// the files that differ from the last generation in pending (path →
 	// reason) instead of publishing (see readonly.go).

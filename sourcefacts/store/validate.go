@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -105,6 +106,11 @@ type obs struct {
 	checked int64
 	trusted bool // taken from the stat cache, not read
 }
+
+// maxPooledRead is the largest buffer validation keeps for reuse: bigger
+// files (rare) get a buffer of their own each time rather than pinning
+// their size in the pool.
+const maxPooledRead = 1 << 20
 
 func obsOf(rr *readResult) *obs {
 	if rr.missing {
@@ -246,10 +252,19 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 			out[i].o = &obs{hash: r.hash, errMsg: r.errMsg, trusted: true}
 			return nil
 		}
-		rr := readSource(abs, s.maxBytes)
+		buf, _ := s.readBufs.Get().(*bytes.Buffer)
+		if buf == nil {
+			buf = new(bytes.Buffer)
+		}
+		buf.Reset()
+		rr := readSourceInto(abs, s.maxBytes, buf)
 		o := obsOf(rr)
 		out[i].o = o
 		if o.gone || s.rowMatches(r, o) {
+			// Nothing keeps rr.src: obs holds the hash, not the bytes.
+			if buf.Cap() <= maxPooledRead {
+				s.readBufs.Put(buf)
+			}
 			return nil
 		}
 		if ro {
