@@ -92,6 +92,7 @@ type Options struct {
 type Planner struct {
 	eng   *engine.Engine
 	avail []retrieval.Strategy
+	feats featureMemo // PlanFor's features, for Run of the same plan
 }
 
 // New loads the rules with the bridge's host predicates. Bad rule files

@@ -40,7 +40,13 @@ func (p *Planner) PlanFor(ctx context.Context, b retrieval.Backend, query string
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	return p.plan(ctx, query, featuresFor(ctx, b, query), b.Capabilities().Strategies)
+	feats := featuresFor(ctx, b, query)
+	plan, err := p.plan(ctx, query, feats, b.Capabilities().Strategies)
+	if err != nil {
+		return nil, err
+	}
+	p.feats.put(plan, b, feats)
+	return plan, nil
 }
 
 // featuresFor is the query's features against b's snapshot: words b
@@ -67,7 +73,10 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	if err != nil {
 		return nil, fmt.Errorf("planner: %w", err)
 	}
-	feats := featuresFor(ctx, b, query)
+	feats, ok := p.feats.get(plan, b)
+	if !ok {
+		feats = featuresFor(ctx, b, query)
+	}
 	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{},
 		Generation: plan.Generation}
 	ans.Notes = append(ans.Notes, futureGenerations(agenda, plan.Generation)...)

@@ -70,16 +70,20 @@ func (p *Planner) PlanTabled(ctx context.Context, t *Table, b retrieval.Backend,
 	if err != nil {
 		return nil, false, fmt.Errorf("planner: table key: %w", err)
 	}
+	term := feats.Term()
 	if plan, ok := t.lookup(snapshot, string(key)); ok {
 		plan.Query = query // the features of longer texts are of their first MaxFeatureBytes
+		p.feats.put(plan, b, term)
 		return plan, true, nil
 	}
-	plan, err := p.plan(ctx, query, feats.Term(), avail)
+	plan, err := p.plan(ctx, query, term, avail)
 	if err != nil {
 		return nil, false, err
 	}
 	t.store(snapshot, string(key), plan)
-	return clonePlan(plan), false, nil
+	cp := clonePlan(plan)
+	p.feats.put(cp, b, term)
+	return cp, false, nil
 }
 
 // lookup returns a copy of the plan tabled under key for snapshot,

@@ -215,10 +215,12 @@ fallback_role(_, check).
 
 %! retarget(+Class, +Features, +Resolved, -Steps, -Because) is det.
 %  After a check step resolved the target to the symbol Resolved, the
-%  steps that answer the query for it.
+%  steps that answer the query for it. A relationship class whose
+%  features name no relation (a host's plan run for another query) gets
+%  the definition.
 retarget(relationship, F, N, [step(graph, [relation(R), name(N)], evidence)],
          because(fb_retarget_relation, [relation(R), resolved(N)])) :-
-    feature(relation(R), F), !.
+    feature(relation(R), F), R \== none, !.
 retarget(_, _, N, [step(exact, [name(N)], evidence)],
          because(fb_retarget_definition, [resolved(N)])).
 

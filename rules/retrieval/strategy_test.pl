@@ -54,6 +54,12 @@ test(retarget_relation) :-
     R == fb_retarget_relation,
     Steps == [step(graph, [relation(callers), name("ServeHTTP")], evidence)].
 
+test(retarget_without_a_relation_is_the_definition) :-
+    features_from_list([relation(none)], F),
+    retarget(relationship, F, "ServeHTTP", Steps, because(R, _)),
+    R == fb_retarget_definition,
+    Steps == [step(exact, [name("ServeHTTP")], evidence)].
+
 test(every_strategy_has_a_cost) :-
     forall(member(S, [exact, structural, graph, lexical, vector, hybrid]), cost(S, _)).
 
