@@ -158,7 +158,7 @@ func (p *Project) CaseStats() CaseStats {
 }
 
 // caseRecorder is the project as the completion loop's retriever for one
-// Ask: it remembers which kept case each hit it handed out came from, so
+// Ask or a session's turns: it remembers which kept case each hit it handed out came from, so
 // that the answer's citations revise those cases (reviseCited).
 type caseRecorder struct {
 	p    *Project
@@ -189,11 +189,20 @@ func (r *caseRecorder) ReadSource(ctx context.Context, path, contentHash string)
 	return r.p.ReadSource(ctx, path, contentHash)
 }
 
+// Cited is reviseCited (loop.CitationObserver: a session calls it after
+// each turn).
+func (r *caseRecorder) Cited(ctx context.Context, cs []loop.Citation) error {
+	return r.reviseCited(ctx, cs)
+}
+
 // reviseCited revises each case whose evidence the answer was given
-// (cs, the loop's citations) with which of it the answer cited.
+// (cs, the loop's citations) with which of it the answer cited, then
+// forgets what it handed out: each answer revises its own evidence's
+// cases once.
 func (r *caseRecorder) reviseCited(ctx context.Context, cs []loop.Citation) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer clear(r.from)
 	byCase := map[int64]*cases.Evidence{}
 	var order []int64
 	for _, c := range cs {

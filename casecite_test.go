@@ -69,3 +69,60 @@ func TestAnAnswersCitationsReviseTheCaseItsEvidenceCameFrom(t *testing.T) {
 		t.Errorf("after an answer citing nothing (-want +got):\n%s", diff)
 	}
 }
+
+// TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom: as Ask's, each
+// turn's citations revise the case its evidence came from, once, by the
+// turn whose search handed it out: a first turn citing Handle counts as
+// cited, a second citing nothing as ignored, a third on another question
+// citing the carried Handle leaves the case as it was.
+func TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom(t *testing.T) {
+	root := testfixture.WriteTree(t, caseTree)
+	p, err := rlm.Open(context.Background(), root, rlm.Options{InMemory: true, Cases: true, Memory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	answers := []string{"Handle in handler.go calls it.", "I cannot tell.", "Handle in handler.go, as before."}
+	fake := testfixture.NewChatFake(t, func(call int, _ testfixture.Request) testfixture.ChatTurn {
+		return testfixture.ChatTurn{Content: answers[min(call, len(answers)-1)]}
+	})
+	m, err := rlm.NewChatModel(fake.URL(), "gpt-4o-mini", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.NewSession(rlm.AskOptions{Model: m, Limits: rlm.AskLimits{Wall: 20 * time.Second, Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	const q = "what calls servehttp"
+	type outcome struct{ Cited, Ignored int }
+	caseNow := func() outcome {
+		t.Helper()
+		cs, err := p.Cases(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if c.Query == q {
+				return outcome{c.Cited, c.Ignored}
+			}
+		}
+		t.Fatalf("cases %+v: none for %q", cs, q)
+		return outcome{}
+	}
+	// The third turn asks another question; Handle, carried from the
+	// first as session context, is cited again, but it was not handed out
+	// by this turn's search: the first case is not revised again.
+	for i, tc := range []struct {
+		question string
+		want     outcome
+	}{{q, outcome{Cited: 1}}, {q, outcome{Cited: 1, Ignored: 1}}, {"where is Wrap defined?", outcome{Cited: 1, Ignored: 1}}} {
+		if _, err := s.Turn(context.Background(), tc.question); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, caseNow()); diff != "" {
+			t.Errorf("after turn %d, %q (-want +got):\n%s", i+1, tc.question, diff)
+		}
+	}
+}

@@ -288,8 +288,9 @@ type (
 // Ask, and the evidence of earlier turns is carried into later ones as
 // context that the truth-maintenance store keeps true — a unit whose file
 // changed is withdrawn and re-derived, one whose bytes are back is
-// restored. Close it to forget its conclusions. Error: ErrNoMemory
-// without Options.Memory.
+// restored. With Options.Cases each turn's citations revise the kept
+// cases its evidence came from, as Ask's do. Close it to forget its
+// conclusions. Error: ErrNoMemory without Options.Memory.
 func (p *Project) NewSession(opts AskOptions) (*Session, error) {
 	if p.mem == nil {
 		return nil, ErrNoMemory
@@ -298,9 +299,15 @@ func (p *Project) NewSession(opts AskOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	var r loop.Retriever = p
+	if p.cases != nil {
+		// As Ask: each turn's citations revise the cases its evidence
+		// came from (caseRecorder.Cited, after every turn).
+		r = &caseRecorder{p: p, from: map[evidenceKey]int64{}}
+	}
 	return loop.NewSession(loop.Options{
 		Model: opts.Model, Compiler: c, Catalog: opts.Catalog, Registry: opts.Tools, Policy: opts.Policy,
-		Mode: opts.Mode, Input: opts.Input, Retriever: p, Limits: opts.Limits, OnDelta: opts.OnDelta,
+		Mode: opts.Mode, Input: opts.Input, Retriever: r, Limits: opts.Limits, OnDelta: opts.OnDelta,
 	}, sessionMemory{p})
 }
 

@@ -125,6 +125,15 @@ func NewSession(opts Options, mem Memory) (*Session, error) {
 	return &Session{opts: opts, mem: mem, scope: "session:" + hex.EncodeToString(b[:])}, nil
 }
 
+// CitationObserver may be implemented by a Session's Retriever: after each
+// turn's Run, Cited is given the turn's citations (the evidence handed to
+// the model, each marked cited or not). rlm's project revises the kept
+// cases the evidence came from with it. An error from Cited is joined to
+// the turn's error; the turn's result stands.
+type CitationObserver interface {
+	Cited(ctx context.Context, cites []Citation) error
+}
+
 // Scope is the prefix of the keys of the session's conclusions.
 func (s *Session) Scope() string { return s.scope }
 
@@ -195,6 +204,11 @@ func (s *Session) Turn(ctx context.Context, question string) (*TurnResult, error
 	tr.Result = res
 	if kerr := s.keep(context.WithoutCancel(ctx), rec.taken(), res.Citations); kerr != nil && err == nil {
 		err = fmt.Errorf("loop: session context: %w", kerr)
+	}
+	if o, ok := s.opts.Retriever.(CitationObserver); ok {
+		if cerr := o.Cited(context.WithoutCancel(ctx), res.Citations); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("loop: citations: %w", cerr))
+		}
 	}
 	return tr, err
 }

@@ -76,3 +76,8 @@ mutant "fuzzy evidence under a constraint keeps the gap open" rules/retrieval/ev
 mutant "why-not names a recency filter" rules/retrieval/whynot.pl 's/^    C =< N\.$/    C < 0, N < 0./' . -run TestWhyNotNamesTheRecencyFilter
 mutant "why-not resolves changed(last) to the answer's generation" planner/whynot.go 's/if step.Changed == bridge.ChangedLast \&\& ans.Generation > 0 {/if step.Changed == bridge.ChangedLast \&\& ans.Generation < 0 {/' . -run TestWhyNotNamesTheRecencyFilter
 mutant "a recency filter no file can pass is noted" planner/search.go 's/if err != nil || gen <= 0 || n < gen || seen\[n\] {/if err != nil || gen <= 0 || n <= gen || seen[n] {/' ./planner -run TestARecencyFilterNoFileCanPassIsNoted
+
+# A session's citations revise cases as Ask's do.
+mutant "a session's turns revise cases" loop/session.go 's#if o, ok := s.opts.Retriever.(CitationObserver); ok {#if o, ok := s.opts.Retriever.(CitationObserver); ok \&\& false {#' . -run 'TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom'
+mutant "a session with cases records where evidence came from" memory.go 's#^\tif p.cases != nil {$#\tif false {#' . -run 'TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom'
+mutant "handed-out evidence revises its case once" casebase.go 's#\tdefer clear(r.from)#\t_ = 0#' . -run 'TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom'
