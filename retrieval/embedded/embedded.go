@@ -2,7 +2,7 @@
 // (modernc.org/sqlite — pure Go, FTS5 built in), no server.
 //
 // It answers the exact, lexical (BM25), graph and structural strategies,
-// and, when opened WithEmbedder, the vector (exact cosine similarity) and
+// and, when opened WithEmbedder, the vector (cosine similarity) and
 // hybrid (reciprocal rank fusion of lexical and vector) strategies. It
 // honours every retrieval.Filter field on all of them. Without an embedder,
 // vector and hybrid requests fail with an error wrapping
@@ -19,17 +19,35 @@
 //
 // Vectors are stored per (embedder model id, dimensions): a row keyed
 // (model, dims, doc_id) holding the vector as a BLOB of little-endian
-// float32 values, exactly as given. A Backend reads and writes only the rows
-// of its own model and dimensions, so a change of embedder never mixes
-// vectors; replacing or deleting a document drops its vectors of every
-// model. Vector search is exact: the first vector search after a write loads
-// that model's vectors into one contiguous in-memory []float32, each scaled
-// to unit length (n × dims × 4 bytes: 150 MiB for 100,000 × 384), and every
-// search scans all of them (split over up to four goroutines for large
-// sets), keeping the top k in a heap. The copy is tied to a generation
-// counter that every write transaction advances, so it is never stale, also
-// when another process writes the same file; the price is that the first
-// vector search after any write reloads it (about 0.5 s for 100,000 × 384).
+// float32 values, exactly as given, stamped with the generation that wrote
+// it. A Backend reads and writes only the rows of its own model and
+// dimensions, so a change of embedder never mixes vectors; replacing or
+// deleting a document drops its vectors of every model (recording their
+// rids as tombstones). Every write transaction advances a generation
+// counter, so nothing derived from the rows is ever stale, also when
+// another process writes the same file.
+//
+// Vector search has two paths, chosen per generation by the number of
+// vectors:
+//   - up to exactMaxFloats (2^22) floats — 10,922 vectors of 384
+//     dimensions — it is exact: the first search after a write loads the
+//     model's vectors into one in-memory []float32, each scaled to unit
+//     length, and every search scans all of them (split over up to four
+//     goroutines), keeping the top k in a heap (vindex.go);
+//   - above, each vector is also held as 7-bit scalar-quantised codes
+//     (quant.go: one byte per dimension, 4× smaller than float32) in a
+//     base file beside the database (SidecarFiles), memory-mapped, plus the
+//     rows written since (the delta) less the tombstoned ones; a search
+//     scans the codes for the max(4k, 64) best candidates and re-ranks them
+//     by exact cosine from their stored float32 rows, read in the same
+//     transaction (qindex.go). Returned scores are the exact search's, bit
+//     for bit, ties by ascending id; what can differ is recall: a true
+//     top-k document whose code ranks below the pool is missed. Measured on
+//     GOROOT/src (236,777 vectors): recall@10 1.000 against exact search
+//     (docs/BENCHMARKS.md). Upsert and Delete cost their own rows; a
+//     search that finds more than compactAt (2,048) delta rows and
+//     tombstones merges them into a new base file. WithExactVectors keeps
+//     the exact path at any size.
 //
 // A Backend is safe for concurrent use. Writers are serialised inside the
 // process; a file database uses WAL mode so readers proceed while a batch is

@@ -36,6 +36,20 @@ func exactTop(docs []retrieval.Document, vecs [][]float32, q []float32, k int, f
 	return r[:min(k, len(r))]
 }
 
+// clustered is n random vectors whose first 300 are near copies of the
+// first's direction (their cosines to it differ by less than the
+// quantisation error), and that direction.
+func clustered(r *mrand.Rand, n, dims int) ([][]float32, []float32) {
+	vecs := testfixture.RandomVectors(r, n, dims)
+	center := append([]float32(nil), vecs[0]...)
+	for i := 0; i < 300; i++ {
+		for j := range vecs[i] {
+			vecs[i][j] = center[j] + 0.05*vecs[i][j]
+		}
+	}
+	return vecs, center
+}
+
 func TestDot7EqualsTheIntegerDotProduct(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(1, 2))
 	for _, dims := range []int{1, 7, 8, 9, 384, 1000} {
@@ -206,15 +220,9 @@ func TestQuantizedSearchForgetsDeletedAndFindsRewrittenDocuments(t *testing.T) {
 			const n, dims, k = 1500, 32, 10
 			r := mrand.New(mrand.NewPCG(7, 8))
 			docs := testfixture.VectorDocs(n)
-			vecs := testfixture.RandomVectors(r, n, dims)
-			// A cluster of 300 near copies of one direction: deleting it
-			// leaves a pool full of dead rows unless they are skipped.
-			center := vecs[0]
-			for i := 0; i < 300; i++ {
-				for j := range vecs[i] {
-					vecs[i][j] = center[j] + 0.05*vecs[i][j]
-				}
-			}
+			// Deleting the cluster leaves a pool full of dead rows unless
+			// they are skipped.
+			vecs, center := clustered(r, n, dims)
 			path := filepath.Join(t.TempDir(), "v.db")
 			b := openVec(t, path, WithVectorModel("random", dims))
 			if err := b.UpsertVectors(ctx, docs, vecs); err != nil {
@@ -303,10 +311,10 @@ func TestDamagedBaseFileIsRebuiltNotBelieved(t *testing.T) {
 			}
 			return b
 		},
-		"truncated":         func(b []byte) []byte { return b[:len(b)-1] },
-		"other dimensions":  func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 8); return b },
-		"another database":  func(b []byte) []byte { b[40] ^= 1; return b },
-		"not a base file":   func(b []byte) []byte { return []byte("hello") },
+		"truncated":        func(b []byte) []byte { return b[:len(b)-1] },
+		"other dimensions": func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 8); return b },
+		"another database": func(b []byte) []byte { b[40] ^= 1; return b },
+		"not a base file":  func(b []byte) []byte { return []byte("hello") },
 	}
 	for name, f := range damage {
 		t.Run(name, func(t *testing.T) {
@@ -360,15 +368,8 @@ func TestSmallSetsAreSearchedExactly(t *testing.T) {
 	const n, dims, k = 1000, 32, 10
 	r := mrand.New(mrand.NewPCG(11, 12))
 	docs := testfixture.VectorDocs(n)
-	vecs := testfixture.RandomVectors(r, n, dims)
-	// 300 near copies: their cosines to the center differ by less than
-	// the quantisation error, so only the exact search orders them.
-	center := vecs[0]
-	for i := 0; i < 300; i++ {
-		for j := range vecs[i] {
-			vecs[i][j] = center[j] + 0.05*vecs[i][j]
-		}
-	}
+	// Only the exact search orders the near copies.
+	vecs, center := clustered(r, n, dims)
 	b := openVec(t, "", WithVectorModel("random", dims))
 	if err := b.UpsertVectors(ctx, docs, vecs); err != nil {
 		t.Fatal(err)

@@ -116,13 +116,23 @@ const lanes = 0x00FF00FF00FF00FF
 // partial sums that never carry into it (see the contract).
 func dot7(words []uint64, w []byte) int64 {
 	w = w[:4*len(words)]
-	var s0, s1 uint64
-	for i := 0; i+1 < len(words); i += 2 {
+	var s0, s1, s2, s3 uint64
+	i := 0
+	for ; i+3 < len(words); i += 4 { // 16 dimensions, bounds checked once
+		b := w[4*i : 4*i+16 : 4*i+16]
+		ws := words[i : i+4 : i+4]
+		x, y := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		s0 += ((x & lanes) * ws[0]) >> 48
+		s1 += (((x >> 8) & lanes) * ws[1]) >> 48
+		s2 += ((y & lanes) * ws[2]) >> 48
+		s3 += (((y >> 8) & lanes) * ws[3]) >> 48
+	}
+	for ; i+1 < len(words); i += 2 {
 		x := binary.LittleEndian.Uint64(w[4*i:])
 		s0 += ((x & lanes) * words[i]) >> 48
 		s1 += (((x >> 8) & lanes) * words[i+1]) >> 48
 	}
-	return int64(s0 + s1)
+	return int64(s0 + s1 + s2 + s3)
 }
 
 // approx is the approximate score of a vector with the given codes, scale

@@ -12,8 +12,8 @@ import (
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
-// Vector storage and exact cosine search; see the package doc for the
-// storage layout and the in-memory copy (vindex).
+// Vector storage and cosine search; see the package doc for the storage
+// layout, the exact search (vindex.go) and the quantised one (qindex.go).
 
 // Defaults of the vector options.
 const (
@@ -46,6 +46,16 @@ type options struct {
 	dims       int
 	embedBatch int
 	stopword   func(term string) bool // nil: IsStopword
+	exact      bool                   // WithExactVectors
+}
+
+// WithExactVectors makes every vector search exact whatever the number of
+// vectors: all of them are scaled to unit length in one in-memory float32
+// copy (n × dims × 4 bytes) and scored, as below the quantised index's
+// bound (see the package doc). For callers that need exactness more than
+// memory and latency, and for benchmarks of the two.
+func WithExactVectors() Option {
+	return func(o *options) { o.exact = true }
 }
 
 // WithQueryStopwords replaces the words lexical queries drop (IsStopword:
@@ -272,8 +282,10 @@ func (b *Backend) UpsertVectors(ctx context.Context, docs []retrieval.Document, 
 // QueryVector returns the n (1..retrieval.MaxLimit; 0 means
 // retrieval.DefaultLimit) stored documents whose vectors are most similar to
 // vec by cosine similarity, among those passing filter, best first. vec must
-// have Dimensions() finite values, not all zero. The search is exact (every
-// stored vector of the backend's model and dimensions is scored). Hits have
+// have Dimensions() finite values, not all zero. The search is exact up to
+// 2^22 stored floats of the backend's model (or WithExactVectors); above,
+// candidates come from quantised codes and are re-ranked exactly, so
+// scores are exact and recall is measured (see the package doc). Hits have
 // Strategy retrieval.Vector, ScoreKind retrieval.ScoreCosineSimilarity with
 // Score in [-1, 1] (higher is better; float32 arithmetic) and Rank 1..n;
 // equal scores are ordered by ascending document id. Errors: a bad vector or

@@ -30,8 +30,7 @@ type vindex struct {
 
 	// The candidate rows of recently used filters at this generation
 	// (filters repeat: ExcludeTests, a language, a package).
-	fmu    sync.Mutex
-	fcache map[string][]int32
+	filters filterCache
 }
 
 // maxCachedFilters bounds vindex.fcache.
@@ -317,50 +316,57 @@ func filterActive(f retrieval.Filter) bool {
 }
 
 // candidates returns the index rows of the documents passing f, in
-// ascending order. The filter is evaluated by SQL (filterSQL, the same
-// conditions as every other strategy) inside tx, whose snapshot is the
-// index's generation; the answer is remembered for this generation. The
+// ascending order, remembered for this generation (filterCache). The
 // result must not be modified.
 func (ix *vindex) candidates(ctx context.Context, tx *sql.Tx, f retrieval.Filter) ([]int32, error) {
+	return ix.filters.get(ctx, tx, f, func(rids []int64) []int32 {
+		cand := []int32{}
+		i := 0
+		for _, rid := range rids {
+			// Both lists ascend: merge.
+			for i < len(ix.rids) && ix.rids[i] < rid {
+				i++
+			}
+			if i < len(ix.rids) && ix.rids[i] == rid {
+				cand = append(cand, int32(i))
+			}
+		}
+		return cand
+	})
+}
+
+// filterCache remembers the candidate rows of recently used filters for
+// one generation of an index (filters repeat: ExcludeTests, a language, a
+// package); at most maxCachedFilters of them.
+type filterCache struct {
+	mu sync.Mutex
+	m  map[string][]int32
+}
+
+// get returns the rows of the documents passing f: rows(rids) of the rids
+// filteredRIDs finds inside tx, the first time f is asked.
+func (c *filterCache) get(ctx context.Context, tx *sql.Tx, f retrieval.Filter, rows func(rids []int64) []int32) ([]int32, error) {
 	key, err := json.Marshal(f)
 	if err != nil {
 		return nil, err
 	}
-	ix.fmu.Lock()
-	cand, ok := ix.fcache[string(key)]
-	ix.fmu.Unlock()
+	c.mu.Lock()
+	cand, ok := c.m[string(key)]
+	c.mu.Unlock()
 	if ok {
 		return cand, nil
 	}
-	cand, err = ix.filterRows(ctx, tx, f)
-	if err != nil {
-		return nil, err
-	}
-	ix.fmu.Lock()
-	if ix.fcache == nil || len(ix.fcache) >= maxCachedFilters {
-		ix.fcache = make(map[string][]int32)
-	}
-	ix.fcache[string(key)] = cand
-	ix.fmu.Unlock()
-	return cand, nil
-}
-
-func (ix *vindex) filterRows(ctx context.Context, tx *sql.Tx, f retrieval.Filter) ([]int32, error) {
 	rids, err := filteredRIDs(ctx, tx, f)
 	if err != nil {
 		return nil, err
 	}
-	cand := []int32{}
-	i := 0
-	for _, rid := range rids {
-		// Both lists ascend: merge.
-		for i < len(ix.rids) && ix.rids[i] < rid {
-			i++
-		}
-		if i < len(ix.rids) && ix.rids[i] == rid {
-			cand = append(cand, int32(i))
-		}
+	cand = rows(rids)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedFilters {
+		c.m = make(map[string][]int32)
 	}
+	c.m[string(key)] = cand
+	c.mu.Unlock()
 	return cand, nil
 }
 
@@ -384,4 +390,3 @@ func filteredRIDs(ctx context.Context, tx *sql.Tx, f retrieval.Filter) ([]int64,
 	}
 	return rids, rows.Err()
 }
-

@@ -1,5 +1,5 @@
 # Mutants for the quantised vector index of retrieval/embedded (issue 13; see scripts/mutants.sh).
-mutant "dot7: the four lane products land in the top lane" retrieval/embedded/quant.go 's|s0 += ((x \& lanes) \* words\[i\]) >> 48|s0 += ((x \& lanes) * words[i]) >> 47|' ./retrieval/embedded -run TestDot7
+mutant "dot7: the four lane products land in the top lane" retrieval/embedded/quant.go 's|s0 += ((x \& lanes) \* ws\[0\]) >> 48|s0 += ((x \& lanes) * ws[0]) >> 47|' ./retrieval/embedded -run TestDot7
 mutant "recall bar: 7-bit codes" retrieval/embedded/quant.go 's|^const quantLevels = 63|const quantLevels = 1|' ./retrieval/embedded -run TestQuantizedSearchRecallAgainstExact
 mutant "recall bar: the pool is re-ranked, not just the top k" retrieval/embedded/qindex.go 's|return max(4\*k, minPool)|return k|' ./retrieval/embedded -run TestQuantizedSearchRecallAgainstExact
 mutant "re-ranking: scores are those of the stored vectors" retrieval/embedded/vector.go 's|r.sim = dot(q, u)|r.sim = dot(q[:len(q)-1], u)|' ./retrieval/embedded -run TestQuantizedHitsCarryExactScoresInExactOrder
