@@ -105,6 +105,14 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 	ix, err = p.openIndexFile(ctx, searchPath, current, vectors)
 	if ix != nil {
 		ix.vectors.Built = true
+		// Write the quantised vector base now, so the first vector search
+		// of every later command maps it instead of building it.
+		if eb, ok := ix.backend.(*embedded.Backend); ok {
+			if err := eb.CompactVectors(ctx); err != nil {
+				ix.close()
+				return nil, false, fmt.Errorf("project: build search index: %w", err)
+			}
+		}
 	}
 	return ix, false, err
 }
@@ -359,10 +367,14 @@ func removeOldSearchIndexes(dir string, id store.Identity) {
 	}
 }
 
-// removeIndexFiles removes a SQLite file and its -wal and -shm files.
+// removeIndexFiles removes a SQLite file, its -wal and -shm files and the
+// files the embedded backend keeps beside it (embedded.SidecarFiles).
 func removeIndexFiles(path string) {
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(path + suffix)
+	}
+	for _, f := range embedded.SidecarFiles(path) {
+		os.Remove(f)
 	}
 }
 

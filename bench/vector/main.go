@@ -21,6 +21,15 @@
 //	scripts/chroma-server.sh stop
 //
 // Without -chroma (or $RLM_CHROMA_URL) the Chroma rows are skipped.
+//
+// With -index FILE (a search index built by `rlm index` with the local
+// embedder, e.g. of a copy of GOROOT/src) it benchmarks vector and hybrid
+// queries on that index instead: exact search against the quantised index,
+// first-query and warm latency, peak RSS, recall@10 and the vectors' bytes
+// on disk (tree.go):
+//
+//	cp -r "$(go env GOROOT)/src" /tmp/gosrc && go run ./cmd/rlm index --root /tmp/gosrc
+//	go run ./bench/vector -index /tmp/gosrc/.rlm/search-g1-*.sqlite
 package main
 
 import (
@@ -57,6 +66,11 @@ type config struct {
 	file      bool
 	seed      uint64
 	embedN    int
+
+	index       string // -index: a real search index file (tree.go)
+	queriesFile string
+	docQueries  int
+	child       string
 }
 
 func main() {
@@ -70,7 +84,23 @@ func main() {
 	flag.BoolVar(&cfg.file, "file", false, "embedded backend on a temporary file database instead of in memory")
 	flag.Uint64Var(&cfg.seed, "seed", 1, "random seed")
 	flag.IntVar(&cfg.embedN, "embed-texts", 20000, "texts for the local embedder throughput test")
+	flag.StringVar(&cfg.index, "index", "", "a search index file built by rlm index (local embedder): benchmark vector and hybrid queries on it, exact against quantised, instead of the synthetic runs")
+	flag.StringVar(&cfg.queriesFile, "queries-file", "bench/queries.txt", "with -index: class<TAB>query lines")
+	flag.IntVar(&cfg.docQueries, "doc-queries", 200, "with -index: extra queries taken from random doc comments")
+	flag.StringVar(&cfg.child, "child", "", "internal: run one -index mode (exact or quantised) and print JSON")
 	flag.Parse()
+	if cfg.index != "" {
+		var err error
+		if cfg.child != "" {
+			err = runTreeChild(context.Background(), cfg, cfg.child)
+		} else {
+			err = runTree(context.Background(), cfg)
+		}
+		if err != nil {
+			fatalf("%v", err)
+		}
+		return
+	}
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < cfg.k {

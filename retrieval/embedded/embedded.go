@@ -2,7 +2,7 @@
 // (modernc.org/sqlite — pure Go, FTS5 built in), no server.
 //
 // It answers the exact, lexical (BM25), graph and structural strategies,
-// and, when opened WithEmbedder, the vector (exact cosine similarity) and
+// and, when opened WithEmbedder, the vector (cosine similarity) and
 // hybrid (reciprocal rank fusion of lexical and vector) strategies. It
 // honours every retrieval.Filter field on all of them. Without an embedder,
 // vector and hybrid requests fail with an error wrapping
@@ -19,17 +19,35 @@
 //
 // Vectors are stored per (embedder model id, dimensions): a row keyed
 // (model, dims, doc_id) holding the vector as a BLOB of little-endian
-// float32 values, exactly as given. A Backend reads and writes only the rows
-// of its own model and dimensions, so a change of embedder never mixes
-// vectors; replacing or deleting a document drops its vectors of every
-// model. Vector search is exact: the first vector search after a write loads
-// that model's vectors into one contiguous in-memory []float32, each scaled
-// to unit length (n × dims × 4 bytes: 150 MiB for 100,000 × 384), and every
-// search scans all of them (split over up to four goroutines for large
-// sets), keeping the top k in a heap. The copy is tied to a generation
-// counter that every write transaction advances, so it is never stale, also
-// when another process writes the same file; the price is that the first
-// vector search after any write reloads it (about 0.5 s for 100,000 × 384).
+// float32 values, exactly as given, stamped with the generation that wrote
+// it. A Backend reads and writes only the rows of its own model and
+// dimensions, so a change of embedder never mixes vectors; replacing or
+// deleting a document drops its vectors of every model (recording their
+// rids as tombstones). Every write transaction advances a generation
+// counter, so nothing derived from the rows is ever stale, also when
+// another process writes the same file.
+//
+// Vector search has two paths, chosen per generation by the number of
+// vectors:
+//   - up to exactMaxFloats (2^22) floats — 10,922 vectors of 384
+//     dimensions — it is exact: the first search after a write loads the
+//     model's vectors into one in-memory []float32, each scaled to unit
+//     length, and every search scans all of them (split over up to four
+//     goroutines), keeping the top k in a heap (vindex.go);
+//   - above, each vector is also held as 7-bit scalar-quantised codes
+//     (quant.go: one byte per dimension, 4× smaller than float32) in a
+//     base file beside the database (SidecarFiles), memory-mapped, plus the
+//     rows written since (the delta) less the tombstoned ones; a search
+//     scans the codes for the max(4k, 64) best candidates and re-ranks them
+//     by exact cosine from their stored float32 rows, read in the same
+//     transaction (qindex.go). Returned scores are the exact search's, bit
+//     for bit, ties by ascending id; what can differ is recall: a true
+//     top-k document whose code ranks below the pool is missed. Measured on
+//     GOROOT/src (236,777 vectors): recall@10 1.000 against exact search
+//     (docs/BENCHMARKS.md). Upsert and Delete cost their own rows; a
+//     search that finds more than compactAt (2,048) delta rows and
+//     tombstones merges them into a new base file. WithExactVectors keeps
+//     the exact path at any size.
 //
 // A Backend is safe for concurrent use. Writers are serialised inside the
 // process; a file database uses WAL mode so readers proceed while a batch is
@@ -63,10 +81,11 @@ const MaxDocumentBytes = 1 << 20
 const MaxFilterValues = 256
 
 // schemaVersion is stored in PRAGMA user_version. Open upgrades a version
-// 1 database (which lacks the vector tables) and a version 2 one (whose
-// docs lack the changed and parser columns) and refuses any other non-zero
+// 1 database (which lacks the vector tables), a version 2 one (whose docs
+// lack the changed and parser columns) and a version 3 one (whose vectors
+// lack their generation, see vectorSchema) and refuses any other non-zero
 // version.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
 // the FTS5 table declares them. The name counts most.
@@ -128,6 +147,26 @@ CREATE TABLE IF NOT EXISTS vector_generation (
 INSERT OR IGNORE INTO vector_generation (id, gen) VALUES (0, 0);
 `
 
+// vectorSchema is what the quantised vector index (qindex.go) adds, run
+// after the columns it indexes exist: vectors.gen is the vector generation
+// that wrote a row; vector_tombstones the rids of vector rows deleted, by
+// the generation that deleted them; vector_store.uid a random identity of
+// this database, which its base files carry.
+const vectorSchema = `
+CREATE INDEX IF NOT EXISTS vectors_gen ON vectors(model, dims, gen);
+CREATE INDEX IF NOT EXISTS vectors_rid ON vectors(model, dims, doc_rid);
+CREATE TABLE IF NOT EXISTS vector_tombstones (
+	doc_rid INTEGER NOT NULL,
+	gen     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vector_tombstones_gen ON vector_tombstones(gen);
+CREATE TABLE IF NOT EXISTS vector_store (
+	id  INTEGER PRIMARY KEY CHECK (id = 0),
+	uid TEXT NOT NULL
+);
+INSERT OR IGNORE INTO vector_store (id, uid) VALUES (0, lower(hex(randomblob(8))));
+`
+
 // Backend is the embedded SQLite retrieval backend. Create it with Open;
 // it is safe for concurrent use.
 type Backend struct {
@@ -135,8 +174,15 @@ type Backend struct {
 	wmu  sync.Mutex // serialises writers within the process
 	opts options
 
-	vcache atomic.Pointer[vindex] // newest loaded vectors, see index
-	vload  sync.Mutex             // serialises loads of vcache
+	path string // the database file; "" in memory
+	uid  string // vector_store.uid
+
+	vcache    atomic.Pointer[vindex] // newest loaded vectors, see index
+	vload     sync.Mutex             // serialises loads of vcache and qcache
+	qcache    atomic.Pointer[qindex] // newest quantised index, see quantIndex
+	qbase     baseState              // base in use; guarded by vload
+	vmode     atomic.Pointer[vmode]  // exact or quantised, per generation
+	persisted atomic.Int64           // generation of the base this Backend wrote, -1 if none
 }
 
 var _ retrieval.Backend = (*Backend)(nil)
@@ -184,6 +230,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
 		db.SetMaxOpenConns(4)
 	}
 	b := &Backend{db: db, opts: o}
+	if !memory {
+		b.path = path
+	}
+	b.persisted.Store(-1)
 	if err := b.init(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("embedded: open %q: %w", path, err)
@@ -203,8 +253,8 @@ func (b *Backend) init(ctx context.Context) error {
 	}
 	switch v {
 	case schemaVersion:
-		return nil
-	case 0, 1, 2: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns
+		return b.readUID(ctx, tx)
+	case 0, 1, 2, 3: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns, version 4 vectorSchema
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
 	}
@@ -214,10 +264,24 @@ func (b *Backend) init(ctx context.Context) error {
 	if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "changed", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "parser", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
 		return err
 	}
+	if err := sqlitefile.AddColumns(ctx, tx, "vectors", []sqlitefile.Column{{Name: "gen", Decl: "INTEGER NOT NULL DEFAULT 0"}}); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, vectorSchema); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		return err
 	}
+	if err := b.readUID(ctx, tx); err != nil {
+		return err
+	}
 	return tx.Commit()
+}
+
+// readUID reads the database's vector store identity.
+func (b *Backend) readUID(ctx context.Context, tx *sql.Tx) error {
+	return tx.QueryRowContext(ctx, "SELECT uid FROM vector_store WHERE id = 0").Scan(&b.uid)
 }
 
 // Close closes the database. An in-memory database is discarded.
@@ -424,6 +488,19 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 	}
 	defer tx.Rollback()
 
+	// Advance the vector generation (see vindex and qindex) and stamp this
+	// write's vector rows and tombstones with it.
+	var gen int64
+	if err := tx.QueryRowContext(ctx, "UPDATE vector_generation SET gen = gen + 1 WHERE id = 0 RETURNING gen").Scan(&gen); err != nil {
+		return err
+	}
+	// Tombstones older than the base this Backend wrote are covered by it.
+	if p := b.persisted.Load(); p >= 0 {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM vector_tombstones WHERE gen <= ?", p); err != nil {
+			return err
+		}
+	}
+
 	// Remove: index entries first (they are found through docs.rid), then
 	// refs and docs.
 	var rids []int64
@@ -456,6 +533,10 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		if _, err := tx.ExecContext(ctx, "DELETE FROM refs WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
 			return err
 		}
+		args := append([]any{gen}, anys(c)...)
+		if _, err := tx.ExecContext(ctx, "INSERT INTO vector_tombstones (doc_rid, gen) SELECT doc_rid, ? FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", args...); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
 			return err
 		}
@@ -463,9 +544,6 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		return err
 	})
 	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE vector_generation SET gen = gen + 1 WHERE id = 0"); err != nil {
 		return err
 	}
 	if len(rows) == 0 {
@@ -521,12 +599,12 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		}
 		if r.vec != nil {
 			if insVec == nil {
-				if insVec, err = tx.PrepareContext(ctx, "INSERT INTO vectors (model, dims, doc_id, doc_rid, vec) VALUES (?, ?, ?, ?, ?)"); err != nil {
+				if insVec, err = tx.PrepareContext(ctx, "INSERT INTO vectors (model, dims, doc_id, doc_rid, vec, gen) VALUES (?, ?, ?, ?, ?, ?)"); err != nil {
 					return err
 				}
 				defer insVec.Close()
 			}
-			if _, err := insVec.ExecContext(ctx, b.opts.model, b.opts.dims, d.ID, rid, encodeVector(r.vec)); err != nil {
+			if _, err := insVec.ExecContext(ctx, b.opts.model, b.opts.dims, d.ID, rid, encodeVector(r.vec), gen); err != nil {
 				return err
 			}
 		}

@@ -58,9 +58,10 @@ var kindClassSQL = func() string {
 //   - Structural: a filter-only listing — documents passing req.Filter and,
 //     if req.Name is set, whose Symbol or Qualified starts with req.Name —
 //     ordered by path, start line and id, each with ScoreExact 1.0.
-//   - Vector (needs WithEmbedder): req.Text is embedded and every stored
-//     vector of the embedder's (model, dimensions) passing req.Filter is
-//     scored by exact cosine similarity (see QueryVector): ScoreKind
+//   - Vector (needs WithEmbedder): req.Text is embedded and the stored
+//     vectors of the embedder's (model, dimensions) passing req.Filter are
+//     ranked by cosine similarity, exact up to 2^22 floats, above from
+//     quantised candidates re-ranked exactly (see QueryVector): ScoreKind
 //     retrieval.ScoreCosineSimilarity, Score in [-1, 1], higher is better,
 //     ties by id. Documents stored without a vector are never vector hits.
 //   - Hybrid (needs WithEmbedder): reciprocal rank fusion

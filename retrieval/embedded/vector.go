@@ -4,19 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
-// Vector storage and exact cosine search; see the package doc for the
-// storage layout and the in-memory copy (vindex).
+// Vector storage and cosine search; see the package doc for the storage
+// layout, the exact search (vindex.go) and the quantised one (qindex.go).
 
 // Defaults of the vector options.
 const (
@@ -49,6 +46,16 @@ type options struct {
 	dims       int
 	embedBatch int
 	stopword   func(term string) bool // nil: IsStopword
+	exact      bool                   // WithExactVectors
+}
+
+// WithExactVectors makes every vector search exact whatever the number of
+// vectors: all of them are scaled to unit length in one in-memory float32
+// copy (n × dims × 4 bytes) and scored, as below the quantised index's
+// bound (see the package doc). For callers that need exactness more than
+// memory and latency, and for benchmarks of the two.
+func WithExactVectors() Option {
+	return func(o *options) { o.exact = true }
 }
 
 // WithQueryStopwords replaces the words lexical queries drop (IsStopword:
@@ -275,8 +282,10 @@ func (b *Backend) UpsertVectors(ctx context.Context, docs []retrieval.Document, 
 // QueryVector returns the n (1..retrieval.MaxLimit; 0 means
 // retrieval.DefaultLimit) stored documents whose vectors are most similar to
 // vec by cosine similarity, among those passing filter, best first. vec must
-// have Dimensions() finite values, not all zero. The search is exact (every
-// stored vector of the backend's model and dimensions is scored). Hits have
+// have Dimensions() finite values, not all zero. The search is exact up to
+// 2^22 stored floats of the backend's model (or WithExactVectors); above,
+// candidates come from quantised codes and are re-ranked exactly, so
+// scores are exact and recall is measured (see the package doc). Hits have
 // Strategy retrieval.Vector, ScoreKind retrieval.ScoreCosineSimilarity with
 // Score in [-1, 1] (higher is better; float32 arithmetic) and Rank 1..n;
 // equal scores are ordered by ascending document id. Errors: a bad vector or
@@ -335,378 +344,38 @@ func (b *Backend) embedQuery(ctx context.Context, text string) ([]float32, error
 	return q, nil
 }
 
-// ---- the in-memory index ----
-
-// vindex holds the unit-length vectors of one (model, dims) at one vector
-// generation, in ascending docs.rid order.
-type vindex struct {
-	gen  int64
-	dims int
-	rids []int64   // ascending
-	ids  []string  // ids[i] is the document of rids[i]
-	data []float32 // row i is data[i*dims : (i+1)*dims]
-
-	// The candidate rows of recently used filters at this generation
-	// (filters repeat: ExcludeTests, a language, a package).
-	fmu    sync.Mutex
-	fcache map[string][]int32
+// ranked is one result of a vector search before its document is read.
+type ranked struct {
+	rid int64
+	id  string
+	sim float32
 }
 
-// maxCachedFilters bounds vindex.fcache.
-const maxCachedFilters = 32
-
-// readGeneration reads the vector generation of tx's snapshot.
-func readGeneration(ctx context.Context, tx *sql.Tx) (int64, error) {
-	var g int64
-	err := tx.QueryRowContext(ctx, "SELECT gen FROM vector_generation WHERE id = 0").Scan(&g)
-	return g, err
-}
-
-// index returns the in-memory vectors of tx's snapshot, loading them if
-// the cached copy is of another generation.
-func (b *Backend) index(ctx context.Context, tx *sql.Tx) (*vindex, error) {
+// searchVector runs the cosine search for the unit vector q inside tx —
+// exact (nearestExact) or quantised with exact re-ranking
+// (nearestQuantized), see useQuantized — and reads the documents of the k
+// best hits.
+func (b *Backend) searchVector(ctx context.Context, tx *sql.Tx, q []float32, k int, f retrieval.Filter) ([]retrieval.Hit, error) {
 	g, err := readGeneration(ctx, tx)
 	if err != nil {
 		return nil, err
 	}
-	if ix := b.vcache.Load(); ix != nil && ix.gen == g {
-		return ix, nil
-	}
-	b.vload.Lock()
-	defer b.vload.Unlock()
-	if ix := b.vcache.Load(); ix != nil && ix.gen == g {
-		return ix, nil
-	}
-	ix, err := b.loadIndex(ctx, tx, g)
+	quant, err := b.useQuantized(ctx, tx, g)
 	if err != nil {
 		return nil, err
 	}
-	// Generations only grow: keep the newest copy when searches on older
-	// snapshots load behind a newer one.
-	if old := b.vcache.Load(); old == nil || old.gen < g {
-		b.vcache.Store(ix)
-	}
-	return ix, nil
-}
-
-func (b *Backend) loadIndex(ctx context.Context, tx *sql.Tx, gen int64) (*vindex, error) {
-	dims := b.opts.dims
-	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE model = ? AND dims = ?", b.opts.model, dims).Scan(&n); err != nil {
-		return nil, err
-	}
-	rids := make([]int64, 0, n)
-	ids := make([]string, 0, n)
-	data := make([]float32, 0, n*dims)
-	// One pass over this model's rows, no join: doc_rid is kept in step
-	// with docs by write.
-	rows, err := tx.QueryContext(ctx, "SELECT doc_rid, doc_id, vec FROM vectors WHERE model = ? AND dims = ?", b.opts.model, dims)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var blob []byte
-	for rows.Next() {
-		var rid int64
-		var id string
-		if err := rows.Scan(&rid, &id, &blob); err != nil {
-			return nil, err
-		}
-		if len(blob) != 4*dims {
-			return nil, fmt.Errorf("document %q: stored vector of %d bytes, want %d", id, len(blob), 4*dims)
-		}
-		k := len(data)
-		data = data[:k+dims]
-		if !decodeNormalized(data[k:], blob) {
-			return nil, fmt.Errorf("document %q: stored vector is zero or not finite", id)
-		}
-		rids = append(rids, rid)
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	ix := &vindex{gen: gen, dims: dims, rids: rids, ids: ids, data: data}
-	if !sort.SliceIsSorted(rids, func(i, j int) bool { return rids[i] < rids[j] }) {
-		ix.sortByRID()
-	}
-	return ix, nil
-}
-
-// decodeNormalized decodes the little-endian float32 BLOB into dst
-// (len(blob)/4 values) scaled to unit length; false if the vector is zero or
-// not finite.
-func decodeNormalized(dst []float32, blob []byte) bool {
-	var sum float64
-	for j := range dst {
-		x := math.Float32frombits(binary.LittleEndian.Uint32(blob[4*j:]))
-		dst[j] = x
-		sum += float64(x) * float64(x)
-	}
-	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
-		return false
-	}
-	inv := 1 / math.Sqrt(sum)
-	for j, x := range dst {
-		dst[j] = float32(float64(x) * inv)
-	}
-	return true
-}
-
-// sortByRID puts the rows in ascending rid order.
-func (ix *vindex) sortByRID() {
-	n, d := len(ix.rids), ix.dims
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
-	}
-	sort.Slice(perm, func(i, j int) bool { return ix.rids[perm[i]] < ix.rids[perm[j]] })
-	rids := make([]int64, n)
-	ids := make([]string, n)
-	data := make([]float32, n*d)
-	for i, p := range perm {
-		rids[i], ids[i] = ix.rids[p], ix.ids[p]
-		copy(data[i*d:(i+1)*d], ix.data[p*d:(p+1)*d])
-	}
-	ix.rids, ix.ids, ix.data = rids, ids, data
-}
-
-// ---- search ----
-
-// scored is one candidate: its score and its row in the index.
-type scored struct {
-	sim float32
-	pos int32
-}
-
-// topK keeps the k best candidates in a min-heap whose root is the worst
-// kept one. "Better" is a higher score, then a smaller document id.
-type topK struct {
-	k   int
-	ids []string
-	h   []scored
-}
-
-func (t *topK) worse(a, b scored) bool {
-	if a.sim != b.sim {
-		return a.sim < b.sim
-	}
-	return t.ids[a.pos] > t.ids[b.pos]
-}
-
-func (t *topK) push(c scored) {
-	if len(t.h) < t.k {
-		t.h = append(t.h, c)
-		i := len(t.h) - 1
-		for i > 0 {
-			p := (i - 1) / 2
-			if !t.worse(t.h[i], t.h[p]) {
-				break
-			}
-			t.h[i], t.h[p] = t.h[p], t.h[i]
-			i = p
-		}
-		return
-	}
-	if !t.worse(t.h[0], c) {
-		return
-	}
-	t.h[0] = c
-	i := 0
-	for {
-		l, m := 2*i+1, i
-		if l < len(t.h) && t.worse(t.h[l], t.h[m]) {
-			m = l
-		}
-		if r := l + 1; r < len(t.h) && t.worse(t.h[r], t.h[m]) {
-			m = r
-		}
-		if m == i {
-			return
-		}
-		t.h[i], t.h[m] = t.h[m], t.h[i]
-		i = m
-	}
-}
-
-// threshold is the score a candidate must reach to be considered: -Inf
-// until the heap is full, then the worst kept score (a candidate equal to
-// it may still win on id).
-func (t *topK) threshold() float32 {
-	if len(t.h) < t.k {
-		return float32(math.Inf(-1))
-	}
-	return t.h[0].sim
-}
-
-// dot is the dot product of a and b (len(b) >= len(a)), with four
-// independent accumulators so the loop is not one long dependency chain.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+8 <= len(a); i += 8 {
-		s0 += a[i]*b[i] + a[i+4]*b[i+4]
-		s1 += a[i+1]*b[i+1] + a[i+5]*b[i+5]
-		s2 += a[i+2]*b[i+2] + a[i+6]*b[i+6]
-		s3 += a[i+3]*b[i+3] + a[i+7]*b[i+7]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// scan scores rows lo..hi-1 of the index (or, when cand is non-nil, the rows
-// cand[lo:hi]) against q into t.
-func (ix *vindex) scan(q []float32, cand []int32, lo, hi int, t *topK) {
-	d := ix.dims
-	thr := t.threshold()
-	if cand == nil {
-		for i := lo; i < hi; i++ {
-			s := dot(q, ix.data[i*d:])
-			if s >= thr {
-				t.push(scored{s, int32(i)})
-				thr = t.threshold()
-			}
-		}
-		return
-	}
-	for _, p := range cand[lo:hi] {
-		s := dot(q, ix.data[int(p)*d:])
-		if s >= thr {
-			t.push(scored{s, p})
-			thr = t.threshold()
-		}
-	}
-}
-
-// search returns the k best rows for the unit vector q, best first, among
-// all rows or, when cand is non-nil, among the rows it lists. Large scans
-// are split across goroutines.
-func (ix *vindex) search(q []float32, k int, cand []int32) []scored {
-	n := len(ix.rids)
-	if cand != nil {
-		n = len(cand)
-	}
-	if n == 0 || k <= 0 {
-		return nil
-	}
-	workers := 1
-	if n*ix.dims >= parallelMinFloats {
-		workers = min(runtime.GOMAXPROCS(0), maxSearchWorkers, n*ix.dims/parallelMinFloats*2)
-	}
-	parts := make([]topK, workers)
-	if workers == 1 {
-		parts[0] = topK{k: k, ids: ix.ids}
-		ix.scan(q, cand, 0, n, &parts[0])
+	var best []ranked
+	if quant {
+		best, err = b.nearestQuantized(ctx, tx, g, q, k, f)
 	} else {
-		var wg sync.WaitGroup
-		for w := range parts {
-			parts[w] = topK{k: k, ids: ix.ids}
-			lo, hi := n*w/workers, n*(w+1)/workers
-			wg.Add(1)
-			go func(t *topK) {
-				defer wg.Done()
-				ix.scan(q, cand, lo, hi, t)
-			}(&parts[w])
-		}
-		wg.Wait()
-		for w := 1; w < workers; w++ {
-			for _, c := range parts[w].h {
-				parts[0].push(c)
-			}
-		}
+		best, err = b.nearestExact(ctx, tx, q, k, f)
 	}
-	t := &parts[0]
-	out := t.h
-	sort.Slice(out, func(i, j int) bool { return t.worse(out[j], out[i]) })
-	return out
-}
-
-// filterActive reports whether f narrows anything.
-func filterActive(f retrieval.Filter) bool {
-	where, _ := filterSQL(f)
-	return where != ""
-}
-
-// candidates returns the index rows of the documents passing f, in
-// ascending order. The filter is evaluated by SQL (filterSQL, the same
-// conditions as every other strategy) inside tx, whose snapshot is the
-// index's generation; the answer is remembered for this generation. The
-// result must not be modified.
-func (ix *vindex) candidates(ctx context.Context, tx *sql.Tx, f retrieval.Filter) ([]int32, error) {
-	key, err := json.Marshal(f)
-	if err != nil {
+	if err != nil || len(best) == 0 {
 		return nil, err
-	}
-	ix.fmu.Lock()
-	cand, ok := ix.fcache[string(key)]
-	ix.fmu.Unlock()
-	if ok {
-		return cand, nil
-	}
-	cand, err = ix.filterRows(ctx, tx, f)
-	if err != nil {
-		return nil, err
-	}
-	ix.fmu.Lock()
-	if ix.fcache == nil || len(ix.fcache) >= maxCachedFilters {
-		ix.fcache = make(map[string][]int32)
-	}
-	ix.fcache[string(key)] = cand
-	ix.fmu.Unlock()
-	return cand, nil
-}
-
-func (ix *vindex) filterRows(ctx context.Context, tx *sql.Tx, f retrieval.Filter) ([]int32, error) {
-	where, args := filterSQL(f)
-	rows, err := tx.QueryContext(ctx, "SELECT d.rid FROM docs d WHERE 1"+where+" ORDER BY d.rid", args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cand := []int32{}
-	i := 0
-	for rows.Next() {
-		var rid int64
-		if err := rows.Scan(&rid); err != nil {
-			return nil, err
-		}
-		// Both lists ascend: merge.
-		for i < len(ix.rids) && ix.rids[i] < rid {
-			i++
-		}
-		if i < len(ix.rids) && ix.rids[i] == rid {
-			cand = append(cand, int32(i))
-		}
-	}
-	return cand, rows.Err()
-}
-
-// searchVector runs the exact cosine search for the unit vector q inside
-// tx and reads the documents of the k best hits.
-func (b *Backend) searchVector(ctx context.Context, tx *sql.Tx, q []float32, k int, f retrieval.Filter) ([]retrieval.Hit, error) {
-	ix, err := b.index(ctx, tx)
-	if err != nil {
-		return nil, err
-	}
-	var cand []int32
-	if filterActive(f) {
-		if cand, err = ix.candidates(ctx, tx, f); err != nil {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	best := ix.search(q, k, cand)
-	if len(best) == 0 {
-		return nil, nil
 	}
 	args := make([]any, len(best))
 	for i, c := range best {
-		args[i] = ix.rids[c.pos]
+		args[i] = c.rid
 	}
 	rows, err := tx.QueryContext(ctx, "SELECT "+docColumns+", d.rid FROM docs d WHERE d.rid IN ("+placeholders(len(args))+")", args...)
 	if err != nil {
@@ -727,14 +396,106 @@ func (b *Backend) searchVector(ctx context.Context, tx *sql.Tx, q []float32, k i
 	}
 	hits := make([]retrieval.Hit, 0, len(best))
 	for _, c := range best {
-		d, ok := byRID[ix.rids[c.pos]]
+		d, ok := byRID[c.rid]
 		if !ok {
-			// Cannot happen: the index is of this transaction's snapshot.
-			return nil, fmt.Errorf("vector index out of step with documents (document %q)", ix.ids[c.pos])
+			// Cannot happen: vectors live and die with their document row
+			// in the same transaction.
+			return nil, fmt.Errorf("vector index out of step with documents (document %q)", c.id)
 		}
 		hits = append(hits, retrieval.Hit{Document: d, Score: float64(c.sim), ScoreKind: retrieval.ScoreCosineSimilarity})
 	}
 	return hits, nil
+}
+
+// nearestExact scores every vector (or every one passing f) of the
+// in-memory float32 copy.
+func (b *Backend) nearestExact(ctx context.Context, tx *sql.Tx, q []float32, k int, f retrieval.Filter) ([]ranked, error) {
+	ix, err := b.index(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	var cand []int32
+	if filterActive(f) {
+		if cand, err = ix.candidates(ctx, tx, f); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	best := ix.search(q, k, cand)
+	out := make([]ranked, len(best))
+	for i, c := range best {
+		out[i] = ranked{rid: ix.rids[c.pos], id: ix.ids[c.pos], sim: c.sim}
+	}
+	return out, nil
+}
+
+// nearestQuantized takes the poolSize(k) best vectors by approximate score
+// (quant.go) and re-ranks them exactly (rerank).
+func (b *Backend) nearestQuantized(ctx context.Context, tx *sql.Tx, g int64, q []float32, k int, f retrieval.Filter) ([]ranked, error) {
+	ix, err := b.quantIndex(ctx, tx, g)
+	if err != nil {
+		return nil, err
+	}
+	var cand []int32
+	if filterActive(f) {
+		if cand, err = ix.candidates(ctx, tx, f); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	qq := newQuery(q)
+	pool := ix.search(&qq, poolSize(k), cand)
+	rids := make([]int64, len(pool))
+	for i, c := range pool {
+		rids[i] = ix.rid(c.pos)
+	}
+	return b.rerank(ctx, tx, q, rids, k)
+}
+
+// rerank reads the stored vectors of the documents with the given rids
+// inside tx and returns the k most similar to the unit vector q by exact
+// cosine similarity (the float32 arithmetic of the exact search: the same
+// scores, bit for bit), best first, ties by ascending document id. A rid
+// without a stored vector of this model (deleted after the base was
+// written) is dropped; a rid given twice counts once.
+func (b *Backend) rerank(ctx context.Context, tx *sql.Tx, q []float32, rids []int64, k int) ([]ranked, error) {
+	var out []ranked
+	u := make([]float32, b.opts.dims)
+	err := chunks(rids, chunkSize, func(c []int64) error {
+		args := append([]any{b.opts.model, b.opts.dims}, anys(c)...)
+		rows, err := tx.QueryContext(ctx, "SELECT doc_rid, doc_id, vec FROM vectors WHERE model = ? AND dims = ? AND doc_rid IN ("+placeholders(len(c))+")", args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var blob sql.RawBytes
+		for rows.Next() {
+			var r ranked
+			if err := rows.Scan(&r.rid, &r.id, &blob); err != nil {
+				return err
+			}
+			if err := decodeStored(u, blob, r.id); err != nil {
+				return err
+			}
+			r.sim = dot(q, u)
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].sim != out[j].sim {
+			return out[i].sim > out[j].sim
+		}
+		return out[i].id < out[j].id
+	})
+	return out[:min(k, len(out))], nil
 }
 
 // hybridDepth is the number of hits hybrid search asks of each strategy.

@@ -1,0 +1,13 @@
+# Mutants for the quantised vector index of retrieval/embedded (issue 13; see scripts/mutants.sh).
+mutant "dot7: the four lane products land in the top lane" retrieval/embedded/quant.go 's|s0 += ((x \& lanes) \* ws\[0\]) >> 48|s0 += ((x \& lanes) * ws[0]) >> 47|' ./retrieval/embedded -run TestDot7
+mutant "recall bar: 7-bit codes" retrieval/embedded/quant.go 's|^const quantLevels = 63|const quantLevels = 1|' ./retrieval/embedded -run TestQuantizedSearchRecallAgainstExact
+mutant "recall bar: the pool is re-ranked, not just the top k" retrieval/embedded/qindex.go 's|return max(4\*k, minPool)|return k|' ./retrieval/embedded -run TestQuantizedSearchRecallAgainstExact
+mutant "re-ranking: scores are those of the stored vectors" retrieval/embedded/vector.go 's|r.sim = dot(q, u)|r.sim = dot(q[:len(q)-1], u)|' ./retrieval/embedded -run TestQuantizedHitsCarryExactScoresInExactOrder
+mutant "re-ranking: ties by ascending id" retrieval/embedded/vector.go 's|return out\[i\].id < out\[j\].id|return out[i].id > out[j].id|' ./retrieval/embedded -run TestQuantizedHitsCarryExactScoresInExactOrder
+mutant "deletes: tombstoned base rows are skipped" retrieval/embedded/qindex.go 's|dead\[i\] = true|dead[i] = false|' ./retrieval/embedded -run TestQuantizedSearchForgetsDeletedAndFindsRewrittenDocuments
+mutant "deletes: deleting a vector row records a tombstone" retrieval/embedded/embedded.go 's|SELECT doc_rid, ? FROM vectors WHERE doc_id IN|SELECT doc_rid, ? FROM vectors WHERE 0 AND doc_id IN|' ./retrieval/embedded -run TestQuantizedSearchForgetsDeletedAndFindsRewrittenDocuments
+mutant "upserts: rows written after the base are searched (delta)" retrieval/embedded/qindex.go 's|AND gen > ? ORDER BY doc_rid|AND gen > ? + 1000000 ORDER BY doc_rid|' ./retrieval/embedded -run TestQuantizedSearchForgetsDeletedAndFindsRewrittenDocuments
+mutant "compaction keeps the delta's rows" retrieval/embedded/qindex.go 's|out.appendRow(delta, j)|_ = delta|' ./retrieval/embedded -run TestQuantizedSearchForgetsDeletedAndFindsRewrittenDocuments
+mutant "malformed base: the checksum is verified" retrieval/embedded/segment.go 's|if d.Sum64() != binary.LittleEndian.Uint64(h\[56:\]) {|if false \&\& d.Sum64() != binary.LittleEndian.Uint64(h[56:]) {|' ./retrieval/embedded -run TestDamagedBaseFileIsRebuiltNotBelieved
+mutant "malformed stored vector: its length is checked and named" retrieval/embedded/qindex.go 's|if len(blob) != 4\*len(u) {|if len(blob) > 4*len(u) {|' ./retrieval/embedded -run TestMalformedStoredVectorIsNamedByTheQuantizedSearch
+mutant "small sets are searched exactly" retrieval/embedded/qindex.go 's|quant: n >= limit}|quant: true}|' ./retrieval/embedded -run TestSmallSetsAreSearchedExactly
