@@ -22,6 +22,7 @@ const (
 	ConstraintLanguage = "language" // "python only", "only go", "in rust"
 	ConstraintKind     = "kind"     // "functions only", "only interfaces"
 	ConstraintTests    = "tests"    // "tests only", "in tests" (only); "non-test", "no tests" (exclude)
+	ConstraintExamples = "examples" // "examples only", "in examples" (only); "no examples", "without examples" (exclude)
 	// ConstraintChanged: "changed since last index", "recently changed"
 	// (Value ChangedLast); "changed since generation 5" (Value "5", a
 	// project generation in decimal).
@@ -63,6 +64,7 @@ var constraintKinds = map[string]string{
 var (
 	pathWords       = setOf(`in under within inside`)
 	testWords       = setOf(`test tests`)
+	exampleWords    = setOf(`example examples`)
 	noTestPhrases   = setOf(`no without excluding except not`)
 	changeWords     = setOf(`changed modified edited updated touched`)
 	changeNouns     = setOf(`change changes new recent recently`)
@@ -142,6 +144,14 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 			add(Constraint{ConstraintTests, "only"}, i, i+1)
 		case testWords[w] && (prev == "only" || prev == "in"):
 			add(Constraint{ConstraintTests, "only"}, i-1, i)
+		case w == "non-example" || w == "non-examples":
+			add(Constraint{ConstraintExamples, "exclude"}, i)
+		case exampleWords[w] && noTestPhrases[prev]:
+			add(Constraint{ConstraintExamples, "exclude"}, i-1, i)
+		case exampleWords[w] && next == "only":
+			add(Constraint{ConstraintExamples, "only"}, i, i+1)
+		case exampleWords[w] && (prev == "only" || prev == "in"):
+			add(Constraint{ConstraintExamples, "only"}, i-1, i)
 		case constraintLanguages[w] != "" && next == "only":
 			add(Constraint{ConstraintLanguage, constraintLanguages[w]}, lead(i, "in")...)
 		case constraintLanguages[w] != "" && (prev == "only" || prev == "in" && w != "c" && w != "go"):
