@@ -169,6 +169,12 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			if !slices.Contains(s.Demote, val) {
 				s.Demote = append(s.Demote, val)
 			}
+		case "quoted":
+			s.Quoted = val
+		case "named":
+			if !slices.Contains(s.Named, val) {
+				s.Named = append(s.Named, val)
+			}
 		case "changed":
 			s.Changed = val
 		case "parser":

@@ -237,7 +237,7 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	if !b.Capabilities().Supports(req.Strategy) {
 		return nil, fmt.Errorf("%w: %s", retrieval.ErrUnsupported, req.Strategy)
 	}
-	return retrieval.SearchDemoting(ctx, b, req, s.Demote)
+	return retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})
 }
 
 func toHit(h retrieval.Hit) Hit {

@@ -38,6 +38,11 @@ type Step struct {
 	// bridge.DemotableRoles each, in the order written): their
 	// definitions rank after all others (retrieval.SearchDemoting).
 	Demote []string `json:"demote,omitempty"`
+	// Quoted and Named are the exact references demotion spares
+	// (retrieval.Demotion): quoted(T), a demoted definition whose doc
+	// comment starts with T keeps its rank; named(N), one named N does.
+	Quoted string   `json:"quoted,omitempty"`
+	Named  []string `json:"named,omitempty"`
 	// Changed keeps the definitions whose file changed after a project
 	// generation: a decimal generation, or bridge.ChangedLast (the
 	// generation before the snapshot's own, Plan.Generation - 1).
@@ -86,6 +91,12 @@ func (s Step) String() string {
 	}
 	for _, r := range s.Demote {
 		args = append(args, "demote="+r)
+	}
+	if s.Quoted != "" {
+		args = append(args, "quoted")
+	}
+	for _, n := range s.Named {
+		args = append(args, "named="+n)
 	}
 	if s.Changed != "" {
 		args = append(args, "changed-since="+s.Changed)

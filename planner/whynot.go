@@ -159,6 +159,12 @@ func stepTerm(s Step) engine.Term {
 		// One of bridge.DemotableRoles: decodeStep checked it.
 		args = append(args, engine.Compound("demote", engine.Atom(r)))
 	}
+	if s.Quoted != "" {
+		args = append(args, engine.Compound("quoted", engine.String(s.Quoted)))
+	}
+	for _, n := range s.Named {
+		args = append(args, engine.Compound("named", engine.String(n)))
+	}
 	if s.Changed == bridge.ChangedLast {
 		args = append(args, engine.Compound("changed", engine.Atom(bridge.ChangedLast)))
 	} else if n, err := strconv.ParseInt(s.Changed, 10, 64); err == nil {

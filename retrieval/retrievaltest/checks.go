@@ -279,12 +279,13 @@ func (s *suite) filters(t *testing.T) {
 func (s *suite) demoted(t *testing.T) {
 	b := s.seeded(t)
 	demote := []string{retrieval.RoleTest, retrieval.RoleExample}
+	d := retrieval.Demotion{Roles: demote}
 	isDemoted := func(d retrieval.Document) bool { return slices.Contains(demote, retrieval.RoleOf(d)) }
 	for _, st := range s.supported() {
 		t.Run(string(st), func(t *testing.T) {
 			all := search(t, b, baseRequest(st, everything))
 			req := baseRequest(st, everything)
-			got, err := retrieval.SearchDemoting(context.Background(), b, req, demote)
+			got, err := retrieval.SearchDemoting(context.Background(), b, req, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -307,7 +308,7 @@ func (s *suite) demoted(t *testing.T) {
 				t.Fatalf("fixture: %d of %d hits are not demoted", kept, len(got))
 			}
 			req.Limit = kept
-			few, err := retrieval.SearchDemoting(context.Background(), b, req, demote)
+			few, err := retrieval.SearchDemoting(context.Background(), b, req, d)
 			if err != nil {
 				t.Fatal(err)
 			}

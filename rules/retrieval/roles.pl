@@ -12,16 +12,25 @@
           expand.pl's constraints add them
       demote(Role)
           a ranking: the step's definitions of Role come after all
-          others (Go searches without them first, then with only them)
+          others (retrieval.SearchDemoting)
+      quoted(T), named(N)
+          its exceptions: a demoted definition whose doc comment starts
+          with the words of T, or whose name is N, keeps its rank
 
     A descriptive question asks what the code does, and the code's own
     definitions answer it better than the tests that exercise it or the
     examples that use it, which repeat its words: every evidence step of
-    a demoting class (conceptual by default) demotes tests and examples,
-    each with its rule among the premises of the rule that planned the
-    step. A role is not demoted when the query is about it ("which tests
-    cover X", "test for Y", "an example of Z": a word of role_word/2) or
-    when the step already filters by it (tests(_), examples(_)).
+    a demoting class (conceptual and description by default) demotes
+    tests and examples, each with its rule among the premises of the rule
+    that planned the step. A role is not demoted when the query is about
+    it ("which tests cover X", "test for Y", "an example of Z": a word of
+    role_word/2) or when the step already filters by it (tests(_),
+    examples(_)). Demotion is for what the query only resembles: a step
+    that demotes spares the definitions the query names exactly, by the
+    names it mentions (named(N) for each identifier) and, for a text
+    step, by quoting a doc comment (quoted(T) with the query's text): a
+    definition the query names is the one it asks about, whatever its
+    role (rk_named_kept, rk_quoted_kept).
 
     Extension hooks (declare them multifile in your own file):
       demoting_class(Class)   another class whose evidence is demoted
@@ -38,11 +47,14 @@
 
 rule_id(rk_demote_tests, "a description: definitions in tests rank after the code they exercise").
 rule_id(rk_demote_examples, "a description: examples rank after the code they use").
+rule_id(rk_quoted_kept, "a definition whose doc comment the query quotes is named by it: demotion leaves it in place").
+rule_id(rk_named_kept, "a definition whose name the query mentions is named by it: demotion leaves it in place").
 
 %! demoting_class(?Class) is nondet.
 %  The classes whose evidence steps demote tests and examples:
-%  descriptions.
+%  descriptions (classify.pl's conceptual, wording.pl's description).
 demoting_class(conceptual).
+demoting_class(description).
 
 % demotion/3 carries its rule ID as its first argument.
 rule_id_head(demotion/3).
@@ -81,8 +93,12 @@ about_role(F, Role) :-
 %! rank_roles(+Class, +Features, +Step, +Because, -Step2, -Because2) is det.
 %  An evidence step of a demoting class gains demote(Role) for each role
 %  the query neither asks about nor filters by, each with
-%  because(RuleID, [class(Class)]) among its rule's premises; any other
-%  step is left as it is.
+%  because(RuleID, [class(Class)]) among its rule's premises; if it
+%  demotes, it spares what the query names exactly: named(N) for each
+%  identifier N of the query, with because(rk_named_kept, [names(Ns)]),
+%  and for a text step quoted(T) with the query's text T, with
+%  because(rk_quoted_kept, [class(Class)]). Any other step is left as it
+%  is.
 rank_roles(Class, F, step(S, A, evidence), because(R, Ps), step(S, A2, evidence), because(R, Ps2)) :-
     demoting_class(Class), !,
     findall(demote(Role)-because(Rule, [class(Class)]),
@@ -91,10 +107,37 @@ rank_roles(Class, F, step(S, A, evidence), because(R, Ps), step(S, A2, evidence)
               \+ memberchk(demote(Role), A),
               \+ about_role(F, Role) ),
             Pairs),
-    pairs_keys_values(Pairs, Ds, Whys),
-    append(A, Ds, A2),
+    pairs_keys_values(Pairs, Ds, DWhys),
+    spared(Class, F, A, Ds, Keeps, KWhys),
+    append(Ds, Keeps, Adds),
+    append(A, Adds, A2),
+    append(DWhys, KWhys, Whys),
     append(Ps, Whys, Ps2).
 rank_roles(_, _, Step, Why, Step, Why).
+
+%! spared(+Class, +Features, +Args, +Demotes, -Keeps, -Whys) is det.
+%  What a step that demotes spares: quoted(T) with the query's text T
+%  for a text step, and named(N) for each identifier N of the query, each
+%  one the step lacks; Whys say why. A step that demotes nothing spares
+%  nothing.
+spared(_, _, _, [], [], []) :- !.
+spared(Class, F, A, _, Keeps, Whys) :-
+    (   memberchk(text(_), A),
+        \+ memberchk(quoted(_), A),
+        feature(text(T), F), T = [_|_]
+    ->  Quoted = [quoted(T)], QWhys = [because(rk_quoted_kept, [class(Class)])]
+    ;   Quoted = [], QWhys = []
+    ),
+    feature(idents(Ids), F),
+    findall(N, ( member(id(N, _), Ids), \+ memberchk(named(N), A) ), Ns0),
+    list_to_set(Ns0, Ns),
+    findall(named(N), member(N, Ns), Named),
+    (   Ns == []
+    ->  NWhys = []
+    ;   NWhys = [because(rk_named_kept, [names(Ns)])]
+    ),
+    append(Quoted, Named, Keeps),
+    append(QWhys, NWhys, Whys).
 
 %! rank_steps(+Class, +Features, +Steps, -Steps2) is det.
 %  rank_roles/6 for steps planned without a because of their own

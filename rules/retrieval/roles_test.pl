@@ -15,8 +15,32 @@ test(a_description_demotes_tests_and_examples_with_its_rules) :-
     plan_features(F, Avail, plan(conceptual, [step(hybrid, Args, evidence)], [_, because(_, Ps)])),
     memberchk(demote(test), Args),
     memberchk(demote(example), Args),
+    memberchk(quoted("shipping cost of a parcel weight"), Args),
     memberchk(because(rk_demote_tests, [class(conceptual)]), Ps),
-    memberchk(because(rk_demote_examples, [class(conceptual)]), Ps).
+    memberchk(because(rk_demote_examples, [class(conceptual)]), Ps),
+    memberchk(because(rk_quoted_kept, [class(conceptual)]), Ps).
+
+test(a_sentence_worded_as_a_description_demotes_too) :-
+    query_features("returns the shipping cost of a heavy parcel from its weight in kilograms", F),
+    all_strategies_available(Avail),
+    plan_features(F, Avail, plan(description, Steps, _)),
+    forall(member(step(_, Args, evidence), Steps),
+           ( memberchk(demote(test), Args), memberchk(demote(example), Args), memberchk(quoted(_), Args) )).
+
+test(a_demoting_step_spares_what_the_query_names) :-
+    query_features("the ShippingCost helper for parcel weights", F),
+    rank_roles(conceptual, F, step(exact, [name("ShippingCost")], evidence), because(r, []), step(_, A1, _), because(r, Ps)),
+    memberchk(demote(test), A1),
+    \+ memberchk(quoted(_), A1),
+    memberchk(named("ShippingCost"), A1),
+    memberchk(because(rk_named_kept, [names(["ShippingCost"])]), Ps),
+    rank_roles(conceptual, F, step(hybrid, [text("t")], evidence), because(r, []), step(_, A3, _), because(r, Ps3)),
+    memberchk(quoted(Q), A3),
+    Q = [_|_],
+    memberchk(because(rk_quoted_kept, [class(conceptual)]), Ps3),
+    query_features("which tests and examples check the shipping cost", F2),
+    rank_roles(conceptual, F2, step(lexical, [text("x")], evidence), because(r, []), step(_, A2, _), _),
+    A2 == [text("x")].
 
 test(a_description_demotes_on_bm25_too) :-
     query_features("shipping cost of a parcel weight", F),

@@ -18,7 +18,7 @@ mod tests {
         shipping_cost(2)
     }
 
-    /// Shipping cost of a parcel weight: the shipping cost grows with the parcel weight.
+    /// Checks that the shipping cost grows with the parcel weight: shipping cost of a parcel weight.
     #[test]
     fn check_parcel_shipping_cost_weight() {
         assert!(parcel_weight_shipping_cost() < shipping_cost(3));

@@ -1,4 +1,4 @@
-/// Shipping cost of a parcel weight in an integration check: shipping cost per parcel weight.
+/// An integration check of the shipping cost of a parcel weight: shipping cost per parcel weight.
 fn integration_parcel_weight_shipping_cost() -> u32 {
     shipping::shipping_cost(3)
 }
