@@ -50,6 +50,9 @@ func openRolesTree(t *testing.T, tree, mode string) *rlm.Project {
 		}
 		opts.Embedder = e
 	}
+	if mode == "chroma" {
+		opts.Chroma = &rlm.ChromaConfig{URL: testfixture.ChromaURL(t), CollectionPrefix: testfixture.UniquePrefix("roles")}
+	}
 	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "roles", tree), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -203,26 +206,44 @@ func TestRoleFiltersAreHonouredInEveryMode(t *testing.T) {
 		{"parcel examples only", "vector", "hybrid", []string{"example"}, true},
 		{"parcel without tests", "vector", "hybrid", []string{"source", "example"}, true},
 	}
-	projects := map[string]*rlm.Project{}
-	for _, mode := range vectorModes {
-		projects[mode] = openRolesTree(t, "go", mode)
-	}
-	for _, c := range checks {
-		a := searchAll(t, projects[c.mode], c.query)
-		ran := stepsOf(a, c.strategy)
-		if len(ran) == 0 {
-			t.Errorf("%q: no %s step ran: %v", c.query, c.strategy, a.Plan)
-			continue
-		}
-		if c.some && (len(a.Hits) == 0 || ran[0].Hits == 0) {
-			t.Errorf("%q: the %s step found nothing:%s", c.query, c.strategy, hitList(a))
-		}
-		for _, h := range a.Hits {
-			if !slices.Contains(c.want, h.Role) {
-				t.Errorf("%q (%s): %s is a %s, want one of %v", c.query, c.strategy, h.Symbol, h.Role, c.want)
+	run := func(t *testing.T, p *rlm.Project, checks []check) {
+		for _, c := range checks {
+			a := searchAll(t, p, c.query)
+			ran := stepsOf(a, c.strategy)
+			if len(ran) == 0 {
+				t.Errorf("%q: no %s step ran: %v", c.query, c.strategy, a.Plan)
+				continue
+			}
+			if c.some && (len(a.Hits) == 0 || ran[0].Hits == 0) {
+				t.Errorf("%q: the %s step found nothing:%s", c.query, c.strategy, hitList(a))
+			}
+			for _, h := range a.Hits {
+				if !slices.Contains(c.want, h.Role) {
+					t.Errorf("%q (%s): %s is a %s, want one of %v", c.query, c.strategy, h.Symbol, h.Role, c.want)
+				}
 			}
 		}
 	}
+	for _, mode := range vectorModes {
+		var mine []check
+		for _, c := range checks {
+			if c.mode == mode {
+				mine = append(mine, c)
+			}
+		}
+		run(t, openRolesTree(t, "go", mode), mine)
+	}
+	// Vectors in a Chroma server: its where clauses filter the embedding
+	// search, and hybrid fuses it with BM25.
+	t.Run("chroma", func(t *testing.T) {
+		var vec []check
+		for _, c := range checks {
+			if c.mode == "hybrid" {
+				vec = append(vec, c)
+			}
+		}
+		run(t, openRolesTree(t, "go", "chroma"), vec)
+	})
 }
 
 // TestHitsCarryWhatAHostNeedsToCiteThem: every hit has its definition's
