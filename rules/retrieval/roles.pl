@@ -66,7 +66,9 @@ demotion(rk_demote_tests, test, tests(_)).
 demotion(rk_demote_examples, example, examples(_)).
 
 %! role_word(?Role, ?Word) is nondet.
-%  A content word of the query that makes it a question about Role.
+%  A content word of the query that makes it a question about Role. A
+%  query that cites an issue ("Issue 9305: ...", "golang.org/issue/4531")
+%  or a regression asks about the tests that pin it down.
 role_word(Role, W) :- extra_role_word(Role, W).
 role_word(test, "test").
 role_word(test, "tests").
@@ -80,6 +82,8 @@ role_word(test, "mock").
 role_word(test, "mocks").
 role_word(test, "benchmark").
 role_word(test, "benchmarks").
+role_word(test, "regression").
+role_word(test, "issue").
 role_word(example, "example").
 role_word(example, "examples").
 

@@ -51,7 +51,8 @@ test(a_description_demotes_on_bm25_too) :-
 test(a_question_about_tests_keeps_tests_in_place) :-
     forall(member(Q, ["which tests check the shipping cost of a parcel",
                       "test for the shipping cost of a parcel weight",
-                      "fixtures that build parcel weights"]),
+                      "fixtures that build parcel weights",
+                      "Issue 9305: the shipping cost of a parcel weight rounds up"]),
            ( evidence_args(Q, conceptual, Args),
              \+ memberchk(demote(test), Args),
              memberchk(demote(example), Args) )).
