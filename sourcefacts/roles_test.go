@@ -144,6 +144,7 @@ func TestDefinitionsWhoseSyntaxSaysSoHaveTheirOwnRole(t *testing.T) {
 			{"src/lib.rs", "check_parcel_shipping_cost_weight"}:          RoleTest,
 			{"src/lib.rs", "heavy_parcel_weight_shipping_cost"}:          RoleTest,
 			{"tests/cost.rs", "integration_parcel_weight_shipping_cost"}: RoleTest,
+			{"tests/cost.rs", "surcharge_abroad"}:                        RoleTest, // #[test] in a test file: its file's role
 			{"examples/quote.rs", "print_parcel_shipping_cost"}:          RoleExample,
 			{"examples/quote.rs", "main"}:                                RoleExample,
 		}},

@@ -37,7 +37,7 @@ mutant "chroma: a derived role reads back empty" retrieval/chroma/metadata.go 's
 DEM='TestDemotion|TestQuotes'
 mutant "demotion moves the demoted roles back" retrieval/demote.go 's|if slices.Contains(d.Roles, RoleOf(h.Document)) \&\& !d.keeps(h.Document) {|if false {|' ./retrieval -run "$DEM"
 mutant "demotion finds the others below the depth it reads" retrieval/demote.go 's|if len(front) < req.Limit \&\& len(hits) == deep.Limit {|if false {|' ./retrieval -run "$DEM"
-mutant "demotion spares a quoted definition" retrieval/demote.go 's|return d.Quoted != "" \&\& Quotes(d.Quoted, doc.Doc) \|\||return |' ./retrieval -run "$DEM"
+mutant "demotion spares a quoted definition" retrieval/demote.go 's|d.Quoted != "" \&\& Quotes(d.Quoted, doc.Doc)|false|' ./retrieval -run "$DEM"
 mutant "demotion spares a named definition" retrieval/demote.go 's|slices.Contains(d.Names, doc.Symbol) \|\| ||' ./retrieval -run "$DEM"
 mutant "a quote is at least three words" retrieval/demote.go 's|if len(q) < 3 {|if len(q) < 1 {|' ./retrieval -run "$DEM"
 mutant "demotion keeps every hit, in every strategy" retrieval/demote.go 's|out := append(front, back...)|out := front|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
