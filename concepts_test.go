@@ -66,8 +66,10 @@ func TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan(t *testing
 	}{
 		{"where is Store defined", `exact("Store")`, []string{"cmd/store.go", "sourcefacts/store.go"}},
 		{"where is Store defined in sourcefacts/", `exact("Store", path=sourcefacts/)`, []string{"sourcefacts/store.go"}},
-		{"backoff attempt tests only", `lexical("backoff attempt", tests-only)`, []string{"retry_test.go"}},
-		{"non-test backoff attempt", `lexical("backoff attempt", no-tests)`, []string{"retry.go"}},
+		// A description demotes examples (rules/retrieval/roles.pl); its
+		// tests filter replaces the demotion of tests.
+		{"backoff attempt tests only", `lexical("backoff attempt", tests-only, demote=example, quoted)`, []string{"retry_test.go"}},
+		{"non-test backoff attempt", `lexical("backoff attempt", no-tests, demote=example, quoted)`, []string{"retry.go"}},
 	}
 	for _, c := range cases {
 		a, err := p.Search(context.Background(), c.query, 10)

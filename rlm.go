@@ -67,7 +67,8 @@ type Options struct {
 // Types of the answers and options, defined in the packages that own them.
 type (
 	Answer        = planner.Answer
-	Hit           = planner.Hit // one of an Answer's hits: a definition, its lines, its file's content hash
+	Hit           = planner.Hit        // one of an Answer's hits: a definition's id, lines, signature, doc, role and its file's content hash
+	SnapshotID    = planner.SnapshotID // the snapshot an Answer was computed from: generation and fingerprint
 	Explanation   = planner.Explanation
 	TableStats    = planner.TableStats // what the plan table (tabling) did
 	Planner       = planner.Planner
@@ -227,6 +228,7 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 		return err
 	})
 	if ans != nil {
+		ans.Snapshot = snapshotID(at)
 		ans.Skipped = tooLarge(p.proj.Skipped())
 		for _, f := range p.proj.Faults() {
 			ans.Unwalked = append(ans.Unwalked, planner.SkippedFile{Path: f.Path, Reason: f.Reason()})
@@ -236,6 +238,11 @@ func (p *Project) search(ctx context.Context, query string, limit int) (*Answer,
 		}
 	}
 	return ans, at, err
+}
+
+// snapshotID is id as an Answer carries it.
+func snapshotID(id store.Identity) *SnapshotID {
+	return &SnapshotID{Generation: id.Generation, Fingerprint: fmt.Sprintf("%016x", id.Fingerprint)}
 }
 
 // tooLarge lists the skipped files whose facts could have been hits: those

@@ -22,6 +22,7 @@ const (
 	ConstraintLanguage = "language" // "python only", "only go", "in rust"
 	ConstraintKind     = "kind"     // "functions only", "only interfaces"
 	ConstraintTests    = "tests"    // "tests only", "in tests" (only); "non-test", "no tests" (exclude)
+	ConstraintExamples = "examples" // "examples only", "in examples" (only); "no examples", "without examples" (exclude)
 	// ConstraintChanged: "changed since last index", "recently changed"
 	// (Value ChangedLast); "changed since generation 5" (Value "5", a
 	// project generation in decimal).
@@ -62,8 +63,7 @@ var constraintKinds = map[string]string{
 
 var (
 	pathWords       = setOf(`in under within inside`)
-	testWords       = setOf(`test tests`)
-	noTestPhrases   = setOf(`no without excluding except not`)
+	noRolePhrases   = setOf(`no without excluding except not`)
 	changeWords     = setOf(`changed modified edited updated touched`)
 	changeNouns     = setOf(`change changes new recent recently`)
 	indexWords      = setOf(`index indexing generation refresh snapshot`)
@@ -123,6 +123,7 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 			add(Constraint{ConstraintChanged, v}, idx...)
 			continue
 		}
+		role, roleIdx := roleFilter(lower, i)
 		switch {
 		case constraintParsers[w] != "" && (next == "only" || next == "facts"):
 			add(Constraint{ConstraintParser, constraintParsers[w]}, lead(i, "only", "from", "by")...)
@@ -134,14 +135,8 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 			add(Constraint{ConstraintParser, "ichiban-prolog"}, i, i+1)
 		case pathWords[w] && isPath(at(i+1)) && strings.HasSuffix(toks[i+1], "/"):
 			add(Constraint{ConstraintPath, toks[i+1]}, i, i+1)
-		case w == "non-test" || w == "non-tests" || w == "nontest":
-			add(Constraint{ConstraintTests, "exclude"}, i)
-		case testWords[w] && noTestPhrases[prev]:
-			add(Constraint{ConstraintTests, "exclude"}, i-1, i)
-		case testWords[w] && next == "only":
-			add(Constraint{ConstraintTests, "only"}, i, i+1)
-		case testWords[w] && (prev == "only" || prev == "in"):
-			add(Constraint{ConstraintTests, "only"}, i-1, i)
+		case role.Kind != "":
+			add(role, roleIdx...)
 		case constraintLanguages[w] != "" && next == "only":
 			add(Constraint{ConstraintLanguage, constraintLanguages[w]}, lead(i, "in")...)
 		case constraintLanguages[w] != "" && (prev == "only" || prev == "in" && w != "c" && w != "go"):
@@ -153,6 +148,42 @@ func constraints(toks, lower []string) ([]Constraint, []bool) {
 		}
 	}
 	return out, used
+}
+
+// roleFilters are the constraints on a definition's role, each with the
+// words that name its role and the words that negate it in one.
+var roleFilters = []struct {
+	kind           string
+	words, negated map[string]bool
+}{
+	{ConstraintTests, setOf(`test tests`), setOf(`non-test non-tests nontest`)},
+	{ConstraintExamples, setOf(`example examples`), setOf(`non-example non-examples`)},
+}
+
+// roleFilter reads a role constraint at token i: "non-test", "no|without
+// tests" (exclude); "tests only", "only|in tests" (only). It returns the
+// constraint and the tokens it uses; a zero Constraint if none is there.
+func roleFilter(lower []string, i int) (Constraint, []int) {
+	at := func(j int) string {
+		if j < 0 || j >= len(lower) {
+			return ""
+		}
+		return lower[j]
+	}
+	w, prev, next := at(i), at(i-1), at(i+1)
+	for _, r := range roleFilters {
+		switch {
+		case r.negated[w]:
+			return Constraint{r.kind, "exclude"}, []int{i}
+		case r.words[w] && noRolePhrases[prev]:
+			return Constraint{r.kind, "exclude"}, []int{i - 1, i}
+		case r.words[w] && next == "only":
+			return Constraint{r.kind, "only"}, []int{i, i + 1}
+		case r.words[w] && (prev == "only" || prev == "in"):
+			return Constraint{r.kind, "only"}, []int{i - 1, i}
+		}
+	}
+	return Constraint{}, nil
 }
 
 // recency reads a recency phrase starting at token i: "since [the]

@@ -45,6 +45,12 @@ func TestConstraintsAreParsedFromTheQueryAsData(t *testing.T) {
 		{"time elapsed since the last refresh", nil, []string{"time", "elapsed", "since", "last", "refresh"}},
 		{"idle time since last index update", nil, []string{"idle", "time", "since", "last", "index", "update"}},
 		{"what is new since the last index", []Constraint{{ConstraintChanged, ChangedLast}}, []string{"new"}},
+		{"retry helpers without examples", []Constraint{{ConstraintExamples, "exclude"}}, []string{"retry", "helpers"}},
+		{"non-example parsers", []Constraint{{ConstraintExamples, "exclude"}}, []string{"parsers"}},
+		{"examples only retry attempts", []Constraint{{ConstraintExamples, "only"}}, []string{"retry", "attempts"}},
+		{"retry attempts in examples", []Constraint{{ConstraintExamples, "only"}}, []string{"retry", "attempts"}},
+		{"retry in examples without tests", []Constraint{{ConstraintExamples, "only"}, {ConstraintTests, "exclude"}}, []string{"retry"}},
+		{"an example of retry", nil, []string{"example", "retry"}},
 		// A trailing "only" belongs to the filter.
 		{"Server from tree-sitter only", []Constraint{{ConstraintParser, "tree-sitter"}}, []string{"server"}},
 	}

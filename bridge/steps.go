@@ -45,9 +45,17 @@ var StepArgs = []StepArg{
 	{Functor: "kind", Doc: "only definitions of this kind (function, method, type, interface, ...)"},
 	{Functor: "language", Doc: "only definitions in this language (go, python, ...)"},
 	{Functor: "tests", Doc: "leave out definitions in test files (exclude), or keep only those (only)", Values: []string{"exclude", "only"}},
+	{Functor: "examples", Doc: "leave out example definitions (exclude), or keep only those (only)", Values: []string{"exclude", "only"}},
+	{Functor: "demote", Doc: "rank definitions of this role after all others (repeatable: one role each)", Values: DemotableRoles},
+	{Functor: "quoted", Doc: "a demoted definition whose doc comment starts with this text keeps its rank"},
+	{Functor: "named", Doc: "a demoted definition of this name keeps its rank (repeatable: one name each)"},
 	{Functor: "changed", Doc: "only definitions whose file changed after project generation N (a non-negative integer), or in the snapshot's own generation (last)"},
 	{Functor: "parser", Doc: "only definitions extracted by this parser", Values: ParserNames},
 }
+
+// DemotableRoles are the roles a demote(R) step argument may name: tests
+// and examples (retrieval.RoleTest, retrieval.RoleExample).
+var DemotableRoles = []string{retrieval.RoleTest, retrieval.RoleExample}
 
 // Strategies is every strategy a step may name: the retrieval contract's.
 // Which of them a given backend offers is its Capabilities; the rules get

@@ -133,9 +133,10 @@ func (s *Server) current() Snapshot {
 
 // Hit is one search hit (rlm.Hit: a definition, where it is, its
 // signature and doc, and the content hash of the file it was read from)
-// with an id for read.
+// with an id for read. ID shadows rlm.Hit's id, which is DocumentID here.
 type Hit struct {
-	ID string `json:"id"` // PATH:START-END@CONTENT_HASH
+	ID         string `json:"id"`          // PATH:START-END@CONTENT_HASH
+	DocumentID string `json:"document_id"` // rlm.Hit.ID: the definition's stable document id
 	rlm.Hit
 }
 
@@ -229,7 +230,7 @@ func (s *Server) runSearch(ctx context.Context, query string, limit int, f filte
 		res.Resolved = r.From + " -> " + r.To
 	}
 	for _, h := range ans.Hits {
-		hit := Hit{ID: hitID(h.Path, h.StartLine, h.EndLine, h.ContentHash), Hit: h}
+		hit := Hit{ID: hitID(h.Path, h.StartLine, h.EndLine, h.ContentHash), DocumentID: h.ID, Hit: h}
 		switch {
 		case !f.keeps(hit):
 			res.FilteredOut++

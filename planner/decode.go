@@ -163,6 +163,18 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			s.Language = val
 		case "tests":
 			s.ExcludeTests, s.OnlyTests = val == "exclude", val == "only"
+		case "examples":
+			s.ExcludeExamples, s.OnlyExamples = val == "exclude", val == "only"
+		case "demote":
+			if !slices.Contains(s.Demote, val) {
+				s.Demote = append(s.Demote, val)
+			}
+		case "quoted":
+			s.Quoted = val
+		case "named":
+			if !slices.Contains(s.Named, val) {
+				s.Named = append(s.Named, val)
+			}
 		case "changed":
 			s.Changed = val
 		case "parser":
@@ -192,8 +204,9 @@ func checkStepNeeds(s Step) error {
 			return fmt.Errorf("a %s step needs text(T)", s.Strategy)
 		}
 	case "structural":
-		if s.Path == "" && s.Kind == "" && s.Language == "" && s.Changed == "" && s.Parser == "" && !s.OnlyTests && !s.ExcludeTests {
-			return fmt.Errorf("a structural step needs a filter: path(P), kind(K), language(L), changed(G), parser(P) or tests(T)")
+		if s.Path == "" && s.Kind == "" && s.Language == "" && s.Changed == "" && s.Parser == "" && !s.OnlyTests && !s.ExcludeTests &&
+			!s.OnlyExamples && !s.ExcludeExamples {
+			return fmt.Errorf("a structural step needs a filter: path(P), kind(K), language(L), changed(G), parser(P), tests(T) or examples(E)")
 		}
 	}
 	return nil

@@ -183,6 +183,8 @@ func TestStepsOutsideTheVocabularyAreRefusedNamingTheRule(t *testing.T) {
 		"generation":      {`step(structural, [changed(N)], evidence) :- N is 0 - 3`, "must hold a generation"},
 		"generation text": {`step(structural, [changed(G)], evidence) :- atom_concat(la, st2, G)`, "must hold a generation"},
 		"parser":          {`step(structural, [parser(P)], evidence) :- atom_concat(tree, sitter, P)`, "parser(treesitter) is not allowed"},
+		"demoted role":    {`step(lexical, [text(T), demote(R)], evidence) :- atom_concat(sour, ce, R)`, "demote(source) is not allowed"},
+		"examples":        {`step(lexical, [text(T), examples(E)], evidence) :- atom_concat(exclu, des, E)`, "examples(excludes) is not allowed"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -226,7 +226,8 @@ func resultValue(step Step, hits []retrieval.Hit) engine.CompoundValue {
 }
 
 // runStep runs a planned step as a retrieval request over the snapshot of
-// generation gen. Exact, graph and structural steps ask for every hit (up
+// generation gen, with the roles of its demote(R) arguments ranked after
+// every other hit (retrieval.SearchDemoting). Exact, graph and structural steps ask for every hit (up
 // to retrieval.MaxLimit), so that the rules and the answer know the total
 // ("10 of 60"); the others ask for limit, their ranking depending on the
 // depth they are asked for.
@@ -245,15 +246,15 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	if !b.Capabilities().Supports(req.Strategy) {
 		return nil, fmt.Errorf("%w: %s", retrieval.ErrUnsupported, req.Strategy)
 	}
-	return b.Search(ctx, req)
+	return retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})
 }
 
 func toHit(h retrieval.Hit) Hit {
 	d := h.Document
 	return Hit{
-		Path: d.Path, StartLine: d.StartLine, EndLine: d.EndLine, Symbol: d.Symbol, Qualified: d.Qualified,
+		ID: d.ID, Path: d.Path, StartLine: d.StartLine, EndLine: d.EndLine, Symbol: d.Symbol, Qualified: d.Qualified,
 		Kind: d.Kind, Signature: d.Signature, Doc: d.Doc, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
-		Lines: h.Lines, Test: d.Test, ContentHash: d.ContentHash,
+		Lines: h.Lines, Test: retrieval.RoleOf(d) == retrieval.RoleTest, Role: retrieval.RoleOf(d), ContentHash: d.ContentHash,
 	}
 }
 

@@ -31,6 +31,18 @@ type Step struct {
 	Language        string `json:"language,omitempty"`
 	ExcludeTests    bool   `json:"exclude_tests,omitempty"`
 	OnlyTests       bool   `json:"only_tests,omitempty"`
+	// ExcludeExamples and OnlyExamples: examples(exclude), examples(only).
+	ExcludeExamples bool `json:"exclude_examples,omitempty"`
+	OnlyExamples    bool `json:"only_examples,omitempty"`
+	// Demote holds the roles of the step's demote(R) arguments (one of
+	// bridge.DemotableRoles each, in the order written): their
+	// definitions rank after all others (retrieval.SearchDemoting).
+	Demote []string `json:"demote,omitempty"`
+	// Quoted and Named are the exact references demotion spares
+	// (retrieval.Demotion): quoted(T), a demoted definition whose doc
+	// comment starts with T keeps its rank; named(N), one named N does.
+	Quoted string   `json:"quoted,omitempty"`
+	Named  []string `json:"named,omitempty"`
 	// Changed keeps the definitions whose file changed after a project
 	// generation: a decimal generation, or bridge.ChangedLast (the
 	// generation before the snapshot's own, Plan.Generation - 1).
@@ -71,6 +83,21 @@ func (s Step) String() string {
 	if s.OnlyTests {
 		args = append(args, "tests-only")
 	}
+	if s.ExcludeExamples {
+		args = append(args, "no-examples")
+	}
+	if s.OnlyExamples {
+		args = append(args, "examples-only")
+	}
+	for _, r := range s.Demote {
+		args = append(args, "demote="+r)
+	}
+	if s.Quoted != "" {
+		args = append(args, "quoted")
+	}
+	for _, n := range s.Named {
+		args = append(args, "named="+n)
+	}
 	if s.Changed != "" {
 		args = append(args, "changed-since="+s.Changed)
 	}
@@ -82,8 +109,9 @@ func (s Step) String() string {
 
 // Request maps the step onto a retrieval request of at most limit hits
 // over the snapshot of project generation gen (which resolves
-// changed(last); 0: unknown). Error: ErrNoGeneration for changed(last)
-// without a generation.
+// changed(last); 0: unknown). Demote is not part of it: the step runs
+// through retrieval.SearchDemoting with it. Error: ErrNoGeneration for
+// changed(last) without a generation.
 func (s Step) Request(limit int, gen int64) (retrieval.Request, error) {
 	req := retrieval.Request{
 		Strategy: retrieval.Strategy(s.Strategy), Limit: limit, Name: s.Name, Text: s.Text,
@@ -99,6 +127,12 @@ func (s Step) Request(limit int, gen int64) (retrieval.Request, error) {
 		req.Filter.Languages = []string{s.Language}
 	}
 	req.Filter.ExcludeTests, req.Filter.OnlyTests = s.ExcludeTests, s.OnlyTests
+	if s.ExcludeExamples {
+		req.Filter.ExcludeRoles = []string{retrieval.RoleExample}
+	}
+	if s.OnlyExamples {
+		req.Filter.Roles = []string{retrieval.RoleExample}
+	}
 	if s.Parser != "" {
 		req.Filter.Parsers = []string{s.Parser}
 	}
@@ -163,8 +197,16 @@ type Explanation struct {
 
 // Hit is one answer line: a definition with its location (path relative to
 // the index root, lines 1-based inclusive), the score as its strategy gave
-// it and that score's kind (see retrieval.ScoreKind).
+// it and that score's kind (see retrieval.ScoreKind), and what a host needs
+// to cite it in a prompt: a stable id, the signature, the doc comment and
+// the content hash of the file it was read from.
 type Hit struct {
+	// ID is the definition's document id in the search index
+	// (retrieval.Document.ID): for a knowledge base's documents
+	// retrieval.SymbolDocumentID, "path#Qualified" with "~n" for the nth
+	// (from 0) same-named definition of the file, which stays the same
+	// while edits shift lines.
+	ID        string  `json:"id"`
 	Path      string  `json:"path"`
 	StartLine int     `json:"start_line"`
 	EndLine   int     `json:"end_line"`
@@ -177,7 +219,10 @@ type Hit struct {
 	ScoreKind string  `json:"score_kind"`
 	Strategy  string  `json:"strategy"`
 	Lines     []int   `json:"lines,omitempty"` // e.g. call sites, for graph hits
-	Test      bool    `json:"test,omitempty"`
+	Test      bool    `json:"test,omitempty"`  // Role is test
+	// Role is what the definition is for: source, test or example
+	// (retrieval.RoleOf of its document).
+	Role string `json:"role"`
 	// ContentHash is the content hash of the file the hit was read from
 	// (sourcefacts.ContentHash's string form), for citations.
 	ContentHash string `json:"content_hash,omitempty"`
@@ -247,6 +292,24 @@ type Answer struct {
 	// Generation is the project generation the answer's snapshot had
 	// (Plan.Generation; 0 unknown): what changed(last) meant.
 	Generation int64 `json:"-"`
+	// Snapshot is the identity of the knowledge-base snapshot the answer
+	// was computed from; every hit's ContentHash is its file's hash in
+	// that snapshot. Set by the caller that knows the snapshot (the
+	// façade's Search), like Skipped; nil when unknown.
+	Snapshot *SnapshotID `json:"snapshot,omitempty"`
+}
+
+// SnapshotID names a knowledge-base snapshot (store.Identity): its
+// project generation and the fingerprint of its file → content hash map,
+// 16 lower-case hex digits (the store's XXH64 fingerprint).
+type SnapshotID struct {
+	Generation  int64  `json:"generation"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// String is "generation N (fingerprint F)", as store.Identity prints.
+func (s SnapshotID) String() string {
+	return fmt.Sprintf("generation %d (fingerprint %s)", s.Generation, s.Fingerprint)
 }
 
 // SourceRef is a file a hit was read from and its content hash

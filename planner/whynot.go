@@ -77,7 +77,7 @@ func (p *Planner) WhyNotSymbol(ctx context.Context, b retrieval.Backend, ans *An
 	defs := make([]engine.Term, 0, len(hits))
 	for _, h := range hits {
 		d := h.Document
-		defs = append(defs, engine.Compound("def", engine.String(d.Path), engine.String(d.Kind), engine.String(d.Language), engine.Atom(fmt.Sprint(d.Test)),
+		defs = append(defs, engine.Compound("def", engine.String(d.Path), engine.String(d.Kind), engine.String(d.Language), engine.Atom(roleAtom(d)),
 			engine.Int(d.Changed), engine.String(retrieval.ParserName(d.Parser))))
 	}
 	names := make([]string, 0, len(ans.Hits))
@@ -104,6 +104,17 @@ func (p *Planner) WhyNotSymbol(ctx context.Context, b retrieval.Backend, ans *An
 	}
 	w := &WhyNot{Query: ans.Query, Target: symbol, Kind: WhyNotSymbol}
 	return w, decodeVerdict("whynot_symbol/6", sol[5], w)
+}
+
+// roleAtom is d's role (retrieval.RoleOf) as an atom of the closed
+// vocabulary source, test, example; any other role a host wrote is
+// source.
+func roleAtom(d retrieval.Document) string {
+	switch r := retrieval.RoleOf(d); r {
+	case retrieval.RoleTest, retrieval.RoleExample:
+		return r
+	}
+	return retrieval.RoleSource
 }
 
 // stepTerm writes a decoded step back as step(Strategy, Args, Role): its
@@ -137,6 +148,22 @@ func stepTerm(s Step) engine.Term {
 	}
 	if s.OnlyTests {
 		args = append(args, engine.Compound("tests", engine.Atom("only")))
+	}
+	if s.ExcludeExamples {
+		args = append(args, engine.Compound("examples", engine.Atom("exclude")))
+	}
+	if s.OnlyExamples {
+		args = append(args, engine.Compound("examples", engine.Atom("only")))
+	}
+	for _, r := range s.Demote {
+		// One of bridge.DemotableRoles: decodeStep checked it.
+		args = append(args, engine.Compound("demote", engine.Atom(r)))
+	}
+	if s.Quoted != "" {
+		args = append(args, engine.Compound("quoted", engine.String(s.Quoted)))
+	}
+	for _, n := range s.Named {
+		args = append(args, engine.Compound("named", engine.String(n)))
 	}
 	if s.Changed == bridge.ChangedLast {
 		args = append(args, engine.Compound("changed", engine.Atom(bridge.ChangedLast)))

@@ -9,8 +9,9 @@ import (
 
 // Documents turns facts into retrieval documents: one per definition
 // (ID: retrieval.SymbolDocumentID, stable while lines shift), with the
-// calls and type references inside it as Refs, the parser that extracted
-// it and, from changed (path → the project generation that last wrote the
+// calls and type references inside it as Refs, its role
+// (sourcefacts.FileFacts.SymbolRole: source, test or example; Test is
+// role test), the parser that extracted it and, from changed (path → the project generation that last wrote the
 // file: store.FileState.PublishedIn; absent: 0), when its file last
 // changed. References outside any definition are dropped (the graph
 // relates definitions).
@@ -19,8 +20,9 @@ func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retri
 	for _, f := range files {
 		base := len(docs)
 		nth := map[string]int{} // qualified name -> definitions seen in this file
-		for _, s := range f.Symbols {
+		for i, s := range f.Symbols {
 			q := qualifiedName(s)
+			role := f.SymbolRole(i)
 			docs = append(docs, retrieval.Document{
 				ID:          retrieval.SymbolDocumentID(f.Provenance.Path, q, nth[q]),
 				Path:        f.Provenance.Path,
@@ -33,7 +35,8 @@ func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retri
 				Signature:   s.Signature,
 				Doc:         s.Doc,
 				ContentHash: f.Provenance.Hash.String(),
-				Test:        f.Test,
+				Test:        role == sourcefacts.RoleTest,
+				Role:        role,
 				Changed:     changed[f.Provenance.Path],
 				Parser:      f.Provenance.Parser,
 				Metadata: map[string]string{

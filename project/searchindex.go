@@ -282,7 +282,8 @@ const searchIndexPrefix = "search-g"
 
 // indexFormat names what the documents of a search index carry; a new
 // format builds new index files. 2: Changed and Parser (provenance).
-const indexFormat = "f2"
+// 3: Role.
+const indexFormat = "f3"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

@@ -69,7 +69,12 @@ type Document struct {
 	// signature, path).
 	Text        string `json:"text,omitempty"`
 	ContentHash string `json:"content_hash,omitempty"` // the file's sourcefacts.ContentHash string
-	Test        bool   `json:"test,omitempty"`
+	Test        bool   `json:"test,omitempty"`         // Role is RoleTest
+	// Role is what the definition is for: RoleSource, RoleTest or
+	// RoleExample (sourcefacts' roles: its file's by the language's
+	// conventions, or its own, e.g. a Go Example function). "" is unknown:
+	// RoleOf reads it from Test.
+	Role string `json:"role,omitempty"`
 	// Changed is the project generation in which the document's file
 	// last changed (its bytes, or the facts extracted from them); 0 when
 	// unknown. Provenance, for Filter.ChangedSince.
@@ -81,6 +86,27 @@ type Document struct {
 	// Refs are the names this definition uses, for the graph strategy.
 	Refs     []Ref             `json:"refs,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// Roles of a Document (the values of sourcefacts.RoleSource, RoleTest
+// and RoleExample).
+const (
+	RoleSource  = "source"
+	RoleTest    = "test"
+	RoleExample = "example"
+)
+
+// RoleOf is d's role: d.Role, or for a document without one RoleTest
+// when d.Test is set, else RoleSource. Filters and demotion read roles
+// through it.
+func RoleOf(d Document) string {
+	switch {
+	case d.Role != "":
+		return d.Role
+	case d.Test:
+		return RoleTest
+	}
+	return RoleSource
 }
 
 // DocumentID builds the id "path#qualified@startLine": unique, but it
@@ -128,6 +154,12 @@ type Filter struct {
 	Languages    []string `json:"languages,omitempty"`
 	ExcludeTests bool     `json:"exclude_tests,omitempty"`
 	OnlyTests    bool     `json:"only_tests,omitempty"` // only documents of test files
+	// Roles keeps the documents whose role (RoleOf) is one of these;
+	// ExcludeRoles leaves out those whose role is one of these. Empty
+	// does not filter. ExcludeTests is ExcludeRoles holding RoleTest,
+	// OnlyTests Roles holding only RoleTest.
+	Roles        []string `json:"roles,omitempty"`
+	ExcludeRoles []string `json:"exclude_roles,omitempty"`
 	// ChangedSince keeps the documents whose Changed is above it: those
 	// whose file changed after project generation ChangedSince. 0 does
 	// not filter (every indexed file changed after the empty generation 0).

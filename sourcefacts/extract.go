@@ -2,6 +2,7 @@ package sourcefacts
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -473,11 +474,14 @@ func (e *Extractor) newFacts(p, grammarName string, hash ContentHash) *FileFacts
 		ff.Provenance.Parser = e.parserVersion
 		ff.Provenance.GrammarVersion = e.GrammarVersionFor(grammarName)
 	}
+	// The role follows the language the file is read in (a Go-only
+	// extractor reads everything as Go), else the one its extension names.
+	lang := cmp.Or(ff.Language, LanguageForPath(p))
 	if e.goOnly {
-		ff.Test = strings.HasSuffix(p, "_test.go")
-	} else {
-		ff.Test = IsTestFile(p)
+		lang = LangGo
 	}
+	ff.Role = FileRole(lang, p)
+	ff.Test = ff.Role == RoleTest
 	return ff
 }
 
@@ -489,7 +493,7 @@ func (e *Extractor) newFacts(p, grammarName string, hash ContentHash) *FileFacts
 //
 // The result always carries Provenance (Hash = HashBytes(src), Generation 1,
 // Project left empty for the caller; Parser, Grammar and GrammarVersion
-// name the parser and grammar used), Language and Test (IsTestFile). Status
+// name the parser and grammar used), Language, Role (FileRole) and Test. Status
 // is StatusCurrent for a clean parse, StatusPartial when the file holds
 // syntax errors (facts may be incomplete; Error says where the first one
 // is), StatusSkipped without facts for a file Detect skips (Error is its

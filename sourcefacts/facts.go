@@ -37,7 +37,7 @@ import (
 // ExtractorVersion names the version of the extraction logic and the query
 // files together. Bump it whenever either changes the facts produced for the
 // same bytes, so that stored facts can be told apart.
-const ExtractorVersion = "rlm-extract/4"
+const ExtractorVersion = "rlm-extract/5"
 
 // ContentHash identifies exact file bytes: XXH64 (seed 0, as computed by
 // github.com/cespare/xxhash/v2) plus the length in bytes. Exact bytes are
@@ -167,6 +167,11 @@ type Symbol struct {
 	Doc       string `json:"doc,omitempty"`       // doc comment with comment markers stripped
 	Range     Range  `json:"range"`               // the whole definition
 	NameRange Range  `json:"name_range"`          // just the name
+	// Role is the definition's own role (RoleTest, RoleExample) where its
+	// syntax says it differs from its file's: a Go Example function in a
+	// test file, an item under a Rust #[cfg(test)] or #[test] attribute.
+	// "" means its file's role (FileFacts.SymbolRole).
+	Role string `json:"role,omitempty"`
 }
 
 // Qualified returns "Receiver.Name" for methods and Name otherwise.
@@ -238,9 +243,12 @@ const (
 type FileFacts struct {
 	Provenance Provenance `json:"provenance"`
 	Language   string     `json:"language"` // one of the Lang* constants; "" if unsupported
-	Test       bool       `json:"test"`     // a test file by its language's convention (see IsTestFile)
-	Status     string     `json:"status"`
-	Error      string     `json:"error,omitempty"`
+	// Role is the file's role by its language's conventions (FileRole):
+	// RoleSource, RoleTest or RoleExample.
+	Role   string `json:"role"`
+	Test   bool   `json:"test"` // Role == RoleTest (kept for readers of the older field)
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
 	// Package is the Go package name, the Java package, or the Prolog
 	// module name; empty for other languages.
 	Package    string      `json:"package,omitempty"`

@@ -90,46 +90,6 @@ func grammarForPath(p string) string {
 	return extGrammar[strings.ToLower(ext)]
 }
 
-// IsTestFile reports whether the slash-separated path p is a test file by
-// its language's convention:
-//
-//   - Go: *_test.go
-//   - Python: test_*.py, *_test.py
-//   - JavaScript/TypeScript: *.test.* and *.spec.* (e.g. app.test.js,
-//     view.spec.tsx)
-//   - Rust: files under a tests/ directory
-//   - Java: *Test.java, *Tests.java
-//   - C/C++: *_test.* and test_*.* (e.g. util_test.c)
-//   - Ruby: *_spec.rb, *_test.rb, test_*.rb
-//   - Prolog: *_test.pl (rlm's rule-test convention)
-//
-// Paths of other languages are not test files.
-func IsTestFile(p string) bool {
-	base := path.Base(p)
-	lang := LanguageForPath(p)
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	switch lang {
-	case LangGo:
-		return strings.HasSuffix(base, "_test.go")
-	case LangPython:
-		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
-	case LangJavaScript, LangTypeScript:
-		inner := path.Ext(stem)
-		return inner == ".test" || inner == ".spec"
-	case LangRust:
-		return p == "tests" || strings.HasPrefix(p, "tests/") || strings.Contains(p, "/tests/")
-	case LangJava:
-		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")
-	case LangC, LangCPP:
-		return strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_")
-	case LangRuby:
-		return strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_")
-	case LangProlog:
-		return strings.HasSuffix(stem, "_test")
-	}
-	return false
-}
-
 // grammarSpec describes one tree-sitter grammar and how its captures become
 // facts.
 type grammarSpec struct {

@@ -42,6 +42,7 @@ const (
 	capLocalDef                 // locals.scm's @local.definition (Ruby)
 	capDeclarator               // @declarator: a C/C++ declarator whose name the grammar's declarator hook finds
 	capSetter                   // @setter: the reference is a call of the setter NAME= (Ruby `x.name = v`)
+	capRoleTest                 // @role.test: an attribute whose item is test code (Rust #[cfg(test)], #[test])
 )
 
 type captureInfo struct {
@@ -139,7 +140,7 @@ func compileQueries(lang *ts.Language, spec *grammarSpec, names ...string) (*com
 			}
 			switch cq.captures[ci].role {
 			case capDefinition, capReference, capPackageName, capImport, capReceiver, capComment,
-				capCommentSkip, capOwner, capLocalScope, capLocalDef:
+				capCommentSkip, capOwner, capLocalScope, capLocalDef, capRoleTest:
 				hasRole = true
 			}
 		}
@@ -219,6 +220,8 @@ func parseCaptureName(name string) captureInfo {
 		return captureInfo{role: capDeclarator}
 	case name == "setter":
 		return captureInfo{role: capSetter}
+	case name == "role.test":
+		return captureInfo{role: capRoleTest}
 	case strings.HasPrefix(name, "definition."):
 		return captureInfo{role: capDefinition, kind: strings.TrimPrefix(name, "definition.")}
 	case strings.HasPrefix(name, "reference."):

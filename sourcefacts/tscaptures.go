@@ -69,6 +69,7 @@ type captures struct {
 	pkg       *ts.Node
 	scopes    []localScope
 	locals    []localDef
+	roleTests []ts.Node // @role.test attributes: the items they precede are tests
 	start     time.Time // when the query started
 }
 
@@ -132,6 +133,8 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 				decl = &n
 			case capSetter:
 				setter = true
+			case capRoleTest:
+				c.roleTests = append(c.roleTests, n)
 			case capComment:
 				x.comments = append(x.comments, commentSpan{span: commentOf(&n, x.src)})
 			case capCommentSkip:

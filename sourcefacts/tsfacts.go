@@ -52,7 +52,26 @@ func (x *extraction) run(ctx context.Context, qc *ts.QueryCursor, root *ts.Node,
 	}
 	slices.SortFunc(x.comments, func(a, b commentSpan) int { return cmp.Compare(a.start, b.start) })
 	x.addSymbols(c.defs)
+	setSymbolRoles(ff, x.attributedItems(c.roleTests))
 	x.addReferences(c)
 	x.addImports(c.imports)
 	return nil
+}
+
+// attributedItems returns the spans of the items the attributes attrs
+// apply to: each attribute's next named sibling that is neither another
+// attribute nor a comment (Rust: `#[cfg(test)] #[allow(x)] /// doc
+// mod tests {...}`).
+func (x *extraction) attributedItems(attrs []ts.Node) []span {
+	var out []span
+	for _, a := range attrs {
+		n := a.NextNamedSibling()
+		for n != nil && (n.Kind() == "attribute_item" || strings.HasSuffix(n.Kind(), "comment")) {
+			n = n.NextNamedSibling()
+		}
+		if n != nil {
+			out = append(out, spanOf(n))
+		}
+	}
+	return out
 }

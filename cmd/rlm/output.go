@@ -24,15 +24,22 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 			name = h.Symbol
 		}
 		extra := ""
+		if h.Role != "" && h.Role != "source" {
+			extra = " [" + h.Role + "]"
+		}
 		if len(h.Lines) > 0 {
-			extra = fmt.Sprintf("  calls at %s", joinInts(h.Lines, 5))
+			extra += fmt.Sprintf("  calls at %s", joinInts(h.Lines, 5))
 		}
 		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, printable(h.Path), h.StartLine, printable(name), h.Kind, h.Strategy, extra)
 	}
 	if a.Total > len(a.Hits) {
 		fmt.Fprintf(w, "(%d of %d; --limit N for more)\n", len(a.Hits), a.Total)
 	}
-	fmt.Fprintf(w, "\nclass: %s\nplan:\n", a.Class)
+	fmt.Fprintf(w, "\nclass: %s\n", a.Class)
+	if a.Snapshot != nil {
+		fmt.Fprintf(w, "snapshot: %s\n", a.Snapshot)
+	}
+	fmt.Fprintln(w, "plan:")
 	for i, s := range a.Plan {
 		verdict := ""
 		if len(s.Because) > 0 {

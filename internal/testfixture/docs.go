@@ -2,6 +2,7 @@ package testfixture
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rlm-dev/rlm/retrieval"
@@ -28,8 +29,10 @@ func VectorDocs(n int) []retrieval.Document {
 // with one of PathPrefixes (byte-wise; an empty prefix matches everything),
 // its kind is among Kinds and its language among Languages (empty lists
 // allow all), it is not a test when ExcludeTests is set, a test when
-// OnlyTests is, it changed after generation ChangedSince, and its parser's
-// name (retrieval.ParserName) is among Parsers (empty allows all).
+// OnlyTests is, its role (retrieval.RoleOf) is among Roles (empty allows
+// all) and not among ExcludeRoles, it changed after generation
+// ChangedSince, and its parser's name (retrieval.ParserName) is among
+// Parsers (empty allows all).
 func Passes(d retrieval.Document, f retrieval.Filter) bool {
 	in := func(v string, vals []string) bool {
 		if len(vals) == 0 {
@@ -54,5 +57,6 @@ func Passes(d retrieval.Document, f retrieval.Filter) bool {
 		}
 	}
 	return in(d.Kind, f.Kinds) && in(d.Language, f.Languages) && !(f.ExcludeTests && d.Test) && !(f.OnlyTests && !d.Test) &&
+		in(retrieval.RoleOf(d), f.Roles) && !slices.Contains(f.ExcludeRoles, retrieval.RoleOf(d)) &&
 		(f.ChangedSince == 0 || d.Changed > f.ChangedSince) && in(retrieval.ParserName(d.Parser), f.Parsers)
 }

@@ -33,8 +33,11 @@
 //
 // # Filters
 //
-// Kinds, Languages, ExcludeTests, OnlyTests, ChangedSince (on the changed
-// key) and Parsers (on parser_name) become Chroma where clauses. Path
+// Kinds, Languages, ExcludeTests, OnlyTests, Roles and ExcludeRoles (on the
+// role key: records written before roles were stored have none, so
+// ExcludeRoles keeps them and Roles leaves them out until they are written
+// again), ChangedSince (on the changed key) and Parsers (on parser_name)
+// become Chroma where clauses. Path
 // prefixes are literal string prefixes of Document.Path; Chroma's where has
 // no prefix operator, so each record also stores its ancestor directories
 // (dir_1, dir_2, ...): a prefix ending in "/" is an exact server-side

@@ -79,6 +79,14 @@ func compileFilter(f retrieval.Filter, extra ...map[string]any) compiledFilter {
 	if f.OnlyTests {
 		clauses = append(clauses, map[string]any{"test": map[string]any{"$eq": true}})
 	}
+	if c := inClause(MetaRole, f.Roles); c != nil {
+		clauses = append(clauses, c)
+	}
+	if vals := dedupe(f.ExcludeRoles); len(vals) > 0 {
+		// Like $ne, $nin also matches records without the key (written
+		// before roles were stored).
+		clauses = append(clauses, map[string]any{MetaRole: map[string]any{"$nin": vals}})
+	}
 	if f.ChangedSince > 0 {
 		// $gt matches only records with the key: those without were never
 		// given a generation.

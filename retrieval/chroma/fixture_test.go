@@ -764,7 +764,7 @@ func TestReplacingARecordDropsMetadataKeysOfTheOldVersion(t *testing.T) {
 	}
 	got := f.bodies("POST upsert")[0]["metadatas"].([]any)[0].(map[string]any)
 	want := map[string]any{"path": "x/new.go", "dir_1": "x", "symbol": "New", "symbol_lc": "new", "test": false,
-		"dir_3": nil, "meta:owner": nil}
+		"role": "source", "role_derived": true, "dir_3": nil, "meta:owner": nil}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("upserted metadata (-want +got):\n%s", diff)
 	}

@@ -26,6 +26,12 @@ const (
 	MetaDoc         = "doc"          // string
 	MetaContentHash = "content_hash" // string, the file's content hash (provenance)
 	MetaTest        = "test"         // bool, always present
+	// MetaRole is retrieval.RoleOf(Document), for Filter.Roles and
+	// ExcludeRoles; MetaRoleDerived is true when Document.Role was empty
+	// (RoleOf read it from Test), and it is read back empty. Records
+	// written before roles were stored have neither.
+	MetaRole        = "role"         // string
+	MetaRoleDerived = "role_derived" // bool, present only when true
 	MetaRefs        = "refs"         // string, JSON array of retrieval.Ref (kept so Fetch round-trips)
 	MetaChanged     = "changed"      // int, Document.Changed (omitted when 0)
 	MetaParser      = "parser"       // string, Document.Parser ("name/version")
@@ -85,6 +91,10 @@ func toMetadata(d retrieval.Document) (map[string]any, error) {
 	put(MetaContentHash, d.ContentHash)
 	put(MetaParser, d.Parser)
 	put(MetaParserName, retrieval.ParserName(d.Parser))
+	m[MetaRole] = retrieval.RoleOf(d)
+	if d.Role == "" {
+		m[MetaRoleDerived] = true
+	}
 	if d.Changed != 0 {
 		m[MetaChanged] = d.Changed
 	}
@@ -162,6 +172,10 @@ func fromRecord(id string, text *string, m map[string]any) (retrieval.Document, 
 			d.Changed = int64(n)
 		case MetaParser:
 			d.Parser, err = str(v)
+		case MetaRole:
+			if derived, _ := m[MetaRoleDerived].(bool); !derived {
+				d.Role, err = str(v)
+			}
 		case MetaTest:
 			b, ok := v.(bool)
 			if !ok {

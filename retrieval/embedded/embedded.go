@@ -77,13 +77,14 @@ import (
 const MaxDocumentBytes = 1 << 20
 
 // MaxFilterValues bounds each list of a retrieval.Filter (path prefixes,
-// kinds, languages, parsers). Longer lists fail with retrieval.ErrTooLarge.
+// kinds, languages, parsers, roles). Longer lists fail with retrieval.ErrTooLarge.
 const MaxFilterValues = 256
 
 // schemaVersion is stored in PRAGMA user_version. Open upgrades a version
 // 1 database (which lacks the vector tables), a version 2 one (whose docs
-// lack the changed and parser columns) and a version 3 one (whose vectors
-// lack their generation, see vectorSchema) and refuses any other non-zero
+// lack the changed and parser columns) and a version 3 one (whose docs
+// lack the role column and whose vectors lack their generation, see
+// vectorSchema) and refuses any other non-zero
 // version.
 const schemaVersion = 4
 
@@ -112,7 +113,8 @@ CREATE TABLE IF NOT EXISTS docs (
 	refs           TEXT NOT NULL,
 	metadata       TEXT NOT NULL,
 	changed        INTEGER NOT NULL DEFAULT 0,
-	parser         TEXT NOT NULL DEFAULT ''
+	parser         TEXT NOT NULL DEFAULT '',
+	role           TEXT NOT NULL DEFAULT '' -- Document.Role as given ('' : see roleSQL)
 );
 CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
 CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
@@ -254,14 +256,15 @@ func (b *Backend) init(ctx context.Context) error {
 	switch v {
 	case schemaVersion:
 		return b.readUID(ctx, tx)
-	case 0, 1, 2, 3: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns, version 4 vectorSchema
+	case 0, 1, 2, 3: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns, version 4 role and vectorSchema
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
 	}
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		return err
 	}
-	if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "changed", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "parser", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
+	if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "changed", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "parser", Decl: "TEXT NOT NULL DEFAULT ''"},
+		{Name: "role", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
 		return err
 	}
 	if err := sqlitefile.AddColumns(ctx, tx, "vectors", []sqlitefile.Column{{Name: "gen", Decl: "INTEGER NOT NULL DEFAULT 0"}}); err != nil {
@@ -552,8 +555,8 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 
 	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, path, start_line, end_line, symbol, qualified,
 		symbol_fold, qualified_fold, kind, language, signature, doc, body,
-		content_hash, test, refs, metadata, changed, parser)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		content_hash, test, refs, metadata, changed, parser, role)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -581,7 +584,7 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		}
 		res, err := insDoc.ExecContext(ctx, d.ID, d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
 			strings.ToLower(d.Symbol), strings.ToLower(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
-			d.ContentHash, test, r.refs, r.metadata, d.Changed, d.Parser)
+			d.ContentHash, test, r.refs, r.metadata, d.Changed, d.Parser, d.Role)
 		if err != nil {
 			return err
 		}
@@ -631,7 +634,7 @@ const refChunkRows = 250
 
 // docColumns are the docs columns scanDocument reads, in order.
 const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
-	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, d.refs, d.metadata, d.changed, d.parser`
+	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, d.refs, d.metadata, d.changed, d.parser, d.role`
 
 // scanDocument scans docColumns followed by extra destinations.
 func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {
@@ -639,7 +642,7 @@ func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {
 	var test int
 	var refs, metadata string
 	dest := append([]any{&d.ID, &d.Path, &d.StartLine, &d.EndLine, &d.Symbol, &d.Qualified, &d.Kind,
-		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &refs, &metadata, &d.Changed, &d.Parser}, extra...)
+		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &refs, &metadata, &d.Changed, &d.Parser, &d.Role}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return d, err
 	}

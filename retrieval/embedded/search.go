@@ -145,7 +145,7 @@ func checkFilter(f retrieval.Filter) error {
 	if f.ChangedSince < 0 {
 		return fmt.Errorf("%w: filter ChangedSince %d is negative", retrieval.ErrBadRequest, f.ChangedSince)
 	}
-	for _, l := range [][]string{f.PathPrefixes, f.Kinds, f.Languages, f.Parsers} {
+	for _, l := range [][]string{f.PathPrefixes, f.Kinds, f.Languages, f.Parsers, f.Roles, f.ExcludeRoles} {
 		if len(l) > MaxFilterValues {
 			return fmt.Errorf("%w: filter list of %d values, limit %d", retrieval.ErrTooLarge, len(l), MaxFilterValues)
 		}
@@ -193,6 +193,13 @@ func filterSQL(f retrieval.Filter) (string, []any) {
 	}
 	if f.OnlyTests {
 		conds = append(conds, "d.test = 1")
+	}
+	in(roleSQL, f.Roles)
+	if len(f.ExcludeRoles) > 0 {
+		conds = append(conds, roleSQL+" NOT IN ("+placeholders(len(f.ExcludeRoles))+")")
+		for _, r := range f.ExcludeRoles {
+			args = append(args, r)
+		}
 	}
 	if f.ChangedSince > 0 {
 		conds = append(conds, "d.changed > ?")
@@ -267,6 +274,10 @@ func parseLines(s string) []int {
 // arity's digits sort between '/' and ':'). Arguments: the name three
 // times.
 const prologIndicator = " OR (instr(?, '/') = 0 AND d.language = 'prolog' AND d.symbol > ? || '/' AND d.symbol < ? || '/:')"
+
+// roleSQL is a document's retrieval.RoleOf: its role, else test or
+// source by its test flag.
+const roleSQL = "(CASE WHEN d.role <> '' THEN d.role WHEN d.test <> 0 THEN 'test' ELSE 'source' END)"
 
 // pathDepthSQL is the number of slashes in a document's path.
 const pathDepthSQL = "(length(d.path) - length(replace(d.path, '/', '')))"

@@ -3,6 +3,7 @@ package retrievaltest
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -230,6 +231,10 @@ var suiteFilters = []retrieval.Filter{
 	{ChangedSince: 2, Kinds: []string{"function", "type"}},
 	{Parsers: []string{"tree", "ichiban-prolog"}}, // a parser's name, never a prefix of it
 	{Parsers: []string{"tree-sitter"}, ChangedSince: 2},
+	{Roles: []string{retrieval.RoleExample}},
+	{Roles: []string{retrieval.RoleSource, retrieval.RoleTest}, Kinds: []string{"function", "type"}},
+	{ExcludeRoles: []string{retrieval.RoleTest, retrieval.RoleExample}},
+	{ExcludeRoles: []string{retrieval.RoleSource}, OnlyTests: true},
 	{Languages: []string{"rust"}},
 }
 
@@ -263,6 +268,57 @@ func (s *suite) filters(t *testing.T) {
 				if diff := cmp.Diff(sorted(want), sorted(hitIDs(got))); diff != "" {
 					t.Errorf("filter %+v (-want +got):\n%s", f, diff)
 				}
+			}
+		})
+	}
+}
+
+// demoted checks retrieval.SearchDemoting against every advertised
+// strategy: every hit of the demoted roles comes after every other hit,
+// none is lost, and a limit the others fill leaves the demoted out.
+func (s *suite) demoted(t *testing.T) {
+	b := s.seeded(t)
+	demote := []string{retrieval.RoleTest, retrieval.RoleExample}
+	d := retrieval.Demotion{Roles: demote}
+	isDemoted := func(d retrieval.Document) bool { return slices.Contains(demote, retrieval.RoleOf(d)) }
+	for _, st := range s.supported() {
+		t.Run(string(st), func(t *testing.T) {
+			all := search(t, b, baseRequest(st, everything))
+			req := baseRequest(st, everything)
+			got, err := retrieval.SearchDemoting(context.Background(), b, req, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(sorted(hitIDs(all)), sorted(hitIDs(got))); diff != "" {
+				t.Errorf("demoting loses or adds hits (-want +got):\n%s", diff)
+			}
+			kept := 0
+			for i, h := range got {
+				if h.Rank != i+1 {
+					t.Errorf("hit %d (%s): rank %d", i, h.Document.ID, h.Rank)
+				}
+				if !isDemoted(h.Document) {
+					kept++
+					if i > 0 && isDemoted(got[i-1].Document) {
+						t.Errorf("%s (%s) ranks after the demoted %s", h.Document.ID, retrieval.RoleOf(h.Document), got[i-1].Document.ID)
+					}
+				}
+			}
+			if kept == 0 || kept == len(got) {
+				t.Fatalf("fixture: %d of %d hits are not demoted", kept, len(got))
+			}
+			req.Limit = kept
+			few, err := retrieval.SearchDemoting(context.Background(), b, req, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range few {
+				if isDemoted(h.Document) {
+					t.Errorf("limit %d: demoted %s (%s) is among the hits", kept, h.Document.ID, retrieval.RoleOf(h.Document))
+				}
+			}
+			if len(few) != kept {
+				t.Errorf("limit %d: %d hits", kept, len(few))
 			}
 		})
 	}

@@ -24,7 +24,9 @@
 //   - Delete removes documents from Fetch and every strategy; unknown ids
 //     are ignored.
 //   - Filters (when Capabilities().Filters): every filter field narrows
-//     every advertised strategy to exactly the hits that pass it.
+//     every advertised strategy to exactly the hits that pass it; and
+//     retrieval.SearchDemoting ranks the demoted roles after every other
+//     hit in every advertised strategy, losing none.
 //   - A strategy the backend does not advertise fails with
 //     retrieval.ErrUnsupported.
 //   - A closed backend fails every call.
@@ -86,6 +88,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("DeleteRemovesDocumentsAndIgnoresUnknownIDs", s.delete)
 	if caps.Filters {
 		t.Run("FiltersAreHonouredByEveryStrategy", s.filters)
+		t.Run("DemotedRolesRankAfterTheOthersInEveryStrategy", s.demoted)
 	}
 	if len(s.unsupported()) > 0 {
 		t.Run("UnsupportedStrategiesFailWithErrUnsupported", s.unsupportedFail)
@@ -171,8 +174,8 @@ var (
 
 // corpus is corpusSize documents that one request per strategy finds all of
 // (baseRequest): each defines Open, calls load and says "open the store" in
-// its text, plus a word of its own. Paths, kinds, languages and the test
-// flag vary so that every filter field splits them.
+// its text, plus a word of its own. Paths, kinds, languages, the test
+// flag and roles vary so that every filter field splits them.
 func corpus() []retrieval.Document {
 	docs := make([]retrieval.Document, corpusSize)
 	for i := range docs {
@@ -186,12 +189,21 @@ func corpus() []retrieval.Document {
 		if i%6 == 5 {
 			parser = "ichiban-prolog/1.2.2"
 		}
+		role := ""
+		switch i {
+		case 0:
+			role = retrieval.RoleSource // as given; the others' roles come from Test
+		case 3:
+			role = retrieval.RoleTest
+		case 5, 9:
+			role = retrieval.RoleExample
+		}
 		docs[i] = retrieval.Document{
 			ID: retrieval.DocumentID(path, fmt.Sprintf("T%d.Open", i), line), Path: path, StartLine: line, EndLine: line + 5,
 			Symbol: "Open", Qualified: fmt.Sprintf("T%d.Open", i), Kind: corpusKinds[i%len(corpusKinds)], Language: lang,
 			Signature: fmt.Sprintf("func (T%d) Open() error", i), Doc: "Open opens it.",
 			Text:        "open the store " + corpusWords[i],
-			ContentHash: fmt.Sprintf("xxh64:%016x:%d", i, 100+i), Test: i%4 == 3, Changed: int64(1 + (i/2)%3), Parser: parser,
+			ContentHash: fmt.Sprintf("xxh64:%016x:%d", i, 100+i), Test: i%4 == 3, Role: role, Changed: int64(1 + (i/2)%3), Parser: parser,
 			Refs:     []retrieval.Ref{{Name: "load", Kind: "call", Line: line + 1}},
 			Metadata: map[string]string{"package": fmt.Sprintf("p%d", i%3)},
 		}

@@ -123,14 +123,16 @@ act(continue, _, _, _, Pending, Pending, [], []).
 act(settled(_), _, _, _, _, [], [], []).
 act(gap(G), Class, F, H, Pending, Next, [Why], []) :-
     fallback(Class, G, H, Steps0, Why), !,
-    constrain_steps(F, Steps0, Steps),
+    constrain_steps(F, Steps0, Steps1),
+    rank_steps(Class, F, Steps1, Steps),
     append(Steps, Pending, Next).
 act(gap(G), _, _, [result(step(_, _, check), _, _)|_], _, [],
     [because(ev_gap_unfilled, [gap(G), stop(premise_failed)])], [gap(G)]) :- !.
 act(gap(G), _, _, _, Pending, Pending, [because(ev_gap_unfilled, [gap(G)])], [gap(G)]).
 act(resolved(N), Class, F, _, _, Next, [Why], []) :-
     retarget(Class, F, N, Next0, Why),
-    constrain_steps(F, Next0, Next).
+    constrain_steps(F, Next0, Next1),
+    rank_steps(Class, F, Next1, Next).
 
 %! answered_for(+Verdict, +Features, +History, +Because, -Event) is nondet.
 %  What the latest result (the head of History) means for the answer as a

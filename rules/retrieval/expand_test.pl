@@ -3,7 +3,7 @@
 
 test(a_description_gains_the_synonyms_of_its_words) :-
     query_features("check the auth token expiry", F),
-    plan_features(F, [exact, structural, graph, lexical], plan(conceptual, [step(lexical, [text(T)], evidence)], [_, because(R, Ps)])),
+    plan_features(F, [exact, structural, graph, lexical], plan(conceptual, [step(lexical, [text(T)|_], evidence)], [_, because(R, Ps)])),
     R == st_bm25_description,
     T == "check the auth token expiry authenticate authentication authorization login credential",
     memberchk(because(cx_synonym, [word("auth"), adds(["authenticate", "authentication", "authorization", "login", "credential"])]), Ps).

@@ -27,13 +27,15 @@ contingencies(Class, Steps, Cs) :-
 
 %! contingencies(+Features, +Class, +Steps, -Contingencies) is det.
 %  contingencies/3 for a query with Features: a fallback's evidence steps
-%  carry the query's constraints, as they would when the search runs them.
+%  carry the query's constraints and role ranking, as they would when the
+%  search runs them.
 contingencies(F, Class, Steps, Cs) :-
     findall(if(S, G, FSteps, FWhy),
             ( member(S, Steps),
               possible_gap(S, G),
               fallback(Class, G, [], FSteps0, FWhy),
-              constrain_steps(F, FSteps0, FSteps) ),
+              constrain_steps(F, FSteps0, FSteps1),
+              rank_steps(Class, F, FSteps1, FSteps) ),
             Cs).
 
 %! possible_gap(+Step, -Gap) is nondet.

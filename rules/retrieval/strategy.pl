@@ -4,9 +4,11 @@
       Strategy  exact, structural, graph, lexical, vector, hybrid
       Args      a list of name(S), case(insensitive), relation(R), text(S),
                 path(S), kind(K), language(L), tests(exclude), tests(only),
-                changed(N) (an integer: the file changed after project
-                generation N) or changed(last) (in the snapshot's own
-                generation), parser(P) ('tree-sitter', 'ichiban-prolog')
+                examples(exclude), examples(only), demote(test),
+                demote(example) (roles.pl), changed(N) (an integer: the
+                file changed after project generation N) or changed(last)
+                (in the snapshot's own generation), parser(P)
+                ('tree-sitter', 'ichiban-prolog')
       Role      evidence (its hits answer the query) or check (it verifies
                 a premise, e.g. that the target symbol exists)
 
@@ -78,7 +80,8 @@ plan_features(F, Avail, plan(Class, Steps, [ClassWhy|Whys])) :-
     classify(F, Class, ClassWhy),
     findall(Cost-(Step-Why),
             ( candidate(Class, F, Avail, Step0, Why0),
-              constrain(F, Step0, Why0, Step, Why),
+              constrain(F, Step0, Why0, Step1, Why1),
+              rank_roles(Class, F, Step1, Why1, Step, Why),
               Step = step(S, _, _),
               planned_cost(S, Avail, Cost) ),
             Pairs),

@@ -21,7 +21,8 @@
                                  no_content_words, tokens, filters_only
                                  (filters and no words or names)
         defined(Name)            a definition of Name in the snapshot
-        without(Arg)             the step without its filter Arg
+        without(Arg)             the step without its filter (or
+                                 demotion) Arg
         query_names(Name)        the query naming Name
         asks_definition(Name)    the query asking for Name's definition
         limit_over(N)            a limit over N hits
@@ -40,6 +41,7 @@ rule_id(wn_filtered, "a step that sought the symbol filtered its definitions out
 rule_id(wn_only_checked, "the symbol is the query's target: a check step verified it, the evidence is about its edges").
 rule_id(wn_not_sought, "no evidence step of the plan looked for the symbol").
 rule_id(wn_ranked_out, "a step that sought the symbol ranked it below the limit").
+rule_id(wn_demoted, "a step that sought the symbol ranked its role after the others, and the others filled the limit").
 
 %! all_strategies(-Strategies) is det.
 all_strategies([exact, structural, graph, lexical, vector, hybrid]).
@@ -95,10 +97,10 @@ whynot_strategy(F, _, S, excluded(because(wn_class_excludes, [strategy(S), class
 
 %! whynot_symbol(+Symbol, +HitSymbols, +Definitions, +Ran, +Limit, -Verdict) is det.
 %  Symbol (a string) is not, or is, among HitSymbols (the answer's hits'
-%  names); Definitions lists def(Path, Kind, Language, Test, Changed,
-%  Parser) for each definition of Symbol in the snapshot (Test is true or
-%  false; Changed the project generation that last wrote its file, an
-%  integer; Parser the name of the parser that read it); Ran is
+%  names); Definitions lists def(Path, Kind, Language, Role, Changed,
+%  Parser) for each definition of Symbol in the snapshot (Role is source,
+%  test or example; Changed the project generation that last wrote its
+%  file, an integer; Parser the name of the parser that read it); Ran is
 %  ran(Step, Count) for each step the search ran; Limit is the answer's
 %  hit limit.
 whynot_symbol(Sym, Hits, _, _, _, in_answer(because(wn_in_answer, [symbol(Sym)]))) :-
@@ -121,6 +123,13 @@ whynot_symbol(Sym, _, _, Ran, _, excluded(because(wn_only_checked, [symbol(Sym),
 whynot_symbol(Sym, _, _, Ran, _, excluded(because(wn_not_sought, [symbol(Sym), evidence(Steps)]), query_names(Sym))) :-
     \+ ( member(ran(Step, _), Ran), Step = step(_, _, evidence), seeks(Step, Sym) ), !,
     findall(S, member(ran(step(S, _, evidence), _), Ran), Steps).
+whynot_symbol(Sym, _, Defs, Ran, Limit, excluded(because(wn_demoted, [symbol(Sym), step(Step), role(Role), hits(C), limit(Limit)]), without(demote(Role)))) :-
+    member(ran(Step, C), Ran),
+    Step = step(_, Args, evidence),
+    seeks(Step, Sym),
+    C >= Limit,
+    member(def(_, _, _, Role, _, _), Defs),
+    memberchk(demote(Role), Args), !.
 whynot_symbol(Sym, _, _, Ran, Limit, excluded(because(wn_ranked_out, [symbol(Sym), step(Step), hits(C), limit(Limit)]), limit_over(Limit))) :-
     member(ran(Step, C), Ran),
     Step = step(_, _, evidence),
@@ -139,8 +148,12 @@ seeks(step(graph, Args, _), Sym) :- !,
 seeks(_, _).
 
 %! filters_out(+StepArg, +Definition) is semidet.
-filters_out(tests(exclude), def(_, _, _, true, _, _)).
-filters_out(tests(only), def(_, _, _, false, _, _)).
+filters_out(tests(exclude), def(_, _, _, test, _, _)).
+filters_out(tests(only), def(_, _, _, Role, _, _)) :-
+    Role \== test.
+filters_out(examples(exclude), def(_, _, _, example, _, _)).
+filters_out(examples(only), def(_, _, _, Role, _, _)) :-
+    Role \== example.
 filters_out(kind(K), def(_, K2, _, _, _, _)) :-
     \+ same_text(K, K2).
 filters_out(language(L), def(_, _, L2, _, _, _)) :-

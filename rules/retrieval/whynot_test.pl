@@ -62,39 +62,39 @@ test(a_symbol_with_no_definition_is_absent) :-
 
 test(a_test_definition_filtered_out_names_the_filter) :-
     Ran = [ran(step(lexical, [text("serve"), tests(exclude)], evidence), 3)],
-    whynot_symbol("TestServe", [], [def("a_test.go", "function", "go", true, 1, "tree-sitter")], Ran, 10, excluded(because(R, Ps), Change)),
+    whynot_symbol("TestServe", [], [def("a_test.go", "function", "go", test, 1, "tree-sitter")], Ran, 10, excluded(because(R, Ps), Change)),
     R == wn_filtered,
     memberchk(filter(tests(exclude)), Ps),
     Change == without(tests(exclude)).
 
 test(a_path_filter_names_the_path) :-
     Ran = [ran(step(lexical, [text("serve"), path("net/")], evidence), 3)],
-    whynot_symbol("Serve", [], [def("cmd/serve.go", "function", "go", false, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
+    whynot_symbol("Serve", [], [def("cmd/serve.go", "function", "go", source, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
     R == wn_filtered,
     Change == without(path("net/")).
 
 test(a_name_step_for_another_name_never_sought_it) :-
     Ran = [ran(step(exact, [name("Server")], evidence), 1)],
-    whynot_symbol("Serve", ["Server"], [def("s.go", "method", "go", false, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
+    whynot_symbol("Serve", ["Server"], [def("s.go", "method", "go", source, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
     R == wn_not_sought,
     Change == query_names("Serve").
 
 test(a_text_step_that_could_find_it_ranked_it_out) :-
     Ran = [ran(step(lexical, [text("serve requests")], evidence), 10)],
-    whynot_symbol("Serve", ["A", "B"], [def("s.go", "method", "go", false, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
+    whynot_symbol("Serve", ["A", "B"], [def("s.go", "method", "go", source, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
     R == wn_ranked_out,
     Change == limit_over(10).
 
 test(the_target_of_a_relationship_was_only_checked) :-
     Ran = [ran(step(exact, [name("Fetch")], check), 1),
            ran(step(graph, [relation(callers), name("Fetch")], evidence), 1)],
-    whynot_symbol("Fetch", ["Retry"], [def("c.go", "function", "go", false, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
+    whynot_symbol("Fetch", ["Retry"], [def("c.go", "function", "go", source, 1, "tree-sitter")], Ran, 10, excluded(because(R, _), Change)),
     R == wn_only_checked,
     Change == asks_definition("Fetch").
 
 test(a_definition_older_than_a_recency_filter_is_filtered_out) :-
     Ran = [ran(step(exact, [name("ConcB"), changed(3)], evidence), 0)],
-    whynot_symbol("ConcB", [], [def("b.go", "function", "go", false, 2, "tree-sitter")], Ran, 10,
+    whynot_symbol("ConcB", [], [def("b.go", "function", "go", source, 2, "tree-sitter")], Ran, 10,
                   excluded(because(R, Ps), Change)),
     R == wn_filtered,
     memberchk(filter(changed(3)), Ps),
@@ -102,6 +102,34 @@ test(a_definition_older_than_a_recency_filter_is_filtered_out) :-
 
 test(a_definition_of_another_parser_is_filtered_out) :-
     Ran = [ran(step(lexical, [text("facts"), parser('ichiban-prolog')], evidence), 0)],
-    whynot_symbol("Facts", [], [def("f.go", "function", "go", false, 1, "tree-sitter")], Ran, 10,
+    whynot_symbol("Facts", [], [def("f.go", "function", "go", source, 1, "tree-sitter")], Ran, 10,
                   excluded(because(R, _), _)),
     R == wn_filtered.
+
+test(an_example_filtered_out_names_the_filter) :-
+    Ran = [ran(step(lexical, [text("serve"), examples(exclude)], evidence), 3)],
+    whynot_symbol("ExampleServe", [], [def("example_test.go", "function", "go", example, 1, "tree-sitter")], Ran, 10,
+                  excluded(because(R, _), Change)),
+    R == wn_filtered,
+    Change == without(examples(exclude)).
+
+test(only_tests_filters_out_examples) :-
+    Ran = [ran(step(lexical, [text("serve"), tests(only)], evidence), 3)],
+    whynot_symbol("ExampleServe", [], [def("example_test.go", "function", "go", example, 1, "tree-sitter")], Ran, 10,
+                  excluded(because(R, _), Change)),
+    R == wn_filtered,
+    Change == without(tests(only)).
+
+test(a_demoted_definition_ranked_out_names_the_demotion) :-
+    Ran = [ran(step(hybrid, [text("serve requests"), demote(test), demote(example)], evidence), 10)],
+    whynot_symbol("serveHelper", ["A", "B"], [def("s_test.go", "function", "go", test, 1, "tree-sitter")], Ran, 10,
+                  excluded(because(R, Ps), Change)),
+    R == wn_demoted,
+    memberchk(role(test), Ps),
+    Change == without(demote(test)).
+
+test(a_source_definition_ranked_out_is_not_blamed_on_demotion) :-
+    Ran = [ran(step(hybrid, [text("serve requests"), demote(test)], evidence), 10)],
+    whynot_symbol("Serve", ["A", "B"], [def("s.go", "function", "go", source, 1, "tree-sitter")], Ran, 10,
+                  excluded(because(R, _), _)),
+    R == wn_ranked_out.

@@ -10,7 +10,7 @@ test(a_doc_sentence_with_a_relation_word_and_no_named_object_is_a_description) :
     R == cls_sentence_description,
     memberchk(object_word("when"), Ps),
     plan_features(F, [exact, structural, graph, lexical, vector, hybrid], plan(description, Steps, _)),
-    Steps = [step(lexical, [text(_)], evidence), step(hybrid, [text(_)], evidence)].
+    Steps = [step(lexical, [text(_)|_], evidence), step(hybrid, [text(_)|_], evidence)].
 
 test(a_relation_with_a_named_object_stays_a_relationship) :-
     features_from_list([tokens(9), content(4), idents([id("ServeHTTP", pascal)]),

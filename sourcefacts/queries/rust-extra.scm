@@ -2,7 +2,7 @@
 ;
 ; Only what tags.scm lacks: `use` and `extern crate` imports, constants and
 ; statics, struct fields, enum variants, trait method signatures, impl blocks as method owners, scoped and
-; generic calls, call receivers, and the comments (with attributes, which
+; generic calls, call receivers, test attributes (#[cfg(test)], #[test]), and the comments (with attributes, which
 ; may sit between a doc comment and its item) from which doc comments are
 ; found.
 
@@ -60,3 +60,18 @@
 (line_comment) @comment
 (block_comment) @comment
 (attribute_item) @comment.skip
+
+; #[cfg(test)] and #[test]: the item each applies to (the next sibling that
+; is not an attribute or a comment) is test code, role test.
+(attribute_item
+  (attribute
+    (identifier) @_cfg
+    arguments: (token_tree (identifier) @_test))
+  (#eq? @_cfg "cfg")
+  (#eq? @_test "test")) @role.test
+
+(attribute_item
+  (attribute
+    (identifier) @_test
+    !arguments)
+  (#eq? @_test "test")) @role.test

@@ -9,7 +9,7 @@ import (
 // SchemaVersion is the database schema this build writes, stored in PRAGMA
 // user_version. Open migrates older databases up to it, in one transaction,
 // and refuses newer ones with *SchemaError.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations[i] takes a database from version i to i+1. Append only: never
 // edit a migration that has shipped.
@@ -18,6 +18,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	migrate2, // dirty journal
 	migrate3, // skipped files, language decisions
 	migrate4, // settings that outlive one command (the size cap)
+	migrate5, // roles of files and symbols (source, test, example)
 }
 
 // migrate brings the database to version want (≤ len(migrations)).
@@ -189,5 +190,18 @@ func migrate3(ctx context.Context, tx *sql.Tx) error {
 func migrate4(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx,
 		`CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+	)
+}
+
+// migrate5 records roles (sourcefacts.RoleSource, RoleTest, RoleExample):
+// files.role is the file's (sourcefacts.FileFacts.Role), symbols.role a
+// definition's own where it differs from its file's (else empty;
+// sourcefacts.Symbol.Role). Rows written before are empty: a file's role is
+// then read from its test column (see FileState.Role), and the new
+// ExtractorVersion extracts them again.
+func migrate5(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`ALTER TABLE files ADD COLUMN role TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE symbols ADD COLUMN role TEXT NOT NULL DEFAULT ''`,
 	)
 }

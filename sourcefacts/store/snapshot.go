@@ -87,8 +87,12 @@ type FileState struct {
 	Extractor      string
 	SchemaVersion  int
 	Language       string
-	Test           bool
-	Package        string
+	// Role is the file's role (sourcefacts.FileFacts.Role); a row written
+	// before roles were stored reads as sourcefacts.RoleTest when Test is
+	// set, else sourcefacts.RoleSource.
+	Role    string
+	Test    bool
+	Package string
 	// LanguageBy is how the file's language was decided
 	// (sourcefacts.Provenance.LanguageBy).
 	LanguageBy string
@@ -259,7 +263,7 @@ func (sn *Snapshot) query(fn func(tx *sql.Tx) error) error {
 
 const fileStateCols = `f.id, f.path, f.hash, f.len, f.file_gen, f.parse_gen, f.published_gen, f.status, f.error,
 	f.parser, f.grammar, f.grammar_version, f.extractor, f.schema_version, f.language, f.test, f.package,
-	d.path IS NOT NULL, f.skipped, f.language_by`
+	d.path IS NOT NULL, f.skipped, f.language_by, f.role`
 
 const fileStateFrom = ` FROM files f LEFT JOIN dirty d ON d.path = f.path `
 
@@ -273,12 +277,18 @@ type fileScan struct {
 func (sn *Snapshot) fileStateDest(f *FileState, h *fileScan) []any {
 	return []any{&f.ID, &f.Path, &h.hash, &f.Hash.Len, &f.FileGeneration, &f.ParseGeneration, &f.PublishedIn, &f.Status, &f.Error,
 		&f.Parser, &f.Grammar, &f.GrammarVersion, &f.Extractor, &f.SchemaVersion, &f.Language, &f.Test, &f.Package,
-		&f.Dirty, &h.skipped, &f.LanguageBy}
+		&f.Dirty, &h.skipped, &f.LanguageBy, &f.Role}
 }
 
 func (sn *Snapshot) finishFileState(f *FileState, h fileScan) {
 	f.Hash.XXH64 = uint64(h.hash)
 	f.Snapshot = sn.id
+	if f.Role == "" {
+		f.Role = sourcefacts.RoleSource
+		if f.Test {
+			f.Role = sourcefacts.RoleTest
+		}
+	}
 	switch {
 	case f.Dirty:
 		f.Status = StatusStale
@@ -397,6 +407,7 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 		ff := &sourcefacts.FileFacts{
 			Provenance: f.provenance(sn.project),
 			Language:   f.Language,
+			Role:       f.Role,
 			Test:       f.Test,
 			Status:     f.Status,
 			Error:      f.Error,
@@ -460,14 +471,14 @@ func prefixed(p, cols string) string {
 }
 
 func symbolCols(p string) string {
-	return prefixed(p, "name, kind, receiver, container, signature, doc, sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec")
+	return prefixed(p, "name, kind, receiver, container, signature, doc, sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role")
 }
 
 func symbolDest(y *sourcefacts.Symbol) []any {
 	g, n := &y.Range, &y.NameRange
 	return []any{&y.Name, &y.Kind, &y.Receiver, &y.Container, &y.Signature, &y.Doc,
 		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol,
-		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol}
+		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol, &y.Role}
 }
 
 func refCols(p string) string {
@@ -570,7 +581,8 @@ func (sn *Snapshot) Callers(ctx context.Context, name string) ([]CallerHit, erro
 		COALESCE(e.name, ''), COALESCE(e.kind, ''), COALESCE(e.receiver, ''), COALESCE(e.container, ''),
 		COALESCE(e.signature, ''), COALESCE(e.doc, ''),
 		COALESCE(e.sb, 0), COALESCE(e.eb, 0), COALESCE(e.sl, 0), COALESCE(e.el, 0), COALESCE(e.sc, 0), COALESCE(e.ec, 0),
-		COALESCE(e.nsb, 0), COALESCE(e.neb, 0), COALESCE(e.nsl, 0), COALESCE(e.nel, 0), COALESCE(e.nsc, 0), COALESCE(e.nec, 0)
+		COALESCE(e.nsb, 0), COALESCE(e.neb, 0), COALESCE(e.nsl, 0), COALESCE(e.nel, 0), COALESCE(e.nsc, 0), COALESCE(e.nec, 0),
+		COALESCE(e.role, '')
 		FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN dirty d ON d.path = f.path
 		LEFT JOIN symbols e ON e.file_id = r.file_id AND e.idx = r.enclosing
 		WHERE r.name = ? AND r.kind = 'call' AND f.present = 1`

@@ -604,20 +604,20 @@ func (ps *stmts) prepare(ctx context.Context) error {
 	p(&ps.delImp, `DELETE FROM imports WHERE file_id = ?`)
 	const (
 		symHead = `INSERT INTO symbols(file_id, idx, file_gen, name, kind, receiver, container, signature, doc,
-			sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec)`
+			sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role)`
 		refHead = `INSERT INTO refs(file_id, idx, file_gen, name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec)`
 		impHead = `INSERT INTO imports(file_id, idx, file_gen, path, alias, sb, eb, sl, el, sc, ec)`
 	)
-	p(&ps.insSym, symHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	p(&ps.insSym, symHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	p(&ps.insRef, refHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	p(&ps.insImp, impHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?)`)
-	p(&ps.insSymN, multiRow(symHead, 21))
+	p(&ps.insSymN, multiRow(symHead, 22))
 	p(&ps.insRefN, multiRow(refHead, 13))
 	p(&ps.insImpN, multiRow(impHead, 11))
 	p(&ps.updFile, `UPDATE files SET present = 1, hash = ?, len = ?, file_gen = ?, parse_gen = ?, published_gen = ?,
 		parser = ?, grammar = ?, grammar_version = ?, extractor = ?, schema_version = ?, language = ?, test = ?, package = ?,
 		status = ?, extract_status = ?, error = ?, st_size = ?, st_mtime = ?, st_ino = ?, st_checked = ?,
-		skipped = ?, language_by = ? WHERE id = ?`)
+		skipped = ?, language_by = ?, role = ? WHERE id = ?`)
 	p(&ps.goneFile, `UPDATE files SET present = 0, published_gen = ?, st_size = -1, st_checked = 0 WHERE id = ?`)
 	p(&ps.newID, `INSERT INTO files(path) VALUES (?)`)
 	return err
@@ -678,7 +678,7 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 	}
 	if _, err := ps.updFile.ExecContext(ctx, int64(c.hash.XXH64), c.hash.Len, fileGen, r.parseGen+1, gen,
 		pv.Parser, pv.Grammar, pv.GrammarVersion, pv.Extractor, SchemaVersion, ff.Language, ff.Test, ff.Package,
-		status, status, errText, stt.Size, stt.MtimeNS, stt.Ino, checked, skipped, pv.LanguageBy, r.id); err != nil {
+		status, status, errText, stt.Size, stt.MtimeNS, stt.Ino, checked, skipped, pv.LanguageBy, ff.Role, r.id); err != nil {
 		return err
 	}
 	id := r.id
@@ -687,7 +687,7 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		g, n := y.Range, y.NameRange
 		return append(a, id, i, fileGen, y.Name, y.Kind, y.Receiver, y.Container, y.Signature, y.Doc,
 			g.StartByte, g.EndByte, g.StartLine, g.EndLine, g.StartCol, g.EndCol,
-			n.StartByte, n.EndByte, n.StartLine, n.EndLine, n.StartCol, n.EndCol)
+			n.StartByte, n.EndByte, n.StartLine, n.EndLine, n.StartCol, n.EndCol, y.Role)
 	}); err != nil {
 		return err
 	}
