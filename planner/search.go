@@ -41,7 +41,7 @@ func (p *Planner) PlanFor(ctx context.Context, b retrieval.Backend, query string
 		return nil, err
 	}
 	feats := featuresFor(ctx, b, query)
-	plan, err := p.plan(ctx, query, feats, b.Capabilities().Strategies)
+	plan, err := p.plan(ctx, query, feats, b.Capabilities())
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +86,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	var hitKeys [][2]string    // beside ans.Hits: each hit's document ID and definition key
 	found := map[string]bool{} // every evidence hit found, by definition: the answer's Total
 	sources := map[SourceRef]bool{}
+	caps := capabilityList(b.Capabilities()) // what the judge knows of b: its strategies and embedder
 	for len(agenda) > 0 {
 		if len(ans.Plan) >= MaxSteps {
 			ans.Gap = fmt.Sprintf("step_limit(%d)", MaxSteps)
@@ -129,12 +130,12 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 		for i, s := range pending {
 			pend[i] = s.term
 		}
-		sol, err := p.eng.Once(ctx, "next_scored", engine.Atom(plan.Class), feats, engine.Encode(history), engine.Encode(pend),
+		sol, err := p.eng.Once(ctx, "next_scored", engine.Atom(plan.Class), feats, caps, engine.Encode(history), engine.Encode(pend),
 			engine.Encode(summaries), engine.NewVar(), engine.NewVar())
 		if err != nil {
 			return nil, fmt.Errorf("planner: judge: %w", err)
 		}
-		out, err := decodeOutcome(sol[6])
+		out, err := decodeOutcome(sol[7])
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +172,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 				rules = append(rules, w.Rule)
 			}
 		}
-		if agenda, err = decodeSteps("next_scored/7", rules, sol[5]); err != nil {
+		if agenda, err = decodeSteps("next_scored/8", rules, sol[6]); err != nil {
 			return nil, err
 		}
 	}

@@ -262,6 +262,7 @@ func Capabilities(opts Options) retrieval.Capabilities {
 		Strategies: []retrieval.Strategy{retrieval.Exact, retrieval.Lexical, retrieval.Graph, retrieval.Structural}}
 	if opts.Embedder != nil {
 		c.Strategies = append(c.Strategies, retrieval.Vector, retrieval.Hybrid)
+		c.Embedder = retrieval.EmbedderNature(opts.Embedder)
 	}
 	return c
 }

@@ -221,10 +221,7 @@ func featuresText(f bridge.Features) string {
 	if f.RelationObject != "" {
 		obj = q(f.RelationObject)
 	}
-	cue := "none"
-	if f.DefinitionCue {
-		cue = "definition"
-	}
+	cue := f.Cue()
 	var cs []string
 	for _, c := range f.Constraints {
 		if c.Kind == bridge.ConstraintPath {

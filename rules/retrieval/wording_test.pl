@@ -9,7 +9,7 @@ test(a_doc_sentence_with_a_relation_word_and_no_named_object_is_a_description) :
     C == description,
     R == cls_sentence_description,
     memberchk(object_word("when"), Ps),
-    plan_features(F, [exact, structural, graph, lexical, vector, hybrid], plan(description, Steps, _)),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, Steps, _)),
     Steps = [step(lexical, [text(_)], evidence), step(hybrid, [text(_)], evidence)].
 
 test(a_relation_with_a_named_object_stays_a_relationship) :-
@@ -39,3 +39,57 @@ test(a_description_tries_embeddings_only_after_bm25_found_nothing) :-
     next(description, F, [result(step(lexical, [text("x")], evidence), 3, ["a"])],
          [step(hybrid, [text("x")], evidence)], Next2, _),
     Next2 == [].
+
+% cue(description): Go's bridge.docWording saw a subject and a
+% third-person verb.
+
+test(a_doc_worded_sentence_whose_relation_object_is_a_name_is_a_description) :-
+    features_from_list([tokens(22), content(9), cue(description),
+                        idents([id("unmarshalAnyWithRawNumber", camel), id("JSON", acronym), id("Go", pascal), id("Number", pascal)]),
+                        relation(references), relation_object("Number"),
+                        words(["specifies", "unmarshaling", "number", "empty", "interface", "type", "instead", "float64", "go"])], F),
+    classify(F, C, because(R, Ps)),
+    C == description,
+    R == cls_doc_wording,
+    memberchk(cue(description), Ps).
+
+test(a_doc_worded_sentence_whose_relation_object_the_snapshot_knows_is_a_description) :-
+    features_from_list([tokens(20), content(9), cue(description),
+                        idents([id("JSON", acronym), id("tokens", known)]),
+                        relation(references), relation_object("tokens"),
+                        words(["tokens", "returns", "iterator", "tokens", "pointer", "starting", "first", "token", "last"])], F),
+    classify(F, C, because(R, _)),
+    C == description,
+    R == cls_doc_wording.
+
+test(the_same_relation_without_doc_wording_stays_a_relationship) :-
+    features_from_list([tokens(5), content(1), idents([id("tokens", known)]),
+                        relation(references), relation_object("tokens"), words(["tokens"])], F),
+    classify(F, C, _),
+    C == relationship.
+
+test(a_doc_worded_sentence_of_one_content_word_is_no_description) :-
+    features_from_list([tokens(3), content(1), cue(description), idents([id("Reset", pascal)]), words(["resets"])], F),
+    classify(F, C, _),
+    C \== description.
+
+test(a_doc_worded_sentence_names_no_definition_to_look_up_first) :-
+    features_from_list([tokens(8), content(3), cue(description), idents([id("UnmarshalJSON", pascal)]),
+                        text("UnmarshalJSON sets *m to a copy of data."), words(["sets", "copy", "data"])], F),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, Steps, _)),
+    \+ memberchk(step(exact, _, _), Steps),
+    Steps = [step(lexical, [text(T)], evidence)|_],
+    T == "UnmarshalJSON sets *m to a copy of data.".
+
+test(a_description_is_answered_by_hybrid_search_when_the_vectors_are_learned) :-
+    features_from_list([tokens(10), content(6), cue(description), text("body turns a stream into a closer that wraps bytes"),
+                        words(["body", "turns", "stream", "closer", "wraps", "bytes"])], F),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(learned)], plan(description, Steps, [_, because(R, _)])),
+    Steps = [step(hybrid, [text(_)], evidence)],
+    R == st_description_trusted_hybrid.
+
+test(a_description_is_answered_by_bm25_alone_without_vectors) :-
+    features_from_list([tokens(10), content(6), cue(description), text("body turns a stream into a closer that wraps bytes"),
+                        words(["body", "turns", "stream", "closer", "wraps", "bytes"])], F),
+    plan_features(F, [exact, structural, graph, lexical], plan(description, Steps, _)),
+    Steps = [step(lexical, [text(_)], evidence)].
