@@ -45,8 +45,8 @@ func docWording(text string, toks, lower []string) bool {
 		return false
 	}
 	i := 0
-	if lower[0] == "a" || lower[0] == "an" || lower[0] == "the" {
-		i = 1 // "An AddressList encapsulates …"
+	if lower[0] == "a" || lower[0] == "an" || lower[0] == "the" || lower[0] == "this" {
+		i = 1 // "An AddressList encapsulates …", "This example demonstrates …"
 	}
 	if i+2 >= len(toks) || isStopword(lower[i]) || relationWords[lower[i]] || cueWords[lower[i]] {
 		return false

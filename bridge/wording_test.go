@@ -23,6 +23,7 @@ func TestASentenceWordedAsADocCommentHasTheDescriptionCue(t *testing.T) {
 		{"Names is a stack of object names.", CueDescription},
 		{"An AddressList encapsulates a list of parsed RFC 2822 addresses.", CueDescription},
 		{"body turns a Reader into a ReadCloser", CueDescription},
+		{"This example demonstrates the use of the Encoder and Decoder to parse JSON", CueDescription},
 		{"In v1, the implementation is inconsistent about whether it calls MarshalJSON methods declared on pointer receivers", CueDefinition},
 		// a verb first reads as a request as well: left to the other rules
 		{"Return the message's content type.", CueNone},

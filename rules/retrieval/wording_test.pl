@@ -79,7 +79,7 @@ test(a_doc_worded_sentence_names_no_definition_to_look_up_first) :-
     plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, Steps, _)),
     \+ memberchk(step(exact, _, _), Steps),
     Steps = [step(lexical, [text(T)], evidence)|_],
-    T == "UnmarshalJSON sets *m to a copy of data.".
+    append("UnmarshalJSON sets *m to a copy of data.", _, T).
 
 test(a_description_is_answered_by_hybrid_search_when_the_vectors_are_learned) :-
     features_from_list([tokens(10), content(6), cue(description), text("body turns a stream into a closer that wraps bytes"),
