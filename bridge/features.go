@@ -69,9 +69,10 @@ type Features struct {
 	RelationObject string // "" if none
 	DefinitionCue  bool
 	// DocWording: the query is worded as a declaration's doc comment
-	// (docWording: "Tokens returns an iterator over …", "Return the
-	// message's content type."); the cue(C) feature is then description.
+	// (docWording: "Tokens returns an iterator over …"), about Subject
+	// ("Tokens"); the cue(C) feature is then description(Subject).
 	DocWording bool
+	Subject    string
 	// Constraints are the filters the query asks for in words ("in
 	// sourcefacts/", "python only", "non-test", "functions only"); their
 	// words are not content words, identifiers or paths.
@@ -313,7 +314,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		}
 	}
 
-	f.DocWording = docWording(work, toks, lower)
+	f.Subject, f.DocWording = docWording(work, toks, lower)
 
 	for i, w := range lower {
 		if isIdent[i] || isStopword(w) || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {
@@ -553,7 +554,7 @@ func (f Features) Term() engine.Term {
 		engine.Strings(f.Quoted),
 		engine.Atom(f.Relation),
 		obj,
-		engine.Atom(f.Cue()),
+		f.cueTerm(),
 		engine.String(cmp.Or(f.Search, f.Text)),
 		engine.Strings(f.ContentWords),
 		engine.List(cs...),

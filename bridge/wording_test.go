@@ -1,7 +1,10 @@
 package bridge
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/rlm-dev/rlm/engine"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -33,9 +36,13 @@ func TestASentenceWordedAsADocCommentHasTheDescriptionCue(t *testing.T) {
 		{"Tokens returns what?", CueNone},
 		{"where is Server defined", CueDefinition},
 		{"Server is defined in which file", CueDefinition},
-		{"DNSStart is called when a DNS lookup begins", CueNone},
+		{"DNSStart is called when a DNS lookup begins", CueDescription},
+		{"WroteRequest is called with the result of writing the request", CueDescription},
+		{"runCancelTestContext uses a request context.", CueDescription},
+		{"ServeHTTP is called by the server", CueNone},
+		{"ServeMux uses ServeHTTP", CueNone},
 		{"readRequest callers in the server", CueNone},
-		{"ServeMux uses the pattern tree", CueNone},
+		{"ServeMux uses the pattern tree", CueDescription},
 		{"find the callers of readRequest", CueNone},
 		{"callers of the Handler interface", CueNone},
 		{"serve requests quickly", CueNone},
@@ -59,5 +66,29 @@ func TestDoubleBackticksQuoteAName(t *testing.T) {
 	}
 	if f.Content < 4 {
 		t.Errorf("content %d (%v): the words between the literals were swallowed", f.Content, f.ContentWords)
+	}
+}
+
+// TestADocWordedSentenceNamesItsSubject: the subject the description is
+// about is the name as written, after an article if there is one; the
+// cue(C) feature carries it as description(Subject).
+func TestADocWordedSentenceNamesItsSubject(t *testing.T) {
+	for q, want := range map[string]string{
+		"UnmarshalJSON sets *m to a copy of data.":                         "UnmarshalJSON",
+		"An AddressList encapsulates a list of parsed RFC 2822 addresses.": "AddressList",
+		"forcedAddr reports whether this value is addressable":             "forcedAddr",
+		"Names is a stack of object names.":                                "Names",
+	} {
+		f := QueryFeatures(q)
+		if f.Subject != want || f.Cue() != CueDescription {
+			t.Errorf("%q: subject %q (cue %s), want %q", q, f.Subject, f.Cue(), want)
+		}
+		v, err := engine.Decode(f.Term(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := engine.FormatValue(v); !strings.Contains(got, `description("`+want+`")`) {
+			t.Errorf("%q: features term %s lacks description(%q)", q, got, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -246,7 +247,39 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	if !b.Capabilities().Supports(req.Strategy) {
 		return nil, fmt.Errorf("%w: %s", retrieval.ErrUnsupported, req.Strategy)
 	}
-	return b.Search(ctx, req)
+	hits, err := b.Search(ctx, req)
+	if err != nil || req.Strategy != retrieval.Exact || req.Text == "" || len(hits) < 2 || !b.Capabilities().Supports(retrieval.Lexical) {
+		return hits, err
+	}
+	return rankByText(ctx, b, req, hits)
+}
+
+// rankByText orders the hits of an exact step that carries text (the
+// definitions of a doc-worded description's subject): by their rank in a
+// BM25 search of that text under the step's filters, those BM25 does not
+// find after them in their own order. Each hit keeps its exact score.
+func rankByText(ctx context.Context, b retrieval.Backend, exact retrieval.Request, hits []retrieval.Hit) ([]retrieval.Hit, error) {
+	lex := exact
+	lex.Strategy, lex.Name, lex.CaseInsensitive = retrieval.Lexical, "", false
+	ranked, err := b.Search(ctx, lex)
+	if err != nil {
+		return nil, err
+	}
+	rank := make(map[string]int, len(ranked))
+	for i, h := range ranked {
+		if _, ok := rank[h.Document.ID]; !ok {
+			rank[h.Document.ID] = i
+		}
+	}
+	at := func(h retrieval.Hit) int {
+		if r, ok := rank[h.Document.ID]; ok {
+			return r
+		}
+		return len(ranked)
+	}
+	out := slices.Clone(hits)
+	slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return at(x) - at(y) })
+	return out, nil
 }
 
 func toHit(h retrieval.Hit) Hit {

@@ -222,6 +222,9 @@ func featuresText(f bridge.Features) string {
 		obj = q(f.RelationObject)
 	}
 	cue := f.Cue()
+	if f.DocWording {
+		cue = fmt.Sprintf("%s(%s)", cue, q(f.Subject))
+	}
 	var cs []string
 	for _, c := range f.Constraints {
 		if c.Kind == bridge.ConstraintPath {

@@ -17,7 +17,8 @@
       relation(R)          callers, callees, references or none
       relation_object(O)   the word after the relation phrase, or none
       cue(C)               definition ("where is X defined"),
-                           description (worded as a doc comment: "Tokens
+                           description(Subject) (worded as a doc
+                           comment about Subject, a string: "Tokens
                            returns an iterator over …"; its definition
                            words are words of the description, see
                            wording.pl)

@@ -12,14 +12,20 @@
     mentions are context for the search text, not the answer (issue 10,
     fault 2).
 
-    A sentence worded as a declaration's doc comment (cue(description):
-    Go's bridge.docWording, a subject and a third-person verb, "Tokens
-    returns an iterator over the reference tokens …", "UnmarshalJSON sets
-    *m to a copy of data") is a description with two content words or
-    more, whatever names or relation words it holds: "reference",
-    "use" and "declared" in such a sentence are words of the description,
-    and the names it mentions boost the text's BM25 score (the name column
-    weighs most) instead of being looked up first.
+    A sentence worded as a declaration's doc comment
+    (cue(description(Subject)): Go's bridge.docWording, a subject and a
+    third-person verb, "Tokens returns an iterator over the reference
+    tokens …", "UnmarshalJSON sets *m to a copy of data") is a description
+    with a content word or more, whatever names or relation words it
+    holds: "reference", "use" and "declared" in such a sentence are words
+    of the description, and the names it mentions boost the text's BM25
+    score (the name column weighs most) instead of being looked up. Its
+    subject is what it describes, by the convention the wording follows:
+    the definitions named Subject come first, ranked by the whole text
+    (an exact step with text(T): Go orders the name's definitions by their
+    BM25 rank for T), then BM25's other hits. Without doc comments to
+    match (code whose comments were stripped or never written) the
+    subject's name is the strongest evidence left.
 
     A description is answered by hybrid search (BM25 and embeddings fused)
     when the backend's vectors are trusted (trusted_vectors/1, vectors.pl:
@@ -32,17 +38,21 @@
 
 :- multifile(rule_id/2).
 :- multifile(extra_class_rule/4).
+:- multifile(extra_strategy/4).
 :- multifile(extra_strategy/5).
+:- multifile(extra_verdict/5).
 
-rule_id(cls_doc_wording, "a sentence worded as a doc comment (a subject and a third-person verb) with two content words or more: a description; its names and relation words are context").
+rule_id(cls_doc_wording, "a sentence worded as a doc comment (a subject and a third-person verb) with a content word or more: a description about its subject; its other names and relation words are context").
 rule_id(cls_sentence_description, "a sentence of six or more content words (four with relation words whose object is no name): a description; the names it mentions are context").
 rule_id(st_description_bm25, "a description with a lexical embedder (or none), answered by BM25 over its whole text").
 rule_id(st_description_hybrid, "a description BM25 found nothing for, answered by hybrid search").
+rule_id(st_description_subject, "a description worded as a doc comment: the definitions named by its subject first, ranked by its text").
+rule_id(ev_subject_looked_up, "a doc-worded description's subject was looked up; BM25's other hits follow").
 rule_id(st_description_trusted_hybrid, "a description, answered by hybrid search: the backend's vectors are trusted").
 
-extra_class_rule(cls_doc_wording, F, description, [cue(description), content(N)]) :-
-    feature(cue(description), F),
-    feature(content(N), F), N >= 2.
+extra_class_rule(cls_doc_wording, F, description, [cue(description(S)), content(N)]) :-
+    feature(cue(description(S)), F),
+    feature(content(N), F), N >= 1.
 extra_class_rule(cls_sentence_description, F, description, [content(N)|Ps]) :-
     feature(content(N), F), N >= 4,
     unnamed_relation(F, Ps, Min),
@@ -65,6 +75,11 @@ named_object(F, O) :-
     member(id(O, Shape), Ids),
     strong_shape(Shape), !.
 
+extra_strategy(description, F, step(exact, [name(S), text(T)], evidence),
+               because(st_description_subject, [class(description), subject(S)])) :-
+    feature(cue(description(S)), F),
+    S \== "",
+    feature(text(T), F).
 extra_strategy(description, F, Avail, step(lexical, [text(T2)], evidence),
                because(st_description_bm25, [class(description)|Xs])) :-
     \+ trusted_hybrid(Avail),
@@ -86,3 +101,6 @@ extra_strategy(description, F, Avail, step(hybrid, [text(T2)], evidence),
 trusted_hybrid(Avail) :-
     memberchk(hybrid, Avail),
     trusted_vectors(Avail).
+
+extra_verdict(description, _, result(step(exact, _, evidence), C, _), continue,
+              because(ev_subject_looked_up, [count(C)])).
