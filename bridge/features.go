@@ -139,30 +139,25 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	// Python docstrings write names), and '…' when it wraps a whole token.
 	var rest strings.Builder
 	for i := 0; i < len(work); {
-		c := work[i]
-		if strings.HasPrefix(work[i:], "``") {
-			if j := strings.Index(work[i+2:], "``"); j > 0 {
-				q := strings.TrimSpace(work[i+2 : i+2+j])
+		delim := ""
+		switch {
+		case strings.HasPrefix(work[i:], "``"):
+			delim = "``"
+		case work[i] == '"' || work[i] == '`':
+			delim = work[i : i+1]
+		}
+		if delim != "" {
+			if j := strings.Index(work[i+len(delim):], delim); j > 0 {
+				q := strings.TrimSpace(work[i+len(delim) : i+len(delim)+j])
 				if q != "" && len(f.Quoted) < MaxTokens {
 					f.Quoted = append(f.Quoted, textclip.Prefix(q, MaxTokenBytes))
 				}
 				rest.WriteByte(' ')
-				i += j + 4
+				i += j + 2*len(delim)
 				continue
 			}
 		}
-		if c == '"' || c == '`' {
-			if j := strings.IndexByte(work[i+1:], c); j > 0 {
-				q := strings.TrimSpace(work[i+1 : i+1+j])
-				if q != "" && len(f.Quoted) < MaxTokens {
-					f.Quoted = append(f.Quoted, textclip.Prefix(q, MaxTokenBytes))
-				}
-				rest.WriteByte(' ')
-				i += j + 2
-				continue
-			}
-		}
-		rest.WriteByte(c)
+		rest.WriteByte(work[i])
 		i++
 	}
 

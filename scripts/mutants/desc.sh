@@ -8,7 +8,7 @@ mutant "a question is no doc wording" bridge/wording.go 's|strings.HasSuffix(str
 mutant "a relation or cue word after the subject is no doc wording" bridge/wording.go 's/if relationWords\[v\] || cueWords\[v\] || relationWords\[next\] || cueWords\[next\] || toks\[i+1\] != v {/if toks[i+1] != v {/' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
 mutant "a plain lowercase subject needs a function word after its verb" bridge/wording.go 's/|| stopwords.Function(next))/|| true)/' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
 mutant "doc wording is the cue" bridge/wording.go 's/case f.DocWording:/case false:/' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
-mutant "double backticks quote a name" bridge/features.go 's|if strings.HasPrefix(work\[i:\], "``") {|if false {|' ./bridge -run TestDoubleBackticksQuoteAName
+mutant "double backticks quote a name" bridge/features.go 's|case strings.HasPrefix(work\[i:\], "``"):|case false:|' ./bridge -run TestDoubleBackticksQuoteAName
 
 # The rules: a doc-worded sentence is a description; names are context.
 mutant "a doc-worded sentence is a description (rule)" rules/retrieval/wording.pl 's|^    feature(cue(description), F),$|    feature(cue(none), F),|' ./rules -run TestRules
