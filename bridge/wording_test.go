@@ -60,8 +60,8 @@ func TestASentenceWordedAsADocCommentHasTheDescriptionCue(t *testing.T) {
 // Python docstrings write names) is a quoted span, so the words between
 // two of them are still words of the sentence.
 func TestDoubleBackticksQuoteAName(t *testing.T) {
-	f := QueryFeatures("``object_hook``, if specified, will be called with the result of every JSON object decoded")
-	if d := cmp.Diff([]string{"object_hook"}, f.Quoted); d != "" {
+	f := QueryFeatures("``object_hook``, if specified, will be called with the result of every JSON object decoded in place of the given ``dict``")
+	if d := cmp.Diff([]string{"object_hook", "dict"}, f.Quoted); d != "" {
 		t.Errorf("quoted (-want +got):\n%s", d)
 	}
 	if f.Content < 4 {
