@@ -132,7 +132,7 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	if got := proj.Capabilities(); !slices.Equal(got.Strategies, caps.Strategies) {
+	if got := proj.Capabilities(); !slices.Equal(got.Strategies, caps.Strategies) || got.Embedder != caps.Embedder {
 		if pl, err = planner.New(plannerOptions(opts, got)); err != nil {
 			proj.Close()
 			return nil, err

@@ -37,8 +37,14 @@ var rolesTrees = []struct {
 }
 
 // vectorModes are the two ways a description is answered: BM25 alone (no
-// embedder) and hybrid search (BM25 fused with the offline embedder).
+// embedder) and hybrid search (BM25 fused with an embedder the rules
+// trust: the offline embedder presented as learned, asLearned).
 var vectorModes = []string{"bm25", "hybrid"}
+
+// asLearned hides the local embedder's Nature: an embedder that does not
+// say is taken for a trained model (retrieval.EmbedderNature), whose
+// vectors the rules trust for descriptions, so they plan hybrid search.
+type asLearned struct{ retrieval.Embedder }
 
 func openRolesTree(t *testing.T, tree, mode string) *rlm.Project {
 	t.Helper()
@@ -48,7 +54,7 @@ func openRolesTree(t *testing.T, tree, mode string) *rlm.Project {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts.Embedder = e
+		opts.Embedder = asLearned{e}
 	}
 	if mode == "chroma" {
 		opts.Chroma = &rlm.ChromaConfig{URL: testfixture.ChromaURL(t), CollectionPrefix: testfixture.UniquePrefix("roles")}

@@ -27,6 +27,12 @@ func TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A learned embedder's vectors are trusted to rank a description
+	// (rules/retrieval/vectors.pl): hybrid supersedes BM25 alone.
+	withLearned, err := rlm.NewPlanner(rlm.Options{Embedder: &testfixture.WordEmbedder{ModelID: "test-words-v1", Dims: 64}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	bm25Only, err := rlm.NewPlanner(rlm.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +44,8 @@ func TestWhyNotNamesTheExcludingRuleForEachKindOfExclusion(t *testing.T) {
 		change   string
 	}{
 		{bm25Only, "hybrid", "wn_not_available", "available(hybrid)"},
-		{withVectors, "lexical", "wn_superseded", "not_available(hybrid)"},
+		{withLearned, "lexical", "wn_superseded", "not_available(hybrid)"},
+		{withVectors, "lexical", "wn_planned", ""}, // the local embedder is lexical: BM25 first
 		{bm25Only, "graph", "wn_class_excludes", "class(relationship, cls_relation)"},
 		{bm25Only, "exact", "wn_condition_unmet", "strong_identifier"},
 		{bm25Only, "lexical", "wn_planned", ""},

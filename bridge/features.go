@@ -68,6 +68,11 @@ type Features struct {
 	Relation       string // one of the Rel* constants
 	RelationObject string // "" if none
 	DefinitionCue  bool
+	// DocWording: the query is worded as a declaration's doc comment
+	// (docWording: "Tokens returns an iterator over …"), about Subject
+	// ("Tokens"); the cue(C) feature is then description(Subject).
+	DocWording bool
+	Subject    string
 	// Constraints are the filters the query asks for in words ("in
 	// sourcefacts/", "python only", "non-test", "functions only"); their
 	// words are not content words, identifiers or paths.
@@ -130,22 +135,29 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	}
 	work = strings.ToValidUTF8(work, " ")
 
-	// Quoted spans first: "…", `…`, and '…' when it wraps a whole token.
+	// Quoted spans first: "…", `…`, ``…`` (a reStructuredText literal, as
+	// Python docstrings write names), and '…' when it wraps a whole token.
 	var rest strings.Builder
 	for i := 0; i < len(work); {
-		c := work[i]
-		if c == '"' || c == '`' {
-			if j := strings.IndexByte(work[i+1:], c); j > 0 {
-				q := strings.TrimSpace(work[i+1 : i+1+j])
+		delim := ""
+		switch {
+		case strings.HasPrefix(work[i:], "``"):
+			delim = "``"
+		case work[i] == '"' || work[i] == '`':
+			delim = work[i : i+1]
+		}
+		if delim != "" {
+			if j := strings.Index(work[i+len(delim):], delim); j > 0 {
+				q := strings.TrimSpace(work[i+len(delim) : i+len(delim)+j])
 				if q != "" && len(f.Quoted) < MaxTokens {
 					f.Quoted = append(f.Quoted, textclip.Prefix(q, MaxTokenBytes))
 				}
 				rest.WriteByte(' ')
-				i += j + 2
+				i += j + 2*len(delim)
 				continue
 			}
 		}
-		rest.WriteByte(c)
+		rest.WriteByte(work[i])
 		i++
 	}
 
@@ -296,6 +308,8 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 			f.Idents = append(f.Idents, Ident{Name: f.RelationObject, Shape: shape})
 		}
 	}
+
+	f.Subject, f.DocWording = docWording(work, toks, lower)
 
 	for i, w := range lower {
 		if isIdent[i] || isStopword(w) || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {
@@ -523,10 +537,6 @@ func (f Features) Term() engine.Term {
 	if f.RelationObject != "" {
 		obj = engine.String(f.RelationObject)
 	}
-	cue := "none"
-	if f.DefinitionCue {
-		cue = "definition"
-	}
 	cs := make([]engine.Term, len(f.Constraints))
 	for i, c := range f.Constraints {
 		cs[i] = constraintTerm(c)
@@ -539,7 +549,7 @@ func (f Features) Term() engine.Term {
 		engine.Strings(f.Quoted),
 		engine.Atom(f.Relation),
 		obj,
-		engine.Atom(cue),
+		f.cueTerm(),
 		engine.String(cmp.Or(f.Search, f.Text)),
 		engine.Strings(f.ContentWords),
 		engine.List(cs...),

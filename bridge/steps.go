@@ -37,7 +37,7 @@ type StepArg struct {
 // changed/1 takes a non-negative integer or the atom last (CheckChanged).
 var StepArgs = []StepArg{
 	{Functor: "name", Doc: "a symbol name (exact, graph)"},
-	{Functor: "text", Doc: "free text (lexical, vector, hybrid)"},
+	{Functor: "text", Doc: "free text (lexical, vector, hybrid); on an exact step, the text its definitions are ranked by (BM25)"},
 	{Functor: "path", Doc: "a path prefix the hits must lie under (any strategy)"},
 	{Functor: "relation", Doc: "the edges a graph step follows",
 		Values: []string{string(retrieval.Callers), string(retrieval.Callees), string(retrieval.References)}},

@@ -251,7 +251,7 @@ type outcome struct {
 // decodeOutcome reads outcome(Events, Whys); Events hold only the
 // bridge.OutcomeEvents shapes.
 func decodeOutcome(v any) (outcome, error) {
-	const pred = "next_scored/7"
+	const pred = "next_scored/8"
 	var o outcome
 	c, ok := compound(v, "outcome", 2)
 	if !ok {

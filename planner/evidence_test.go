@@ -18,10 +18,17 @@ type scripted struct {
 	retrieval.Backend
 	hits   map[retrieval.Strategy][]retrieval.Hit
 	limits map[retrieval.Strategy]int
+	// embedder is the nature of its embedder (Capabilities.Embedder);
+	// with one it offers hybrid search too.
+	embedder string
 }
 
 func (s *scripted) Capabilities() retrieval.Capabilities {
-	return retrieval.Capabilities{Strategies: []retrieval.Strategy{retrieval.Exact, retrieval.Structural, retrieval.Graph, retrieval.Lexical, retrieval.Vector}, MaxLimit: retrieval.MaxLimit}
+	c := retrieval.Capabilities{Strategies: []retrieval.Strategy{retrieval.Exact, retrieval.Structural, retrieval.Graph, retrieval.Lexical, retrieval.Vector}, MaxLimit: retrieval.MaxLimit}
+	if s.embedder != "" {
+		c.Strategies, c.Embedder = append(c.Strategies, retrieval.Hybrid), s.embedder
+	}
+	return c
 }
 
 func (s *scripted) Search(_ context.Context, req retrieval.Request) ([]retrieval.Hit, error) {

@@ -92,7 +92,8 @@ type Options struct {
 type Planner struct {
 	eng   *engine.Engine
 	avail []retrieval.Strategy
-	feats featureMemo // PlanFor's features, for Run of the same plan
+	caps  retrieval.Capabilities // avail and the embedder's nature
+	feats featureMemo            // PlanFor's features, for Run of the same plan
 }
 
 // New loads the rules with the bridge's host predicates. Bad rule files
@@ -102,6 +103,7 @@ func New(opts Options) (*Planner, error) {
 	if len(p.avail) == 0 {
 		p.avail = DefaultStrategies()
 	}
+	p.caps = retrieval.Capabilities{Strategies: p.avail, Embedder: opts.Capabilities.Embedder}
 	eng, err := engine.New(EngineOptions(opts, p.avail))
 	if err != nil {
 		return nil, err
@@ -117,7 +119,8 @@ func DefaultStrategies() []retrieval.Strategy {
 
 // EngineOptions are the engine options New uses: the default rules (or
 // opts.Rules) with opts.RulesDir layered over them, the bridge's host
-// predicates, available_strategies/1 answering avail, opts.Predicates, and
+// predicates, available_strategies/1 answering avail (and the nature of
+// opts.Capabilities' embedder, see capabilityList), opts.Predicates, and
 // the step vocabulary (bridge.Vocabulary) checked at load time.
 // Rule tests of a host's own rules directory use them with ruletest.Run.
 func EngineOptions(opts Options, avail []retrieval.Strategy) engine.Options {
@@ -127,7 +130,7 @@ func EngineOptions(opts Options, avail []retrieval.Strategy) engine.Options {
 	if len(avail) == 0 {
 		avail = DefaultStrategies()
 	}
-	preds := append(bridge.Predicates(), availablePredicate(avail))
+	preds := append(bridge.Predicates(), availablePredicate(retrieval.Capabilities{Strategies: avail, Embedder: opts.Capabilities.Embedder}))
 	preds = append(preds, opts.Predicates...)
 	return engine.Options{
 		Rules:      opts.Rules,
@@ -139,26 +142,34 @@ func EngineOptions(opts Options, avail []retrieval.Strategy) engine.Options {
 	}
 }
 
-// availablePredicate is available_strategies(-Strategies): the strategies
-// of the backend the planner plans for, as atoms.
-func availablePredicate(avail []retrieval.Strategy) engine.Predicate {
+// availablePredicate is available_strategies(-Capabilities): the
+// capabilities of the backend the planner plans for (capabilityList).
+func availablePredicate(caps retrieval.Capabilities) engine.Predicate {
 	return engine.Predicate{
 		Name: "available_strategies", Arity: 1,
-		Doc: "available_strategies(-Strategies): the strategies of the backend plans are made for",
+		Doc: "available_strategies(-Strategies): the strategies of the backend plans are made for, and embedder(Nature) when it has vectors",
 		Fn: func(context.Context, []any) (engine.Term, error) {
-			return strategyList(avail), nil
+			return capabilityList(caps), nil
 		},
 	}
 }
 
-// strategyList is the strategies as a list of atoms: a closed vocabulary
-// (retrieval.Strategy constants), never text from users.
-func strategyList(avail []retrieval.Strategy) engine.Term {
-	ts := make([]engine.Term, 0, len(avail))
-	for _, s := range avail {
+// capabilityList is what the rules know of a backend (the Available
+// argument of plan_features/3 and next_scored/8): its strategies as atoms,
+// then embedder(Nature) when it scores vectors, Nature the atom of
+// caps.Embedder (lexical or learned, retrieval.EmbedderNature). Closed
+// vocabularies (retrieval.Strategy constants, the embedder natures), never
+// text from users.
+func capabilityList(caps retrieval.Capabilities) engine.Term {
+	ts := make([]engine.Term, 0, len(caps.Strategies)+1)
+	for _, s := range caps.Strategies {
 		if slices.Contains(bridge.Strategies, s) {
 			ts = append(ts, engine.Atom(string(s)))
 		}
+	}
+	switch caps.Embedder {
+	case retrieval.EmbedderLexical, retrieval.EmbedderLearned:
+		ts = append(ts, engine.Compound("embedder", engine.Atom(caps.Embedder)))
 	}
 	return engine.List(ts...)
 }
@@ -182,13 +193,13 @@ func (p *Planner) Plan(ctx context.Context, query string) (*Plan, error) {
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	return p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)
+	return p.plan(ctx, query, bridge.QueryFeatures(query).Term(), p.caps)
 }
 
 // plan asks plan_features/3 for the plan for features f and the
-// strategies avail: the one planning path of Plan, Explain and Search.
-func (p *Planner) plan(ctx context.Context, query string, f engine.Term, avail []retrieval.Strategy) (*Plan, error) {
-	sol, err := p.eng.Once(ctx, "plan_features", f, strategyList(avail), engine.NewVar())
+// capabilities caps: the one planning path of Plan, Explain and Search.
+func (p *Planner) plan(ctx context.Context, query string, f engine.Term, caps retrieval.Capabilities) (*Plan, error) {
+	sol, err := p.eng.Once(ctx, "plan_features", f, capabilityList(caps), engine.NewVar())
 	if err != nil {
 		return nil, fmt.Errorf("planner: plan: %w", err)
 	}
@@ -202,7 +213,7 @@ func (p *Planner) Explain(ctx context.Context, query string) (*Explanation, erro
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	return p.explain(ctx, query, bridge.QueryFeatures(query).Term(), p.avail)
+	return p.explain(ctx, query, bridge.QueryFeatures(query).Term(), p.caps)
 }
 
 // ExplainFor is Explain for b's capabilities and snapshot: the plan
@@ -212,11 +223,11 @@ func (p *Planner) ExplainFor(ctx context.Context, b retrieval.Backend, query str
 	if err := checkQuery(query); err != nil {
 		return nil, err
 	}
-	return p.explain(ctx, query, featuresFor(ctx, b, query), b.Capabilities().Strategies)
+	return p.explain(ctx, query, featuresFor(ctx, b, query), b.Capabilities())
 }
 
-func (p *Planner) explain(ctx context.Context, query string, feats engine.Term, avail []retrieval.Strategy) (*Explanation, error) {
-	plan, err := p.plan(ctx, query, feats, avail)
+func (p *Planner) explain(ctx context.Context, query string, feats engine.Term, caps retrieval.Capabilities) (*Explanation, error) {
+	plan, err := p.plan(ctx, query, feats, caps)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,7 +42,7 @@ func (p *Planner) PlanFor(ctx context.Context, b retrieval.Backend, query string
 		return nil, err
 	}
 	feats := featuresFor(ctx, b, query)
-	plan, err := p.plan(ctx, query, feats, b.Capabilities().Strategies)
+	plan, err := p.plan(ctx, query, feats, b.Capabilities())
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +87,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	var hitKeys [][2]string    // beside ans.Hits: each hit's document ID and definition key
 	found := map[string]bool{} // every evidence hit found, by definition: the answer's Total
 	sources := map[SourceRef]bool{}
+	caps := capabilityList(b.Capabilities()) // what the judge knows of b: its strategies and embedder
 	for len(agenda) > 0 {
 		if len(ans.Plan) >= MaxSteps {
 			ans.Gap = fmt.Sprintf("step_limit(%d)", MaxSteps)
@@ -129,12 +131,12 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 		for i, s := range pending {
 			pend[i] = s.term
 		}
-		sol, err := p.eng.Once(ctx, "next_scored", engine.Atom(plan.Class), feats, engine.Encode(history), engine.Encode(pend),
+		sol, err := p.eng.Once(ctx, "next_scored", engine.Atom(plan.Class), feats, caps, engine.Encode(history), engine.Encode(pend),
 			engine.Encode(summaries), engine.NewVar(), engine.NewVar())
 		if err != nil {
 			return nil, fmt.Errorf("planner: judge: %w", err)
 		}
-		out, err := decodeOutcome(sol[6])
+		out, err := decodeOutcome(sol[7])
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +173,7 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 				rules = append(rules, w.Rule)
 			}
 		}
-		if agenda, err = decodeSteps("next_scored/7", rules, sol[5]); err != nil {
+		if agenda, err = decodeSteps("next_scored/8", rules, sol[6]); err != nil {
 			return nil, err
 		}
 	}
@@ -246,7 +248,39 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	if !b.Capabilities().Supports(req.Strategy) {
 		return nil, fmt.Errorf("%w: %s", retrieval.ErrUnsupported, req.Strategy)
 	}
-	return retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})
+	hits, err := retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})
+	if err != nil || req.Strategy != retrieval.Exact || req.Text == "" || len(hits) < 2 || !b.Capabilities().Supports(retrieval.Lexical) {
+		return hits, err
+	}
+	return rankByText(ctx, b, req, hits)
+}
+
+// rankByText orders the hits of an exact step that carries text (the
+// definitions of a doc-worded description's subject): by their rank in a
+// BM25 search of that text under the step's filters, those BM25 does not
+// find after them in their own order. Each hit keeps its exact score.
+func rankByText(ctx context.Context, b retrieval.Backend, exact retrieval.Request, hits []retrieval.Hit) ([]retrieval.Hit, error) {
+	lex := exact
+	lex.Strategy, lex.Name, lex.CaseInsensitive = retrieval.Lexical, "", false
+	ranked, err := b.Search(ctx, lex)
+	if err != nil {
+		return nil, err
+	}
+	rank := make(map[string]int, len(ranked))
+	for i, h := range ranked {
+		if _, ok := rank[h.Document.ID]; !ok {
+			rank[h.Document.ID] = i
+		}
+	}
+	at := func(h retrieval.Hit) int {
+		if r, ok := rank[h.Document.ID]; ok {
+			return r
+		}
+		return len(ranked)
+	}
+	out := slices.Clone(hits)
+	slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return at(x) - at(y) })
+	return out, nil
 }
 
 func toHit(h retrieval.Hit) Hit {

@@ -62,11 +62,12 @@ func (p *Planner) PlanTabled(ctx context.Context, t *Table, b retrieval.Backend,
 		return nil, false, err
 	}
 	feats := bridge.QueryFeaturesIn(query, bridge.BackendLexicon(ctx, b)) // as PlanFor: words b knows are names
-	avail := b.Capabilities().Strategies
+	caps := b.Capabilities()
 	key, err := json.Marshal(struct {
 		F bridge.Features
 		S []retrieval.Strategy
-	}{feats, avail})
+		E string
+	}{feats, caps.Strategies, caps.Embedder})
 	if err != nil {
 		return nil, false, fmt.Errorf("planner: table key: %w", err)
 	}
@@ -76,7 +77,7 @@ func (p *Planner) PlanTabled(ctx context.Context, t *Table, b retrieval.Backend,
 		p.feats.put(plan, b, term)
 		return plan, true, nil
 	}
-	plan, err := p.plan(ctx, query, term, avail)
+	plan, err := p.plan(ctx, query, term, caps)
 	if err != nil {
 		return nil, false, err
 	}

@@ -54,7 +54,7 @@ func (p *Planner) WhyNotStrategy(ctx context.Context, query, strategy string) (*
 		return nil, fmt.Errorf("planner: whynot: %q is not a strategy (%v)", strategy, bridge.StrategyNames())
 	}
 	// The strategy is an atom of the closed vocabulary, checked above.
-	sol, err := p.eng.Once(ctx, "whynot_strategy", bridge.QueryFeatures(query).Term(), strategyList(p.avail), engine.Atom(strategy), engine.NewVar())
+	sol, err := p.eng.Once(ctx, "whynot_strategy", bridge.QueryFeatures(query).Term(), capabilityList(p.caps), engine.Atom(strategy), engine.NewVar())
 	if err != nil {
 		return nil, fmt.Errorf("planner: whynot: %w", err)
 	}

@@ -2,6 +2,7 @@ package project
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -14,7 +15,9 @@ import (
 // role test), the parser that extracted it and, from changed (path → the project generation that last wrote the
 // file: store.FileState.PublishedIn; absent: 0), when its file last
 // changed. References outside any definition are dropped (the graph
-// relates definitions).
+// relates definitions). A definition that calls or references names has
+// them in its Text (neighbourText), so that BM25 and the embedder read
+// what it does as well as what it is called.
 func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retrieval.Document {
 	var docs []retrieval.Document
 	for _, f := range files {
@@ -54,6 +57,9 @@ func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retri
 			d := &docs[base+r.Enclosing]
 			d.Refs = append(d.Refs, retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine})
 		}
+		for i := base; i < len(docs); i++ {
+			docs[i].Text = neighbourText(docs[i])
+		}
 	}
 	return docs
 }
@@ -66,4 +72,33 @@ func qualifiedName(s sourcefacts.Symbol) string {
 		return s.Container + "." + s.Name
 	}
 	return s.Qualified()
+}
+
+// neighbourText is the text a definition is indexed and embedded by when
+// it has references: retrieval.EmbeddingText (its name, signature, doc
+// comment and path), then a line of the names it calls and references,
+// each once, in order. Those names are its call-graph neighbourhood: on
+// code without doc comments they are what tells "Skip white space and
+// extract comments" from its neighbours (rlm eval, description_nodoc,
+// docs/BENCHMARKS.md). "" (the backends then index the fields) without
+// references.
+func neighbourText(d retrieval.Document) string {
+	if len(d.Refs) == 0 {
+		return ""
+	}
+	seen := make(map[string]bool, len(d.Refs))
+	var b strings.Builder
+	b.WriteString(retrieval.EmbeddingText(d))
+	b.WriteByte('\n')
+	for _, r := range d.Refs {
+		if seen[r.Name] {
+			continue
+		}
+		if len(seen) > 0 {
+			b.WriteByte(' ')
+		}
+		seen[r.Name] = true
+		b.WriteString(r.Name)
+	}
+	return b.String()
 }

@@ -29,6 +29,9 @@ func (g guardedEmbedder) Endpoint() string {
 	return ""
 }
 
+// Nature is the wrapped embedder's (retrieval.EmbedderNature).
+func (g guardedEmbedder) Nature() string { return retrieval.EmbedderNature(g.Embedder) }
+
 func (g guardedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	v, err := g.Embedder.Embed(ctx, texts)
 	if err != nil && ctx.Err() == nil {

@@ -20,12 +20,17 @@ import (
 
 // TestCapabilitiesWithoutATreeMatchAnOpenedProject: what the planner is
 // told a configuration offers when there is no tree (rlm explain) is what
-// a project opened with that configuration offers.
+// a project opened with that configuration offers, the nature of its
+// embedder included (the local one is lexical).
 func TestCapabilitiesWithoutATreeMatchAnOpenedProject(t *testing.T) {
-	for name, opts := range map[string]project.Options{
-		"no embedder": {},
-		"embedder":    {Embedder: localEmbedder(t)},
+	for name, c := range map[string]struct {
+		opts     project.Options
+		embedder string
+	}{
+		"no embedder": {project.Options{}, ""},
+		"embedder":    {project.Options{Embedder: localEmbedder(t)}, retrieval.EmbedderLexical},
 	} {
+		opts := c.opts
 		t.Run(name, func(t *testing.T) {
 			opts.InMemory = true
 			p, err := project.Open(context.Background(), "../testdata/gosample", opts)
@@ -40,6 +45,9 @@ func TestCapabilitiesWithoutATreeMatchAnOpenedProject(t *testing.T) {
 			}
 			if diff := cmp.Diff(sorted(p.Capabilities()), sorted(project.Capabilities(opts))); diff != "" {
 				t.Fatalf("(-opened +predicted):\n%s", diff)
+			}
+			if got := p.Capabilities().Embedder; got != c.embedder {
+				t.Errorf("embedder %q, want %q", got, c.embedder)
 			}
 		})
 	}

@@ -270,6 +270,7 @@ func Capabilities(opts Options) retrieval.Capabilities {
 		Strategies: []retrieval.Strategy{retrieval.Exact, retrieval.Lexical, retrieval.Graph, retrieval.Structural}}
 	if opts.Embedder != nil {
 		c.Strategies = append(c.Strategies, retrieval.Vector, retrieval.Hybrid)
+		c.Embedder = retrieval.EmbedderNature(opts.Embedder)
 	}
 	return c
 }
@@ -282,8 +283,9 @@ const searchIndexPrefix = "search-g"
 
 // indexFormat names what the documents of a search index carry; a new
 // format builds new index files. 2: Changed and Parser (provenance).
-// 3: Role.
-const indexFormat = "f3"
+// 3: Role. 4: Text holds the names a definition calls and references
+// (Documents).
+const indexFormat = "f4"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

@@ -131,6 +131,10 @@ func NewRemoteEmbedder(cfg EmbeddingConfig) (*RemoteEmbedder, error) {
 // Model returns the configured model id.
 func (r *RemoteEmbedder) Model() string { return r.ep.model }
 
+// Nature returns retrieval.EmbedderLearned: the endpoint serves a trained
+// model (retrieval.NatureReporter).
+func (r *RemoteEmbedder) Nature() string { return retrieval.EmbedderLearned }
+
 // Endpoint returns the configured base URL, which never carries
 // credentials (NewRemoteEmbedder refuses them): two endpoints may serve
 // different vector spaces under one model name, so a knowledge base keys

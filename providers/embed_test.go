@@ -356,3 +356,19 @@ func TestEmbedOneRefusesAWrongVectorCount(t *testing.T) {
 		}
 	}
 }
+
+// TestTheLocalEmbedderIsLexicalAndARemoteOneLearned: the nature the
+// retrieval rules judge vector evidence by (retrieval.EmbedderNature).
+func TestTheLocalEmbedderIsLexicalAndARemoteOneLearned(t *testing.T) {
+	local, err := NewLocalEmbedder(LocalConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := newTestEmbedder(t, newFake(t, nil), nil)
+	if got := retrieval.EmbedderNature(local); got != retrieval.EmbedderLexical {
+		t.Errorf("local embedder: %q, want %q", got, retrieval.EmbedderLexical)
+	}
+	if got := retrieval.EmbedderNature(remote); got != retrieval.EmbedderLearned {
+		t.Errorf("remote embedder: %q, want %q", got, retrieval.EmbedderLearned)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/rlm-dev/rlm/retrieval"
 )
 
 // LocalModelID is the model id of [LocalEmbedder]. The "v1" names the exact
@@ -71,6 +73,11 @@ func NewLocalEmbedder(cfg LocalConfig) (*LocalEmbedder, error) {
 
 // Model returns LocalModelID.
 func (l *LocalEmbedder) Model() string { return LocalModelID }
+
+// Nature returns retrieval.EmbedderLexical: the vectors hash the text's own
+// identifier tokens and character 3-grams, so two texts are similar only
+// when they share words or parts of words (retrieval.NatureReporter).
+func (l *LocalEmbedder) Nature() string { return retrieval.EmbedderLexical }
 
 // Dimensions returns the vector length.
 func (l *LocalEmbedder) Dimensions() int { return l.dims }

@@ -234,6 +234,44 @@ type Capabilities struct {
 	Strategies []Strategy `json:"strategies"`
 	Filters    bool       `json:"filters"`
 	MaxLimit   int        `json:"max_limit"`
+	// Embedder is the nature of the embedder that scores the vector and
+	// hybrid strategies (EmbedderNature): EmbedderLexical or
+	// EmbedderLearned; "" when the backend has no vector strategy. The
+	// retrieval rules read it to decide when vector evidence is trusted.
+	Embedder string `json:"embedder,omitempty"`
+}
+
+// Embedder natures, the closed vocabulary of Capabilities.Embedder.
+const (
+	// EmbedderLexical: the vectors are computed from the text's own words
+	// and character n-grams (a hashing embedder such as providers'
+	// LocalEmbedder), so similarity is word overlap, the evidence BM25
+	// already has.
+	EmbedderLexical = "lexical"
+	// EmbedderLearned: a trained model (a remote embedding endpoint), so
+	// similarity can relate texts that share no word.
+	EmbedderLearned = "learned"
+)
+
+// NatureReporter is implemented by an embedder that says what its vectors
+// are made of: Nature returns EmbedderLexical or EmbedderLearned.
+type NatureReporter interface {
+	Nature() string
+}
+
+// EmbedderNature is e's nature for Capabilities.Embedder: "" for a nil
+// embedder, the value of its Nature method if it has one from the
+// vocabulary (EmbedderLexical, EmbedderLearned), else EmbedderLearned (an
+// embedder that does not say is taken for a trained model, the reason to
+// configure one).
+func EmbedderNature(e Embedder) string {
+	if e == nil {
+		return ""
+	}
+	if n, ok := e.(NatureReporter); ok && n.Nature() == EmbedderLexical {
+		return EmbedderLexical
+	}
+	return EmbedderLearned
 }
 
 // Supports reports whether s is among c.Strategies.

@@ -23,15 +23,17 @@ type Router struct {
 }
 
 // Capabilities is the union of both backends', plus Hybrid when Primary
-// has Lexical and Vectors has Vector.
+// has Lexical and Vectors has Vector. The embedder's nature is Primary's
+// when Primary scores vectors itself, else Vectors'.
 func (r *Router) Capabilities() Capabilities {
 	p := r.Primary.Capabilities()
-	c := Capabilities{Filters: p.Filters, MaxLimit: p.MaxLimit}
+	c := Capabilities{Filters: p.Filters, MaxLimit: p.MaxLimit, Embedder: p.Embedder}
 	c.Strategies = append(c.Strategies, p.Strategies...)
 	if r.Vectors != nil {
 		v := r.Vectors.Capabilities()
 		if v.Supports(Vector) && !c.Supports(Vector) {
 			c.Strategies = append(c.Strategies, Vector)
+			c.Embedder = v.Embedder
 		}
 		if v.Supports(Vector) && p.Supports(Lexical) && !c.Supports(Hybrid) {
 			c.Strategies = append(c.Strategies, Hybrid)

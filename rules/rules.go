@@ -19,7 +19,8 @@
 // Every decision rule has an ID registered with rule_id/2 in the file that
 // uses it. Harness authors extend the defaults through the multifile hook
 // predicates each file documents (extra_class_rule/4, extra_strategy/4,
-// extra_fallback/5, extra_verdict/5; extra_reject/4, extra_select/4,
+// extra_strategy/5, extra_fallback/5, extra_verdict/5, extra_floor/2,
+// extra_floor/3; extra_reject/4, extra_select/4,
 // extra_conflict/4) in files of their own, loaded as a layer over these
 // (engine.Options.Layers, `--rules DIR`). The prompt compiler loads only
 // prompt/ (and DIR/prompt/); the planner loads every folder.

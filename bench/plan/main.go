@@ -221,9 +221,9 @@ func featuresText(f bridge.Features) string {
 	if f.RelationObject != "" {
 		obj = q(f.RelationObject)
 	}
-	cue := "none"
-	if f.DefinitionCue {
-		cue = "definition"
+	cue := f.Cue()
+	if f.DocWording {
+		cue = fmt.Sprintf("%s(%s)", cue, q(f.Subject))
 	}
 	var cs []string
 	for _, c := range f.Constraints {

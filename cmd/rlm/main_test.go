@@ -177,8 +177,11 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-func TestConceptualQueryUsesHybridWithEmbedderAndBM25Without(t *testing.T) {
-	for _, c := range []struct{ embedder, strategy string }{{"local", "hybrid"}, {"none", "lexical"}} {
+// TestConceptualQueryIsAnsweredByBM25WithTheLexicalLocalEmbedder: the
+// local embedder is lexical, so its vectors do not rank a description:
+// BM25 answers it, with the local embedder as without one.
+func TestConceptualQueryIsAnsweredByBM25WithTheLexicalLocalEmbedder(t *testing.T) {
+	for _, c := range []struct{ embedder, strategy string }{{"local", "lexical"}, {"none", "lexical"}} {
 		out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "--embedder", c.embedder, "parse multipart form boundary")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)

@@ -95,9 +95,24 @@ func TestRulesIDsListsTheRegistry(t *testing.T) {
 
 // TestExplainPlansWhatSearchRuns: with the same embedder flags, `rlm
 // explain` shows the steps `rlm search` runs (a description is answered by
-// hybrid search with the default local embedder, by BM25 without one).
+// BM25 first with the default local embedder, which is lexical, and
+// without one; by hybrid search with a learned one, --embedder openai,
+// explained only: searching would call the endpoint).
 func TestExplainPlansWhatSearchRuns(t *testing.T) {
 	q := "parse multipart form boundaries"
+	out, errs, code := runCLI(t, "", "explain", "--json", "--embedder", "openai", q)
+	if code != 0 {
+		t.Fatalf("explain: exit %d: %s", code, errs)
+	}
+	var learned struct {
+		Steps []struct{ Strategy string } `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &learned); err != nil {
+		t.Fatal(err)
+	}
+	if len(learned.Steps) == 0 || learned.Steps[0].Strategy != "hybrid" {
+		t.Errorf("--embedder openai: explain plans %+v, want hybrid first", learned.Steps)
+	}
 	for _, emb := range []string{"local", "none"} {
 		out, errs, code := runCLI(t, "", "explain", "--json", "--embedder", emb, q)
 		if code != 0 {
@@ -120,7 +135,7 @@ func TestExplainPlansWhatSearchRuns(t *testing.T) {
 		if len(e.Steps) == 0 || len(a.Plan) == 0 || e.Steps[0].Strategy != a.Plan[0]["strategy"] {
 			t.Fatalf("--embedder %s: explain plans %+v, search ran %+v", emb, e.Steps, a.Plan)
 		}
-		want := map[string]string{"local": "hybrid", "none": "lexical"}[emb]
+		want := map[string]string{"local": "lexical", "none": "lexical"}[emb]
 		if e.Steps[0].Strategy != want {
 			t.Errorf("--embedder %s: first step %s, want %s", emb, e.Steps[0].Strategy, want)
 		}

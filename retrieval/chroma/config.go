@@ -304,7 +304,8 @@ func (b *Backend) Capabilities() retrieval.Capabilities {
 		s = append(s, retrieval.Vector)
 	}
 	s = append(s, retrieval.Structural)
-	return retrieval.Capabilities{Strategies: s, Filters: true, MaxLimit: retrieval.MaxLimit}
+	return retrieval.Capabilities{Strategies: s, Filters: true, MaxLimit: retrieval.MaxLimit,
+		Embedder: retrieval.EmbedderNature(b.embedder)}
 }
 
 // Close releases idle connections; later calls return ErrClosed. It does not

@@ -292,13 +292,15 @@ func (b *Backend) Close() error { return b.db.Close() }
 
 // Capabilities reports the exact, lexical, graph and structural strategies,
 // plus vector and hybrid when the backend has an embedder (QueryVector needs
-// only a vector model), filters on all of them, and retrieval.MaxLimit.
+// only a vector model) and that embedder's nature (retrieval.EmbedderNature),
+// filters on all of them, and retrieval.MaxLimit.
 func (b *Backend) Capabilities() retrieval.Capabilities {
 	s := []retrieval.Strategy{retrieval.Exact, retrieval.Lexical, retrieval.Graph, retrieval.Structural}
 	if b.opts.embedder != nil {
 		s = append(s, retrieval.Vector, retrieval.Hybrid)
 	}
-	return retrieval.Capabilities{Strategies: s, Filters: true, MaxLimit: retrieval.MaxLimit}
+	return retrieval.Capabilities{Strategies: s, Filters: true, MaxLimit: retrieval.MaxLimit,
+		Embedder: retrieval.EmbedderNature(b.opts.embedder)}
 }
 
 // Count returns the number of stored documents.

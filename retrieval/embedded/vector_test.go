@@ -209,20 +209,29 @@ func TestOpenOptionErrors(t *testing.T) {
 	}
 }
 
+// lexicalWords is a test embedder that says it is lexical
+// (retrieval.NatureReporter).
+type lexicalWords struct{ retrieval.Embedder }
+
+func (lexicalWords) Nature() string { return retrieval.EmbedderLexical }
+
 func TestCapabilities(t *testing.T) {
 	base := []retrieval.Strategy{retrieval.Exact, retrieval.Lexical, retrieval.Graph, retrieval.Structural}
+	withVectors := append(append([]retrieval.Strategy{}, base...), retrieval.Vector, retrieval.Hybrid)
 	tests := []struct {
-		name string
-		opts []Option
-		want []retrieval.Strategy
+		name     string
+		opts     []Option
+		want     []retrieval.Strategy
+		embedder string
 	}{
-		{"no vectors", nil, base},
-		{"own vectors only", []Option{WithVectorModel("m", 3)}, base},
-		{"embedder", []Option{WithEmbedder(newWords())}, append(append([]retrieval.Strategy{}, base...), retrieval.Vector, retrieval.Hybrid)},
+		{"no vectors", nil, base, ""},
+		{"own vectors only", []Option{WithVectorModel("m", 3)}, base, ""},
+		{"embedder", []Option{WithEmbedder(newWords())}, withVectors, retrieval.EmbedderLearned},
+		{"lexical embedder", []Option{WithEmbedder(lexicalWords{newWords()})}, withVectors, retrieval.EmbedderLexical},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			want := retrieval.Capabilities{Strategies: tc.want, Filters: true, MaxLimit: retrieval.MaxLimit}
+			want := retrieval.Capabilities{Strategies: tc.want, Filters: true, MaxLimit: retrieval.MaxLimit, Embedder: tc.embedder}
 			if diff := cmp.Diff(want, openVec(t, "", tc.opts...).Capabilities()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

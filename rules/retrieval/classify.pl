@@ -16,7 +16,13 @@
       quoted(Qs)           quoted strings
       relation(R)          callers, callees, references or none
       relation_object(O)   the word after the relation phrase, or none
-      cue(C)               definition or none ("where is X defined")
+      cue(C)               definition ("where is X defined"),
+                           description(Subject) (worded as a doc
+                           comment about Subject, a string: "Tokens
+                           returns an iterator over …"; its definition
+                           words are words of the description, see
+                           wording.pl)
+                           or none
       text(T)              the whole query text
       words(Ws)            the content words, lowercased (strings)
       constraints(Cs)      the filters the query asks for in words:

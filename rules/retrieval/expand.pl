@@ -2,8 +2,10 @@
 
     Concept expansion: a descriptive query's BM25 (and hybrid) text gains
     the terms the concept vocabularies (rules/concepts/, concept/3) relate
-    to its words, for the relations expand_relation/1 names (synonym and
-    narrower by default). Each expansion is a because/2 among the premises
+    to its words, for the relations expand_relation/1 names (synonym,
+    narrower and inflection by default: an inflected word's base forms,
+    "headers" -> "header", "decoded" -> "decode", as identifier parts
+    spell them; rules/concepts/forms.pl). Each expansion is a because/2 among the premises
     of the rule that planned the step, so the plan shows the added words
     and the explanation says which word brought them, by which relation.
 
@@ -30,6 +32,7 @@
 rule_id(cx_synonym, "a word of the query has synonyms in a concept vocabulary: the search text adds them").
 rule_id(cx_narrower, "a word of the query has narrower terms in a concept vocabulary: the search text adds them").
 rule_id(cx_broader, "a word of the query has broader terms in a concept vocabulary: the search text adds them").
+rule_id(cx_inflection, "a word of the query is inflected: the search text adds its base forms, as identifier parts spell them").
 rule_id(cn_constraint, "the query asks for a filter in words: the evidence step applies it").
 
 % expansion_rule/2 carries its rule ID as its first argument.
@@ -39,9 +42,11 @@ rule_id_head(expansion_rule/2).
 expansion_rule(cx_synonym, synonym).
 expansion_rule(cx_narrower, narrower).
 expansion_rule(cx_broader, broader).
+expansion_rule(cx_inflection, inflection).
 
 expand_relation(synonym).
 expand_relation(narrower).
+expand_relation(inflection).
 
 %! max_expansion(-N) is det.
 %  At most N terms are added to a query's text.

@@ -15,10 +15,18 @@ test(narrower_terms_expand_and_known_words_are_not_repeated) :-
     Whys == [because(cx_narrower, [word("retry"), adds(["attempt"])])].
 
 test(broader_terms_expand_only_when_a_harness_asks) :-
-    query_features("backoff jitter delays", F),
-    expand_text(F, "backoff jitter delays", T, Whys),
-    T == "backoff jitter delays",
+    query_features("backoff jitter delay", F),
+    expand_text(F, "backoff jitter delay", T, Whys),
+    T == "backoff jitter delay",
     Whys == [].
+
+test(an_inflected_word_gains_its_base_forms) :-
+    query_features("decodes the headers", F),
+    expand_text(F, "decodes the headers", T, Whys),
+    memberchk(because(cx_inflection, [word("headers"), adds(["header"])]), Whys),
+    memberchk(because(cx_inflection, [word("decodes"), adds(Ds)]), Whys),
+    memberchk("decode", Ds),
+    append("decodes the headers ", _, T).
 
 test(a_single_word_expands_too) :-
     query_features("auth", F),

@@ -12,52 +12,81 @@
                   l2_distance, rank, count, or unknown
           Margin  Top minus the second hit's score (0 if fewer than two)
 
-    next_scored/7 is the planner's entry point after each step: it judges
-    the newest step's scores against the floor of their kind and then
-    asks evidence.pl's next/6. Hits under the floor are discarded: Go
-    drops them from the answer (outcome event discard(RuleID)), and next/6
-    judges the step as if it had found nothing, so its gap is the one the
-    answer reports.
+    next_scored/8 is the planner's entry point after each step: it judges
+    the newest step's scores against the floor of their kind and of the
+    backend's embedder, then asks evidence.pl's next/6. Hits under the
+    floor are discarded: Go drops them from the answer (outcome event
+    discard(RuleID)), and next/6 judges the step as if it had found
+    nothing, so its gap is the one the answer reports.
 
-    Floors (floor/2), calibrated on the offline local embedder (a hashing
-    embedder: it is lexical, character n-grams): nonsense words
-    ("frobnicate", "zzqx", "quuxify") reach cosine 0.17-0.33 on
-    encoding/json and 0.02-0.04 on a 10-definition tree, real single words
-    0.37 and more. Embedding hits are kept when an exact or BM25 step of
-    the same search found hits, or when the best is at or over the floor.
-    The floor does not know which embedder scored (that is not yet data);
-    with a neural embedder, raise or drop it in your own rules directory
-    (a file floor.pl replaces this one).
+    Which embedder scored is data: the backend's capabilities (the
+    Available list of plan_features/3, the third argument here) hold
+    embedder(lexical) for a hashing embedder whose vectors are made of the
+    text's own words (the offline local one, providers.LocalEmbedder),
+    embedder(learned) for a trained model (an embedding endpoint), and no
+    embedder(_) when Go did not say (then the embedder is unknown).
 
-    Extension hook (declare it multifile in your own file):
-      extra_floor(Kind, Floor)   tried before floor/2
+    Floors (floor/3), calibrated on the offline local embedder (lexical:
+    character n-grams): nonsense words ("frobnicate", "zzqx", "quuxify")
+    reach cosine 0.17-0.33 on encoding/json and 0.02-0.04 on a
+    10-definition tree, real single words 0.37 and more. Embedding hits
+    are kept when an exact or BM25 step of the same search found hits, or
+    when the best is at or over the floor. The floor is the lexical
+    embedder's, and an unknown embedder's (as before the embedder was
+    data). A learned embedder's cosines are on another scale, and its hits
+    that share no word with the query are the evidence it is configured
+    for: it has no floor by default (no endpoint was at hand to calibrate
+    one); a host calibrates its own with extra_floor/3.
+
+    Extension hooks (declare them multifile in your own file):
+      extra_floor(Kind, Embedder, Floor)   tried first; Embedder is
+                                           lexical, learned or unknown
+      extra_floor(Kind, Floor)             then this, for every embedder
 */
 
 :- multifile(rule_id/2).
 :- multifile(extra_floor/2).
 :- dynamic(extra_floor/2).
+:- multifile(extra_floor/3).
+:- dynamic(extra_floor/3).
 
-rule_id(ev_under_floor, "embedding hits that no exact or BM25 hit supports score under the floor of their kind: not evidence").
+rule_id(ev_under_floor, "embedding hits that no exact or BM25 hit supports score under the floor of their kind and embedder: not evidence").
 
-%! floor(?Kind, ?Floor) is nondet.
-floor(Kind, Floor) :- extra_floor(Kind, Floor), !.
-floor(cosine_similarity, 0.45).
+%! floor(?Kind, ?Embedder, ?Floor) is nondet.
+floor(Kind, E, Floor) :- extra_floor(Kind, E, Floor), !.
+floor(Kind, _, Floor) :- extra_floor(Kind, Floor), !.
+floor(cosine_similarity, E, 0.45) :- E \== learned.
 
-%! next_scored(+Class, +Features, +History, +Pending, +Scores, -Next, -Outcome) is det.
-%  next/6 after the relevance floor: Scores are the scores/4 summaries
-%  of History's results, newest first.
-next_scored(Class, F, [result(Step, C, _)|Older], Pending, [scores(_, Top, Kind, _)|_], Next,
+%! embedder_nature(+Available, -Nature) is det.
+%  The nature of the backend's embedder: lexical, learned or unknown.
+embedder_nature(Avail, E) :-
+    memberchk(embedder(E0), Avail), !,
+    E = E0.
+embedder_nature(_, unknown).
+
+%! next_scored(+Class, +Features, +Available, +History, +Pending, +Scores, -Next, -Outcome) is det.
+%  next/6 after the relevance floor: Available are the backend's
+%  capabilities (strategies and embedder(Nature)), Scores the scores/4
+%  summaries of History's results, newest first.
+next_scored(Class, F, Avail, [result(Step, C, _)|Older], Pending, [scores(_, Top, Kind, _)|_], Next,
             outcome([discard(ev_under_floor)|Events], [Why|Whys])) :-
     Step = step(S, _, evidence),
     ( S == vector ; S == hybrid ),
     C > 0,
-    floor(Kind, Floor),
+    embedder_nature(Avail, E),
+    floor(Kind, E, Floor),
     Top < Floor,
     \+ lexical_support(Older), !,
-    Why = because(ev_under_floor, [strategy(S), score_kind(Kind), top(Top), floor(Floor)]),
+    Why = because(ev_under_floor, [strategy(S), score_kind(Kind), embedder(E), top(Top), floor(Floor)]),
     next(Class, F, [result(Step, 0, [])|Older], Pending, Next, outcome(Events, Whys)).
-next_scored(Class, F, H, Pending, _, Next, Outcome) :-
+next_scored(Class, F, _, H, Pending, _, Next, Outcome) :-
     next(Class, F, H, Pending, Next, Outcome).
+
+%! next_scored(+Class, +Features, +History, +Pending, +Scores, -Next, -Outcome) is det.
+%  next_scored/8 for a backend whose embedder is unknown (the REPL,
+%  hosts' rule tests written before the embedder was data).
+next_scored(Class, F, H, Pending, Scores, Next, Outcome) :-
+    next_scored(Class, F, [], H, Pending, Scores, Next, Outcome).
 
 %! lexical_support(+Older) is semidet.
 %  An exact or BM25 step of the search found hits.

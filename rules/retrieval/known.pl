@@ -21,6 +21,7 @@ rule_id(cls_known_name, "the query is one name the snapshot knows, with its lang
 
 extra_class_rule(cls_known_relation, F, relationship, [relation(R), known_symbol(O)]) :-
     feature(relation(R), F), R \== none,
+    \+ feature(cue(description(_)), F),
     feature(relation_object(O), F), O \== none,
     known_symbol(F, O),
     \+ strong_ident(F).

@@ -22,6 +22,11 @@
           more candidate steps for Class (a default class or one added
           with extra_class_rule/4); planned in cost order with the
           defaults, and only if the backend offers the step's strategy.
+      extra_strategy(Class, Features, Available, Step, Because)
+          the same, for steps that depend on the backend's capabilities
+          (Available: its strategies and embedder(Nature), see
+          plan_features/3), e.g. on whether its vectors are trusted
+          (trusted_vectors/1, vectors.pl).
       extra_fallback(Class, Gap, History, Steps, Because)
           tried before the default fallbacks when a step left Gap.
 */
@@ -29,6 +34,8 @@
 :- multifile(rule_id/2).
 :- multifile(extra_strategy/4).
 :- dynamic(extra_strategy/4).
+:- multifile(extra_strategy/5).
+:- dynamic(extra_strategy/5).
 :- multifile(extra_fallback/5).
 :- dynamic(extra_fallback/5).
 
@@ -37,7 +44,7 @@ rule_id(st_broad_vector, "a broad query, answered by embedding similarity too").
 rule_id(st_exact_name, "an identifier, looked up by exact name").
 rule_id(st_check_target, "a relationship's target must exist before its edges are followed").
 rule_id(st_graph_relation, "a relationship, answered by following call/reference edges").
-rule_id(st_focus_identifier, "a description that names an identifier looks it up first").
+rule_id(st_focus_identifier, "a description that names an identifier checks that it exists; its definitions are context (the BM25 text holds the name), not the answer").
 rule_id(st_bm25_description, "a description, answered by BM25").
 rule_id(st_path_listing, "a bare path, answered by listing its definitions").
 rule_id(st_bm25_in_path, "words in a path, answered by BM25 under that path").
@@ -74,8 +81,9 @@ default_strategies([exact, structural, graph, lexical]).
 %  Plan is plan(Class, Steps, Because): the class, the steps in cost order
 %  and the list of because(RuleID, Premises) that chose them (the class
 %  rule first). Available lists the strategies the backend offers (Go
-%  passes its capabilities); a candidate whose strategy is not available
-%  is not planned.
+%  passes its capabilities), then embedder(Nature) when it has vectors
+%  (Nature lexical or learned; see vectors.pl); a candidate whose
+%  strategy is not available is not planned.
 plan_features(F, Avail, plan(Class, Steps, [ClassWhy|Whys])) :-
     classify(F, Class, ClassWhy),
     findall(Cost-(Step-Why),
@@ -100,11 +108,13 @@ planned_cost(S, Avail, Cost) :-
 planned_cost(_, _, 1000).
 
 %! candidate(+Class, +Features, +Available, -Step, -Because) is nondet.
-%  Embedding-based steps where the backend has them; otherwise the
-%  strategies of candidate/4.
+%  Embedding-based steps where the backend has them (hybrid for a
+%  description only when its vectors are trusted, trusted_vectors/1);
+%  otherwise the strategies of candidate/4.
 candidate(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),
           because(st_hybrid_description, [class(conceptual), available(hybrid)|Xs])) :-
     memberchk(hybrid, Avail),
+    trusted_vectors(Avail),
     feature(text(T), F),
     expand_text(F, T, T2, Xs).
 candidate(broad, F, Avail, step(vector, [text(T)], evidence),
@@ -117,12 +127,16 @@ candidate(Class, F, Avail, Step, Why) :-
     \+ superseded(Class, Step, Avail).
 candidate(Class, F, _, Step, Why) :-
     extra_strategy(Class, F, Step, Why).
+candidate(Class, F, Avail, Step, Why) :-
+    extra_strategy(Class, F, Avail, Step, Why).
 
 %! superseded(+Class, +Step, +Available) is semidet.
-%  A step is not planned when a strategy that supersedes it is available.
+%  A step is not planned when a strategy that supersedes it is available
+%  and its vectors are trusted.
 superseded(Class, Step, Avail) :-
     supersedes(Class, Step, By),
-    memberchk(By, Avail), !.
+    memberchk(By, Avail),
+    trusted_vectors(Avail), !.
 
 %! supersedes(?Class, ?Step, ?By) is nondet.
 %  BM25 alone is not planned for a description when hybrid (BM25 fused
@@ -140,7 +154,7 @@ candidate(relationship, F, step(graph, [relation(R), name(T)], evidence),
           because(st_graph_relation, [relation(R), target(T)])) :-
     feature(relation(R), F),
     target(F, T).
-candidate(conceptual, F, step(exact, [name(T)], evidence),
+candidate(conceptual, F, step(exact, [name(T)], check),
           because(st_focus_identifier, [class(conceptual), ident(T)])) :-
     feature(idents(Ids), F),
     strong_idents(Ids, [id(T, _)|_]).

@@ -10,21 +10,49 @@
     by its shape (a lowercase word the snapshot knows is still a word in
     a sentence this long): the names it
     mentions are context for the search text, not the answer (issue 10,
-    fault 2). It is answered by BM25 over the whole text first; embeddings
-    (hybrid) only when BM25 finds nothing, since the offline embedder is
-    lexical and fusing it does not beat BM25 on descriptions (rlm eval,
-    docs/BENCHMARKS.md). Clauses of the extension hooks of classify.pl and
-    strategy.pl.
+    fault 2).
+
+    A sentence worded as a declaration's doc comment
+    (cue(description(Subject)): Go's bridge.docWording, a subject and a
+    third-person verb, "Tokens returns an iterator over the reference
+    tokens …", "UnmarshalJSON sets *m to a copy of data") is a description
+    with a content word or more, whatever names or relation words it
+    holds: "reference", "use" and "declared" in such a sentence are words
+    of the description, and the names it mentions boost the text's BM25
+    score (the name column weighs most) instead of being looked up. Its
+    subject is what it describes, by the convention the wording follows:
+    the definitions named Subject come first, ranked by the whole text
+    (an exact step with text(T): Go orders the name's definitions by their
+    BM25 rank for T), then BM25's other hits. Without doc comments to
+    match (code whose comments were stripped or never written) the
+    subject's name is the strongest evidence left.
+
+    A description is answered by hybrid search (BM25 and embeddings fused)
+    when the backend's vectors are trusted (trusted_vectors/1, vectors.pl:
+    a learned or unknown embedder); with a lexical embedder (the offline
+    default) by BM25 over the whole text first, and by hybrid search only
+    when BM25 finds nothing: fusing a lexical embedder does not beat BM25
+    on descriptions (rlm eval, docs/BENCHMARKS.md). Clauses of the
+    extension hooks of classify.pl and strategy.pl.
 */
 
 :- multifile(rule_id/2).
 :- multifile(extra_class_rule/4).
 :- multifile(extra_strategy/4).
+:- multifile(extra_strategy/5).
+:- multifile(extra_verdict/5).
 
+rule_id(cls_doc_wording, "a sentence worded as a doc comment (a subject and a third-person verb) with a content word or more: a description about its subject; its other names and relation words are context").
 rule_id(cls_sentence_description, "a sentence of six or more content words (four with relation words whose object is no name): a description; the names it mentions are context").
-rule_id(st_description_bm25, "a description, answered by BM25 over its whole text").
+rule_id(st_description_bm25, "a description with a lexical embedder (or none), answered by BM25 over its whole text").
 rule_id(st_description_hybrid, "a description BM25 found nothing for, answered by hybrid search").
+rule_id(st_description_subject, "a description worded as a doc comment: the definitions named by its subject first, ranked by its text").
+rule_id(ev_subject_looked_up, "a doc-worded description's subject was looked up; BM25's other hits follow").
+rule_id(st_description_trusted_hybrid, "a description, answered by hybrid search: the backend's vectors are trusted").
 
+extra_class_rule(cls_doc_wording, F, description, [cue(description(S)), content(N)]) :-
+    feature(cue(description(S)), F),
+    feature(content(N), F), N >= 1.
 extra_class_rule(cls_sentence_description, F, description, [content(N)|Ps]) :-
     feature(content(N), F), N >= 4,
     unnamed_relation(F, Ps, Min),
@@ -47,10 +75,32 @@ named_object(F, O) :-
     member(id(O, Shape), Ids),
     strong_shape(Shape), !.
 
-extra_strategy(description, F, step(lexical, [text(T2)], evidence),
+extra_strategy(description, F, step(exact, [name(S), text(T)], evidence),
+               because(st_description_subject, [class(description), subject(S)])) :-
+    feature(cue(description(S)), F),
+    S \== "",
+    feature(text(T), F).
+extra_strategy(description, F, Avail, step(lexical, [text(T2)], evidence),
                because(st_description_bm25, [class(description)|Xs])) :-
+    \+ trusted_hybrid(Avail),
     feature(text(T), F),
     expand_text(F, T, T2, Xs).
-extra_strategy(description, F, step(hybrid, [text(T)], evidence),
-               because(st_description_hybrid, [class(description)])) :-
-    feature(text(T), F).
+extra_strategy(description, F, Avail, step(hybrid, [text(T2)], evidence),
+               because(st_description_hybrid, [class(description)|Xs])) :-
+    \+ trusted_hybrid(Avail),
+    feature(text(T), F),
+    expand_text(F, T, T2, Xs).
+extra_strategy(description, F, Avail, step(hybrid, [text(T2)], evidence),
+               because(st_description_trusted_hybrid, [class(description), available(hybrid)|Xs])) :-
+    trusted_hybrid(Avail),
+    feature(text(T), F),
+    expand_text(F, T, T2, Xs).
+
+%! trusted_hybrid(+Available) is semidet.
+%  The backend offers hybrid search and its vectors are trusted.
+trusted_hybrid(Avail) :-
+    memberchk(hybrid, Avail),
+    trusted_vectors(Avail).
+
+extra_verdict(description, _, result(step(exact, _, evidence), C, _), continue,
+              because(ev_subject_looked_up, [count(C)])).

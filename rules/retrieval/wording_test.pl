@@ -9,7 +9,7 @@ test(a_doc_sentence_with_a_relation_word_and_no_named_object_is_a_description) :
     C == description,
     R == cls_sentence_description,
     memberchk(object_word("when"), Ps),
-    plan_features(F, [exact, structural, graph, lexical, vector, hybrid], plan(description, Steps, _)),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, Steps, _)),
     Steps = [step(lexical, [text(_)|_], evidence), step(hybrid, [text(_)|_], evidence)].
 
 test(a_relation_with_a_named_object_stays_a_relationship) :-
@@ -39,3 +39,75 @@ test(a_description_tries_embeddings_only_after_bm25_found_nothing) :-
     next(description, F, [result(step(lexical, [text("x")], evidence), 3, ["a"])],
          [step(hybrid, [text("x")], evidence)], Next2, _),
     Next2 == [].
+
+% cue(description(Subject)): Go's bridge.docWording saw a subject and a
+% third-person verb.
+
+test(a_doc_worded_sentence_whose_relation_object_is_a_name_is_a_description) :-
+    features_from_list([tokens(22), content(9), cue(description("unmarshalAnyWithRawNumber")),
+                        idents([id("unmarshalAnyWithRawNumber", camel), id("JSON", acronym), id("Go", pascal), id("Number", pascal)]),
+                        relation(references), relation_object("Number"),
+                        words(["specifies", "unmarshaling", "number", "empty", "interface", "type", "instead", "float64", "go"])], F),
+    classify(F, C, because(R, Ps)),
+    C == description,
+    R == cls_doc_wording,
+    memberchk(cue(description("unmarshalAnyWithRawNumber")), Ps).
+
+test(a_doc_worded_sentence_whose_relation_object_the_snapshot_knows_is_a_description) :-
+    features_from_list([tokens(20), content(9), cue(description("Tokens")),
+                        idents([id("JSON", acronym), id("tokens", known)]),
+                        relation(references), relation_object("tokens"),
+                        words(["tokens", "returns", "iterator", "tokens", "pointer", "starting", "first", "token", "last"])], F),
+    classify(F, C, because(R, _)),
+    C == description,
+    R == cls_doc_wording.
+
+test(the_same_relation_without_doc_wording_stays_a_relationship) :-
+    features_from_list([tokens(5), content(1), idents([id("tokens", known)]),
+                        relation(references), relation_object("tokens"), words(["tokens"])], F),
+    classify(F, C, _),
+    C == relationship.
+
+test(a_doc_worded_sentence_without_content_words_is_no_description) :-
+    features_from_list([tokens(3), content(0), cue(description("Reset")), idents([id("Reset", pascal)])], F),
+    classify(F, C, _),
+    C \== description.
+
+test(a_doc_worded_sentences_subject_comes_first_ranked_by_its_text) :-
+    features_from_list([tokens(8), content(3), cue(description("UnmarshalJSON")), idents([id("UnmarshalJSON", pascal)]),
+                        text("UnmarshalJSON sets *m to a copy of data."), words(["sets", "copy", "data"])], F),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, Steps, [_, because(R, _)|_])),
+    R == st_description_subject,
+    Steps = [step(exact, [name(N), text(T0)|_], evidence), step(lexical, [text(T)|_], evidence)|_],
+    N == "UnmarshalJSON",
+    T0 == "UnmarshalJSON sets *m to a copy of data.",
+    append("UnmarshalJSON sets *m to a copy of data.", _, T).
+
+test(bm25s_hits_follow_the_subjects_definitions) :-
+    features_from_list([tokens(8), content(3), cue(description("UnmarshalJSON")), idents([id("UnmarshalJSON", pascal)]),
+                        text("UnmarshalJSON sets *m to a copy of data."), words(["sets", "copy", "data"])], F),
+    Pending = [step(lexical, [text("UnmarshalJSON sets *m to a copy of data.")], evidence)],
+    next(description, F, [result(step(exact, [name("UnmarshalJSON"), text("x")], evidence), 37, ["UnmarshalJSON"])], Pending, Next, _),
+    Next == Pending.
+
+test(other_names_a_doc_worded_sentence_mentions_are_not_looked_up) :-
+    features_from_list([tokens(22), content(9), cue(description("unmarshalAnyWithRawNumber")),
+                        idents([id("unmarshalAnyWithRawNumber", camel), id("JSON", acronym), id("Go", pascal), id("Number", pascal)]),
+                        relation(references), relation_object("Number"),
+                        words(["specifies", "unmarshaling", "number", "empty", "interface", "type", "instead", "float64", "go"])], F),
+    plan_features(F, [exact, structural, graph, lexical], plan(description, Steps, _)),
+    findall(N, member(step(exact, [name(N)|_], _), Steps), Ns),
+    Ns == ["unmarshalAnyWithRawNumber"].
+
+test(a_description_is_answered_by_hybrid_search_when_the_vectors_are_learned) :-
+    features_from_list([tokens(10), content(6), cue(description("body")), text("body turns a stream into a closer that wraps bytes"),
+                        words(["body", "turns", "stream", "closer", "wraps", "bytes"])], F),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(learned)], plan(description, Steps, [_, _, because(R, _)])),
+    Steps = [step(exact, [name("body"), text(_)|_], evidence), step(hybrid, [text(_)|_], evidence)],
+    R == st_description_trusted_hybrid.
+
+test(a_description_is_answered_by_bm25_alone_without_vectors) :-
+    features_from_list([tokens(10), content(6), cue(description("body")), text("body turns a stream into a closer that wraps bytes"),
+                        words(["body", "turns", "stream", "closer", "wraps", "bytes"])], F),
+    plan_features(F, [exact, structural, graph, lexical], plan(description, Steps, _)),
+    Steps = [step(exact, [name("body"), text(_)|_], evidence), step(lexical, [text(_)|_], evidence)].

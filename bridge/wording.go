@@ -1,0 +1,142 @@
+package bridge
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/rlm-dev/rlm/engine"
+	"github.com/rlm-dev/rlm/internal/stopwords"
+)
+
+// Cues, the closed vocabulary of the cue(C) feature (Features.Cue).
+const (
+	CueNone        = "none"
+	CueDefinition  = "definition"  // "where is X defined", "declaration of X"
+	CueDescription = "description" // worded as a declaration's doc comment (DocWording)
+)
+
+// questionWords open a question ("what calls X", "where is X defined",
+// "is X used", "does X call Y"); a query that starts with one is not
+// worded as a doc comment.
+var questionWords = setOf(`what who whom whose which where when why how is are was were do does did can could should would
+will shall may might must has have`)
+
+// determiners after a relation verb make its object a phrase, not a
+// name ("X uses a request context").
+var determiners = setOf(`a an the this its each every`)
+
+// circumstances after a passive relation word make it a callback's doc
+// ("DNSStart is called when a DNS lookup begins", "is called with the
+// result", "is used for"), not a question about who calls or uses it.
+var circumstances = setOf(`when whenever with for if once after before during while`)
+
+// subjectVerbs are the third-person verbs of a doc sentence that do not
+// end in "s" after a consonant pattern docVerb recognises.
+var subjectVerbs = setOf(`is has does was`)
+
+// docWording reports whether the tokens are worded as the first sentence
+// of a declaration's doc comment the way Go (and many others) write it: a
+// subject and a third-person verb ("Tokens returns an iterator …",
+// "UnmarshalJSON sets *m to …", "An AddressList encapsulates …", "Names
+// is a stack …"). A question (ending in "?", or opening with a question
+// word such as what, where, is, does) or a request ("find the …", "show
+// …") is not, nor a sentence whose verb is a relation or cue word ("X
+// calls Y", "X callers", "X is defined", "X is used by"): those ask about
+// a relation, unless the relation's object is a phrase ("X uses a request
+// context") or the passive says when ("X is called when …"). A sentence that opens with its verb ("Return the
+// message's content type", Python's and Javadoc's form) is not told
+// apart: an imperative request ("check the callers of X") reads the
+// same. text is the query text, toks its tokens and lower the tokens
+// lowercased.
+//
+// subject is the sentence's subject as written, the name it describes
+// ("Tokens", "UnmarshalJSON", "AddressList"), when it is worded so.
+func docWording(text string, toks, lower []string) (subject string, ok bool) {
+	if len(toks) < 3 || strings.HasSuffix(strings.TrimSpace(text), "?") {
+		return "", false
+	}
+	if questionWords[lower[0]] || requestWords[lower[0]] || relationWords[lower[0]] || cueWords[lower[0]] {
+		return "", false
+	}
+	i := 0
+	if lower[0] == "a" || lower[0] == "an" || lower[0] == "the" || lower[0] == "this" {
+		i = 1 // "An AddressList encapsulates …", "This example demonstrates …"
+	}
+	if i+2 >= len(toks) || isStopword(lower[i]) || relationWords[lower[i]] || cueWords[lower[i]] {
+		return "", false
+	}
+	v, next := lower[i+1], lower[i+2]
+	if toks[i+1] != v || cueWords[v] || relationWords[v] && !determiners[next] {
+		return "", false // "X calls Y", "X callers", "X declares"; not "X uses a request context"
+	}
+	if relationWords[next] || cueWords[next] {
+		// "X is defined", "X is used by", "X is called from": a relation;
+		// "X is called when/with …": a callback's doc.
+		if !subjectVerbs[v] || i+3 >= len(toks) || !circumstances[lower[i+3]] {
+			return "", false
+		}
+	}
+	subject = identName(toks[i])
+	if subjectVerbs[v] {
+		return subject, true
+	}
+	// A plain lowercase subject may be an imperative verb and the "verb"
+	// a plural noun ("serve requests quickly"): then the verb must be
+	// followed by a function word, as a doc sentence's is ("body turns a
+	// Reader into …", "reports whether …").
+	if docVerb(v) && (toks[i] != lower[i] || !wordLike(toks[i]) || stopwords.Function(next)) {
+		return subject, true
+	}
+	return "", false
+}
+
+// docVerb reports whether the lowercase word looks like a third-person
+// singular verb: letters only, at least four of them, ending in "s" but
+// not in "ss", "us" or "is" ("returns", "reports", "sets", "encapsulates";
+// not "class", "status", "analysis").
+func docVerb(w string) bool {
+	if len(w) < 4 || !strings.HasSuffix(w, "s") {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
+}
+
+// wordLike: the token is a word of letters (a verb opening a sentence), not
+// a name with digits, dots or underscores.
+func wordLike(t string) bool {
+	for _, r := range t {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// Cue is the kind of the cue(C) feature: CueDescription when the query
+// is worded as a doc comment (DocWording; its definition words, if any,
+// are words of the description), else CueDefinition when it has a
+// definition cue word, else CueNone.
+func (f Features) Cue() string {
+	switch {
+	case f.DocWording:
+		return CueDescription
+	case f.DefinitionCue:
+		return CueDefinition
+	}
+	return CueNone
+}
+
+// cueTerm is the cue(C) feature: description(Subject) (Subject a string)
+// for a sentence worded as a doc comment, else the atom definition or
+// none.
+func (f Features) cueTerm() engine.Term {
+	if f.DocWording {
+		return engine.Compound(CueDescription, engine.String(f.Subject))
+	}
+	return engine.Atom(f.Cue())
+}

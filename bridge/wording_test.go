@@ -1,0 +1,94 @@
+package bridge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rlm-dev/rlm/engine"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestASentenceWordedAsADocCommentHasTheDescriptionCue: the first sentence
+// of a doc comment in its subject-verb form has the description cue
+// whatever names or relation words it holds;
+// a question, a request, a relation phrase or a definition question has
+// not (and keeps its definition cue).
+func TestASentenceWordedAsADocCommentHasTheDescriptionCue(t *testing.T) {
+	cases := []struct {
+		q, cue string
+	}{
+		// a subject and a third-person verb
+		{"Tokens returns an iterator over the reference tokens in the JSON pointer.", CueDescription},
+		{"unmarshalAnyWithRawNumber specifies that unmarshaling a JSON number into an empty Go interface should use the Number type", CueDescription},
+		{"forcedAddr reports whether this value is addressable only through the use of [newAddressableValue].", CueDescription},
+		{"UnmarshalJSON sets *m to a copy of data.", CueDescription},
+		{"Names is a stack of object names.", CueDescription},
+		{"An AddressList encapsulates a list of parsed RFC 2822 addresses.", CueDescription},
+		{"body turns a Reader into a ReadCloser", CueDescription},
+		{"This example demonstrates the use of the Encoder and Decoder to parse JSON", CueDescription},
+		{"In v1, the implementation is inconsistent about whether it calls MarshalJSON methods declared on pointer receivers", CueDefinition},
+		// a verb first reads as a request as well: left to the other rules
+		{"Return the message's content type.", CueNone},
+		{"check the callers of readRequest", CueNone},
+		// questions, requests, relation phrases
+		{"what calls ServeHTTP?", CueNone},
+		{"Tokens returns what?", CueNone},
+		{"where is Server defined", CueDefinition},
+		{"Server is defined in which file", CueDefinition},
+		{"DNSStart is called when a DNS lookup begins", CueDescription},
+		{"WroteRequest is called with the result of writing the request", CueDescription},
+		{"runCancelTestContext uses a request context.", CueDescription},
+		{"ServeHTTP is called by the server", CueNone},
+		{"ServeMux uses ServeHTTP", CueNone},
+		{"readRequest callers in the server", CueNone},
+		{"ServeMux uses the pattern tree", CueDescription},
+		{"find the callers of readRequest", CueNone},
+		{"callers of the Handler interface", CueNone},
+		{"serve requests quickly", CueNone},
+		{"parse multipart form boundaries", CueNone},
+		{"Server handlers", CueNone},
+	}
+	for _, c := range cases {
+		if got := QueryFeatures(c.q).Cue(); got != c.cue {
+			t.Errorf("%q: cue %s, want %s", c.q, got, c.cue)
+		}
+	}
+}
+
+// TestDoubleBackticksQuoteAName: a reStructuredText literal (“name“, as
+// Python docstrings write names) is a quoted span, so the words between
+// two of them are still words of the sentence.
+func TestDoubleBackticksQuoteAName(t *testing.T) {
+	f := QueryFeatures("``object_hook``, if specified, will be called with the result of every JSON object decoded in place of the given ``dict``")
+	if d := cmp.Diff([]string{"object_hook", "dict"}, f.Quoted); d != "" {
+		t.Errorf("quoted (-want +got):\n%s", d)
+	}
+	if f.Content < 4 {
+		t.Errorf("content %d (%v): the words between the literals were swallowed", f.Content, f.ContentWords)
+	}
+}
+
+// TestADocWordedSentenceNamesItsSubject: the subject the description is
+// about is the name as written, after an article if there is one; the
+// cue(C) feature carries it as description(Subject).
+func TestADocWordedSentenceNamesItsSubject(t *testing.T) {
+	for q, want := range map[string]string{
+		"UnmarshalJSON sets *m to a copy of data.":                         "UnmarshalJSON",
+		"An AddressList encapsulates a list of parsed RFC 2822 addresses.": "AddressList",
+		"forcedAddr reports whether this value is addressable":             "forcedAddr",
+		"Names is a stack of object names.":                                "Names",
+	} {
+		f := QueryFeatures(q)
+		if f.Subject != want || f.Cue() != CueDescription {
+			t.Errorf("%q: subject %q (cue %s), want %q", q, f.Subject, f.Cue(), want)
+		}
+		v, err := engine.Decode(f.Term(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := engine.FormatValue(v); !strings.Contains(got, `description("`+want+`")`) {
+			t.Errorf("%q: features term %s lacks description(%q)", q, got, want)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+# Mutants for issue 10's description targets (see scripts/mutants.sh):
+# doc-comment wording, the embedder's nature as data, and the
+# description_nodoc signals.
+
+# A sentence worded as a doc comment has the description cue (bridge).
+mutant "a subject and a third-person verb are doc wording" bridge/wording.go 's|if docVerb(v) \&\& (toks|if false \&\& docVerb(v) \&\& (toks|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "a question is no doc wording" bridge/wording.go 's|strings.HasSuffix(strings.TrimSpace(text), "?")|false|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "a passive relation or cue word is no doc wording" bridge/wording.go 's/\tif relationWords\[next\] || cueWords\[next\] {/\tif false {/' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "a relation verb with a name for object is no doc wording" bridge/wording.go 's/ || relationWords\[v\] \&\& !determiners\[next\] {/ {/' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "a plain lowercase subject needs a function word after its verb" bridge/wording.go 's/|| stopwords.Function(next))/|| stopwords.Function(next) || true)/' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "doc wording is the cue" bridge/wording.go 's/case f.DocWording:/case false:/' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "double backticks quote a name" bridge/features.go 's|case strings.HasPrefix(work\[i:\], "``"):|case false:|' ./bridge -run TestDoubleBackticksQuoteAName
+
+# The rules: a doc-worded sentence is a description; names are context.
+mutant "a doc-worded sentence is a description (rule)" rules/retrieval/wording.pl '/^extra_class_rule(cls_doc_wording/{n;s|feature(cue(description(S)), F),|feature(cue(none), F),|}' ./rules -run TestRules
+mutant "a doc-worded sentence is no known-name relationship question" rules/retrieval/known.pl 's|^    \\+ feature(cue(description(_)), F),$|    true,|' ./rules -run TestRules
+mutant "a doc-worded description looks its subject up first" rules/retrieval/wording.pl 's|^    S \\== "",$|    fail,|' ./rules -run TestRules
+mutant "BM25 follows the subject's definitions" rules/retrieval/wording.pl 's|^extra_verdict(description, _, result(step(exact, _, evidence), C, _), continue,$|extra_verdict(description, _, result(step(exact, _, evidence), C, _), enough,|' ./rules -run TestRules
+mutant "an exact step with text ranks the name's definitions by it" planner/search.go 's|slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return at(x) - at(y) })|_ = at|' ./planner -run TestADocWordedDescriptionsSubjectComesFirstRankedByItsText
+mutant "the subject is named in the features" bridge/wording.go 's|return engine.Compound(CueDescription, engine.String(f.Subject))|return engine.Compound(CueDescription, engine.String(""))|' ./bridge -run TestADocWordedSentenceNamesItsSubject
+mutant "a description's focus identifier is checked, not the answer" rules/retrieval/strategy.pl 's|candidate(conceptual, F, step(exact, \[name(T)\], check),|candidate(conceptual, F, step(exact, [name(T)], evidence),|' ./rules -run TestRules
+
+# The embedder's nature is data the rules plan and judge with.
+mutant "a lexical embedder's vectors are not trusted" rules/retrieval/vectors.pl 's|    \\+ memberchk(embedder(lexical), Avail).|    true.|' ./planner -run TestTheRulesPlanADescriptionForTheBackendsEmbedder
+mutant "a conceptual hybrid step needs trusted vectors" rules/retrieval/strategy.pl 's|^    trusted_vectors(Avail),$|    true,|' ./rules -run TestRules
+mutant "hybrid supersedes BM25 only with trusted vectors" rules/retrieval/strategy.pl 's|^    trusted_vectors(Avail), !.$|    !.|' ./rules -run TestRules
+mutant "a description's hybrid step needs trusted vectors" rules/retrieval/wording.pl 's|^    trusted_vectors(Avail).$|    true.|' ./rules -run TestRules
+mutant "the floor is per embedder" rules/retrieval/floor.pl 's|floor(cosine_similarity, E, 0.45) :- E \\== learned.|floor(cosine_similarity, _, 0.45).|' ./planner -run TestTheFloorJudgesEmbeddingScoresOnTheirEmbeddersScale
+mutant "the floor reads the embedder from the capabilities" rules/retrieval/floor.pl 's|^    memberchk(embedder(E0), Avail), !,$|    fail,|' ./rules -run TestRules
+mutant "the planner gives the rules the embedder" planner/planner.go 's|ts = append(ts, engine.Compound("embedder", engine.Atom(caps.Embedder)))|_ = caps|' ./planner -run TestTheRulesPlanADescriptionForTheBackendsEmbedder
+mutant "the judge sees the backend's capabilities" planner/search.go 's|caps := capabilityList(b.Capabilities())|caps := capabilityList(retrieval.Capabilities{})|' ./planner -run TestTheFloorJudgesEmbeddingScoresOnTheirEmbeddersScale
+mutant "an embedder that says it is lexical is" retrieval/retrieval.go 's|ok \&\& n.Nature() == EmbedderLexical|ok \&\& n.Nature() == "x"|' ./retrieval -run TestEmbedderNatureIsWhatTheEmbedderSays
+mutant "a router's embedder is its vector backend's" retrieval/router.go 's|\t\t\tc.Embedder = v.Embedder|\t\t\t_ = v.Embedder|' ./retrieval -run TestARoutersEmbedderIsTheOneThatScoresItsVectors
+mutant "the local embedder is lexical" providers/local.go 's|func (l \*LocalEmbedder) Nature() string { return retrieval.EmbedderLexical }|func (l *LocalEmbedder) Nature() string { return retrieval.EmbedderLearned }|' ./providers -run TestTheLocalEmbedderIsLexicalAndARemoteOneLearned
+mutant "the embedded backend says its embedder" retrieval/embedded/embedded.go 's|Embedder: retrieval.EmbedderNature(b.opts.embedder)}|}|' ./retrieval/embedded -run TestCapabilities
+mutant "a guarded embedder keeps its nature" project/embedderfail.go 's|func (g guardedEmbedder) Nature() string { return retrieval.EmbedderNature(g.Embedder) }|func (g guardedEmbedder) Nature() string { return retrieval.EmbedderLearned }|' ./project -run TestCapabilitiesWithoutATreeMatchAnOpenedProject
+mutant "predicted capabilities name the embedder" project/searchindex.go 's|\t\tc.Embedder = retrieval.EmbedderNature(opts.Embedder)|\t\t_ = opts|' ./project -run TestCapabilitiesWithoutATreeMatchAnOpenedProject
+
+# description_nodoc signals.
+mutant "a definition's text holds the names it calls" project/documents.go 's|docs\[i\].Text = neighbourText(docs\[i\])|_ = i|' ./project -run TestADefinitionIsFoundByTheNamesItCalls
+mutant "word forms keep the word's stem" bridge/forms.go 's|english.Stem(c, true) == stem|stem != ""|' ./bridge -run TestWordFormsAreTheBaseFormsAnInflectedWordStandsFor
+mutant "inflected words expand" rules/retrieval/expand.pl 's|^expand_relation(inflection).$|expand_relation(none).|' ./rules -run TestRules
