@@ -9,9 +9,12 @@ import (
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
-// runCallers asks "what calls NAME?" (NAME qualified by its receiver for
-// methods) for Go functions and methods the go/types gold says have
-// callers, and scores the set of hits against the gold set. Hits in files
+// runCallers asks "what calls NAME?" for Go functions and methods the
+// go/types gold says have callers, and scores the set of hits against the
+// gold set. NAME is the definition's qualified name (Recv.Name for
+// methods), prefixed with its package name ("pkg.Name", "pkg.Recv.Name")
+// when another definition of the tree has the same qualified name: the
+// name a user gives to ask about one of them. Hits in files
 // the gold did not type-check (other languages, files another platform's
 // build tags select) are left out of both sides. The product is asked for
 // rlm.MaxLimit hits; the baseline's set is its first Options.Limit
@@ -44,9 +47,17 @@ func runCallers(ctx context.Context, p *rlm.Project, tr *tree, opts Options) (Ta
 		return a.Line < b.Line
 	})
 	targets = sample(targets, opts.N, opts.Seed)
+	same := map[string]int{} // qualified name -> definitions of the tree so named
+	for _, d := range tr.decls {
+		same[d.Qualified]++
+	}
 	base := newBM25(tr.decls, tr.docText)
 	for _, t := range targets {
-		q := fmt.Sprintf("what calls %s?", t.Qualified)
+		name := t.Qualified
+		if same[name] > 1 && t.Package != "" {
+			name = t.Package + "." + name
+		}
+		q := fmt.Sprintf("what calls %s?", name)
 		want := gold.callers[t.key()]
 		ans, err := p.Search(ctx, q, rlm.MaxLimit)
 		if err != nil {

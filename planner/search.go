@@ -244,7 +244,7 @@ func toHit(h retrieval.Hit) Hit {
 	return Hit{
 		Path: d.Path, StartLine: d.StartLine, EndLine: d.EndLine, Symbol: d.Symbol, Qualified: d.Qualified,
 		Kind: d.Kind, Signature: d.Signature, Doc: d.Doc, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
-		Lines: h.Lines, Test: d.Test, ContentHash: d.ContentHash,
+		Lines: h.Lines, Test: d.Test, ContentHash: d.ContentHash, Match: h.Match,
 	}
 }
 

@@ -13,11 +13,20 @@ import (
 // it and, from changed (path → the project generation that last wrote the
 // file: store.FileState.PublishedIn; absent: 0), when its file last
 // changed. References outside any definition are dropped (the graph
-// relates definitions).
+// relates definitions). Calls carry what they resolve to across files
+// (sourcefacts.Scopes: Ref.Via, Scope, Type), and each document the scope
+// of its definition and that scope's name (Metadata[retrieval.MetaScope],
+// [retrieval.MetaModule]), for the graph strategy.
 func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retrieval.Document {
+	root := ""
+	if len(files) > 0 {
+		root = files[0].Provenance.Project
+	}
+	scopes := sourcefacts.NewScopes(root, files)
 	var docs []retrieval.Document
 	for _, f := range files {
 		base := len(docs)
+		scope := scopes.Of(f.Provenance.Path)
 		nth := map[string]int{} // qualified name -> definitions seen in this file
 		for _, s := range f.Symbols {
 			q := qualifiedName(s)
@@ -42,6 +51,10 @@ func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retri
 					"status":     f.Status,
 				},
 			})
+			if scope != "" {
+				docs[len(docs)-1].Metadata[retrieval.MetaScope] = scope
+				docs[len(docs)-1].Metadata[retrieval.MetaModule] = scopes.Name(scope)
+			}
 			nth[q]++
 		}
 		for _, r := range f.References {
@@ -49,7 +62,12 @@ func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retri
 				continue
 			}
 			d := &docs[base+r.Enclosing]
-			d.Refs = append(d.Refs, retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine})
+			ref := retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine}
+			if r.Kind == sourcefacts.RefCall {
+				t := scopes.Call(f, r)
+				ref.Via, ref.Scope, ref.Type = t.Via, t.Scope, t.Type
+			}
+			d.Refs = append(d.Refs, ref)
 		}
 	}
 	return docs

@@ -273,8 +273,9 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 const searchIndexPrefix = "search-g"
 
 // indexFormat names what the documents of a search index carry; a new
-// format builds new index files. 2: Changed and Parser (provenance).
-const indexFormat = "f2"
+// format builds new index files. 2: Changed and Parser (provenance). 3:
+// how calls resolve (Ref.Via, Scope, Type; Metadata scope and module).
+const indexFormat = "f3"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

@@ -179,6 +179,9 @@ type grammarSpec struct {
 	// kind of the definition, given the pattern's kind and the matched
 	// definition node; false drops the match (C, C++).
 	declarator func(x *extraction, kind string, def *ts.Node, decl ts.Node) (declared, string, bool)
+	// calls resolves calls (Reference.Via, Module, Type; tsresolve.go);
+	// nil leaves them by name.
+	calls *callSpec
 }
 
 var grammarSpecs = map[string]*grammarSpec{
@@ -187,6 +190,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		fallbackVersion: "v0.25.0", ptr: tsgo.Language,
 		queries: []string{"go-tags.scm", "go-extra.scm"},
 		imports: goImports,
+		calls:   goCalls,
 	},
 	"python": {
 		name: "python", language: LangPython, module: "github.com/tree-sitter/tree-sitter-python",
@@ -196,6 +200,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		dropLocalVars: true,
 		docstrings:    true, sigTrim: ":",
 		imports: pythonImports,
+		calls:   pythonCalls,
 	},
 	"javascript": {
 		name: "javascript", language: LangJavaScript, module: "github.com/tree-sitter/tree-sitter-javascript",
@@ -204,6 +209,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true},
 		imports:    plainImports,
+		calls:      jsCalls,
 	},
 	"typescript": {
 		name: "typescript", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
@@ -212,6 +218,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
+		calls:      jsCalls,
 	},
 	"tsx": {
 		name: "tsx", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
@@ -220,6 +227,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
+		calls:      jsCalls,
 	},
 	"rust": {
 		name: "rust", language: LangRust, module: "github.com/tree-sitter/tree-sitter-rust",
@@ -230,6 +238,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		docStrip:      `^//[/!]?\s*`,
 		defKind:       rustDefKind,
 		imports:       rustImports,
+		calls:         rustCalls,
 	},
 	"java": {
 		name: "java", language: LangJava, module: "github.com/tree-sitter/tree-sitter-java",
@@ -237,6 +246,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		queries:    []string{"java-tags.scm", "java-extra.scm"},
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true, KindEnum: true},
 		imports:    javaImports,
+		calls:      javaCalls,
 	},
 	"c": {
 		name: "c", language: LangC, module: "github.com/tree-sitter/tree-sitter-c",

@@ -120,7 +120,7 @@ func TestExplainTree(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"class: relationship", "└─ cls_relation", "1. exact(\"ServeHTTP\") [check]", "2. graph(callers, \"ServeHTTP\") [evidence]", "if symbol_not_found(\"ServeHTTP\")", "fb_case_insensitive"} {
+	for _, want := range []string{"class: relationship", "└─ cls_relation", "1. exact(\"ServeHTTP\") [check]", "2. graph(callers, \"ServeHTTP\", resolved) [evidence]", "if symbol_not_found(\"ServeHTTP\")", "fb_call_sites", "fb_case_insensitive", "if no_resolved_calls(\"ServeHTTP\")"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
