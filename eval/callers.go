@@ -47,17 +47,9 @@ func runCallers(ctx context.Context, p *rlm.Project, tr *tree, opts Options) (Ta
 		return a.Line < b.Line
 	})
 	targets = sample(targets, opts.N, opts.Seed)
-	same := map[string]int{} // qualified name -> definitions of the tree so named
-	for _, d := range tr.decls {
-		same[d.Qualified]++
-	}
 	base := newBM25(tr.decls, tr.docText)
 	for _, t := range targets {
-		name := t.Qualified
-		if same[name] > 1 && t.Package != "" {
-			name = t.Package + "." + name
-		}
-		q := fmt.Sprintf("what calls %s?", name)
+		q := fmt.Sprintf("what calls %s?", callersName(t, tr.decls))
 		want := gold.callers[t.key()]
 		ans, err := p.Search(ctx, q, rlm.MaxLimit)
 		if err != nil {
@@ -96,6 +88,22 @@ func runCallers(ctx context.Context, p *rlm.Project, tr *tree, opts Options) (Ta
 	average(&res.Product, len(targets))
 	average(&res.Baseline, len(targets))
 	return res, nil
+}
+
+// callersName is how the callers task names d: its qualified name,
+// prefixed with its package's name when another of decls has the same
+// qualified name.
+func callersName(d decl, decls []decl) string {
+	same := 0
+	for _, o := range decls {
+		if o.Qualified == d.Qualified {
+			same++
+		}
+	}
+	if same > 1 && d.Package != "" {
+		return d.Package + "." + d.Qualified
+	}
+	return d.Qualified
 }
 
 // setScores are the precision, recall and F1 of got against want (an

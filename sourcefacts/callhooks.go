@@ -1,6 +1,7 @@
 package sourcefacts
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -27,7 +28,7 @@ var javaCalls = &callSpec{
 	seps:           []string{"."},
 	importBindings: javaImportBindings,
 	operandType:    newOperandType("object_creation_expression", "type"),
-	typeName:       plainTypeName,
+	typeName:       javaTypeName,
 	classScope:     true,
 	qualifiedTypes: true,
 }
@@ -35,22 +36,19 @@ var javaCalls = &callSpec{
 var rustCalls = &callSpec{seps: []string{"::", "."}, importBindings: rustImportBindings, typeName: rustTypeName}
 
 // goImportBindings: an import binds its alias, or the package's default
-// name (GoPackageName); "." binds every exported name, "_" nothing.
-func goImportBindings(ims []Import) (map[string]importBinding, bool) {
+// name (GoPackageName); "." and "_" bind no name.
+func goImportBindings(ims []Import) map[string]importBinding {
 	out := map[string]importBinding{}
-	dot := false
 	for _, im := range ims {
 		switch im.Alias {
-		case ".":
-			dot = true
-		case "_":
+		case ".", "_":
 		case "":
 			out[GoPackageName(im.Path)] = importBinding{module: im.Path, start: -1}
 		default:
 			out[im.Alias] = importBinding{module: im.Path, start: -1}
 		}
 	}
-	return out, dot
+	return out
 }
 
 // GoPackageName is the name a Go import path binds without an alias, by
@@ -353,14 +351,34 @@ func plainTypeName(x *extraction, t *ts.Node) (qual, name string, ok bool) {
 	return splitTypeName(s, ".")
 }
 
-// rustTypeName reads `Foo`, `a::Foo`, `&Foo`, `&mut Foo`; generic types
-// are not read (a Box, Rc or Arc derefs to what it holds).
+// javaTypeName is plainTypeName, except that `var` names no type.
+func javaTypeName(x *extraction, t *ts.Node) (qual, name string, ok bool) {
+	if qual, name, ok = plainTypeName(x, t); name == "var" && qual == "" {
+		return "", "", false
+	}
+	return qual, name, ok
+}
+
+// rustTypeName reads `Foo`, `a::Foo`, `&Foo`, `&mut Foo`, `Foo<T>`; not
+// the smart pointers and wrappers whose methods calls reach through
+// (Box, Rc, Arc, RefCell, ...).
 func rustTypeName(x *extraction, t *ts.Node) (qual, name string, ok bool) {
 	s := strings.TrimSpace(x.text(t, 256))
 	s = strings.TrimSpace(strings.TrimPrefix(s, "&"))
 	s = strings.TrimSpace(strings.TrimPrefix(s, "mut "))
-	return splitTypeName(s, "::")
+	if i := strings.IndexByte(s, '<'); i > 0 && strings.HasSuffix(s, ">") {
+		s = s[:i]
+	}
+	if qual, name, ok = splitTypeName(s, "::"); ok && rustWrappers[name] {
+		return "", "", false
+	}
+	return qual, name, ok
 }
+
+// rustWrappers are the standard types whose values forward method calls
+// to what they hold (Deref), or hold something whose type matters more.
+var rustWrappers = map[string]bool{"Box": true, "Rc": true, "Arc": true, "RefCell": true, "Cell": true, "Mutex": true,
+	"RwLock": true, "Option": true, "Result": true, "Vec": true, "Cow": true, "Pin": true}
 
 // splitTypeName splits "a.b.Foo" at its last separator into ("a.b",
 // "Foo"); false unless every part is an identifier.
@@ -375,148 +393,34 @@ func splitTypeName(s, sep string) (qual, name string, ok bool) {
 }
 
 // javaImportBindings: `import a.b.C;` binds C to member C of package
-// a.b; `import a.b.*;` binds every class of a.b.
-func javaImportBindings(ims []Import) (map[string]importBinding, bool) {
-	return memberBindings(ims, ".", "")
+// a.b.
+func javaImportBindings(ims []Import) map[string]importBinding {
+	return memberBindings(ims, ".")
 }
 
 // rustImportBindings: `use a::b::c;` binds c (or its `as` name) to
-// member c of a::b; `use a::*;` every name of a.
-func rustImportBindings(ims []Import) (map[string]importBinding, bool) {
-	return memberBindings(ims, "::", "self")
+// member c of a::b.
+func rustImportBindings(ims []Import) map[string]importBinding {
+	return memberBindings(ims, "::")
 }
 
 // memberBindings binds the last part of each import path (or its alias)
-// to that member of the path before it; a "*" path is a wildcard. A last
-// part equal to self (Rust `use a::{self}`, extracted as "a") is the
-// path itself.
-func memberBindings(ims []Import, sep, self string) (map[string]importBinding, bool) {
+// to that member of the path before it; a wildcard ("*") binds no name.
+func memberBindings(ims []Import, sep string) map[string]importBinding {
 	out := map[string]importBinding{}
-	dot := false
 	for _, im := range ims {
 		i := strings.LastIndex(im.Path, sep)
 		if i < 0 {
-			if im.Alias != "" {
-				out[im.Alias] = importBinding{module: im.Path, start: -1}
-			} else if im.Path != "" && im.Path != self {
-				out[im.Path] = importBinding{module: im.Path, start: -1}
+			if name := cmp.Or(im.Alias, im.Path); name != "" && name != "*" {
+				out[name] = importBinding{module: im.Path, start: -1}
 			}
 			continue
 		}
 		mod, member := im.Path[:i], im.Path[i+len(sep):]
-		if member == "*" {
-			dot = true
+		if member == "*" || member == "" {
 			continue
 		}
-		name := member
-		if im.Alias != "" {
-			name = im.Alias
-		}
-		out[name] = importBinding{module: mod, member: member, start: -1}
+		out[cmp.Or(im.Alias, member)] = importBinding{module: mod, member: member, start: -1}
 	}
-	return out, dot
-}
-
-// goResult is result k (from 0) of Go result types as a declaration
-// writes them (Symbol.Type): "*T", "(T, error)", "(n int, err error)",
-// "(a, b T)"; "" when there is none.
-func goResult(text string, k int) string {
-	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "(") {
-		if k == 0 {
-			return t
-		}
-		return ""
-	}
-	parts := splitTopLevel(strings.TrimSuffix(strings.TrimPrefix(t, "("), ")"))
-	named := false
-	for _, p := range parts {
-		if f := strings.Fields(p); len(f) >= 2 && isIdentifier(f[0]) && f[0] != "chan" && f[0] != "func" && f[0] != "map" {
-			named = true
-		}
-	}
-	types := make([]string, len(parts))
-	next := ""
-	for i := len(parts) - 1; i >= 0; i-- {
-		p := strings.TrimSpace(parts[i])
-		if named {
-			if f := strings.Fields(p); len(f) >= 2 {
-				next = strings.TrimSpace(p[len(f[0]):])
-			}
-			types[i] = next // a name alone shares the type after it
-			continue
-		}
-		types[i] = p
-	}
-	if k < 0 || k >= len(types) {
-		return ""
-	}
-	return types[k]
-}
-
-// splitTopLevel splits s at the commas outside brackets and parentheses.
-func splitTopLevel(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
-}
-
-// goTypeText reads a Go type written as text (Symbol.Type) as its
-// qualifier and name: "*http.Request" is ("http", "Request"), "List[T]"
-// ("", "List"); false for a type with no methods to resolve (a slice,
-// map, channel, function, interface or struct written in place).
-func goTypeText(t string) (qual, name string, ok bool) {
-	t = strings.TrimLeft(strings.TrimSpace(t), "*")
-	if t == "" || strings.ContainsAny(t[:1], "[(<") {
-		return "", "", false
-	}
-	if i := strings.IndexByte(t, '['); i > 0 {
-		t = t[:i]
-	}
-	switch t {
-	case "map", "chan", "func", "interface", "struct":
-		return "", "", false
-	}
-	return splitTypeName(t, ".")
-}
-
-// goElem is the element type of a Go slice, array, map (its values) or
-// channel type written as text: "[]*T" is "*T", "map[string]T" "T",
-// "chan<- T" "T"; "" for any other type.
-func goElem(t string) string {
-	t = strings.TrimSpace(t)
-	switch {
-	case strings.HasPrefix(t, "[]"):
-		return strings.TrimSpace(t[2:])
-	case strings.HasPrefix(t, "["), strings.HasPrefix(t, "map["):
-		depth := 0
-		for i, r := range t {
-			switch r {
-			case '[':
-				depth++
-			case ']':
-				if depth--; depth == 0 {
-					return strings.TrimSpace(t[i+1:])
-				}
-			}
-		}
-	case strings.HasPrefix(t, "<-chan "), strings.HasPrefix(t, "chan<- "):
-		return strings.TrimSpace(t[7:])
-	case strings.HasPrefix(t, "chan "):
-		return strings.TrimSpace(t[5:])
-	}
-	return ""
+	return out
 }

@@ -49,7 +49,6 @@ const (
 	capBindingImport             // @binding.import: a name an import binds (alias, default name, imported member)
 	capBindingModule             // @binding.module: the module or package that import binds it to
 	capBindingMember             // @binding.member: the member of that module it names (Python `from m import f`, JS `{f}`)
-	capBindingDot                // @binding.dot: an import binding every name of the module (Go `.`, Python `*`)
 	capBindingInit               // @binding.init: the expression a binding without a written type is initialised with
 	capTypeOf                    // @type.of: a definition's name whose declaration writes a type (Symbol.Type)
 	capTypeIs                    // @type.is: that type
@@ -160,7 +159,7 @@ func compileQueries(lang *ts.Language, spec *grammarSpec, names ...string) (*com
 			switch cq.captures[ci].role {
 			case capDefinition, capReference, capPackageName, capImport, capReceiver, capComment,
 				capCommentSkip, capOwner, capLocalScope, capLocalDef, capBindingName, capBindingType, capBindingScope,
-				capBindingImport, capBindingDot, capTypeOf:
+				capBindingImport, capTypeOf:
 				hasRole = true
 			}
 		}
@@ -261,8 +260,6 @@ func parseCaptureName(name string) captureInfo {
 		return captureInfo{role: capBindingModule}
 	case name == "binding.member":
 		return captureInfo{role: capBindingMember}
-	case name == "binding.dot":
-		return captureInfo{role: capBindingDot}
 	case name == "binding.init":
 		return captureInfo{role: capBindingInit}
 	case name == "type.of":

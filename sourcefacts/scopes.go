@@ -263,6 +263,9 @@ func (s *Scopes) Call(f *FileFacts, r Reference) CallTarget {
 				return t
 			}
 		}
+		if t := s.javaLang(f, r); t.Via != "" {
+			return t
+		}
 		return CallTarget{}
 	}
 	scope, typ, ext := s.module(f, r.Module, r.Type)
@@ -283,6 +286,25 @@ func (s *Scopes) ownScopes(f *FileFacts) []string {
 		}
 	}
 	return out
+}
+
+// javaLang places a Java call on a class its file neither declares,
+// imports nor finds in its own package (String.format, Math.max) in
+// java.lang, outside the tree — unless a wildcard import could hold the
+// class.
+func (s *Scopes) javaLang(f *FileFacts, r Reference) CallTarget {
+	if f.Language != LangJava || r.Type == "" || r.Path != "" || strings.Contains(r.Type, ".") {
+		return CallTarget{}
+	}
+	if _, ok := s.defs[defKey{s.of[f.Provenance.Path], "", r.Type}]; ok {
+		return CallTarget{} // declared in the package, but not the method: by name
+	}
+	for _, im := range f.Imports {
+		if strings.HasSuffix(im.Path, ".*") {
+			return CallTarget{}
+		}
+	}
+	return CallTarget{Via: r.Via, Scope: extScope + "java.lang", Type: r.Type}
 }
 
 // resolve finishes Call from the scope and type r's Module names.

@@ -63,11 +63,9 @@ type bindingCand struct {
 }
 
 // importBindCand is a name an import binds (@binding.import), to the
-// module (@binding.module) or one of its members (@binding.member); dot
-// binds every name of the module (@binding.dot).
+// module (@binding.module) or one of its members (@binding.member).
 type importBindCand struct {
 	name, module, member *ts.Node
-	dot                  bool
 }
 
 // localScope and localDef are locals.scm's @local.scope and
@@ -122,7 +120,7 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 			bName, bType, bScope, bImport, bModule, bMember, bInit     *ts.Node
 			typeOf, typeIs                                             *ts.Node
 			defKind, refKind                                           string
-			setter, bDot                                               bool
+			setter                                                     bool
 		)
 		for i := range m.Captures {
 			cp := &m.Captures[i]
@@ -174,8 +172,6 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 				bModule = &n
 			case capBindingMember:
 				bMember = &n
-			case capBindingDot:
-				bDot = true
 			case capBindingInit:
 				bInit = &n
 			case capTypeOf:
@@ -197,8 +193,8 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		if typeOf != nil && typeIs != nil {
 			c.symTypes[typeOf.StartByte()] = *typeIs
 		}
-		if bModule != nil && (bImport != nil || bDot) {
-			c.ibinds = append(c.ibinds, importBindCand{name: bImport, module: bModule, member: bMember, dot: bDot})
+		if bModule != nil && bImport != nil {
+			c.ibinds = append(c.ibinds, importBindCand{name: bImport, module: bModule, member: bMember})
 		}
 		switch {
 		case def != nil && name != nil:
@@ -241,7 +237,7 @@ func (c *captures) addBinding(x *extraction, pat *patternInfo, name, typ, scope,
 		if typ != nil {
 			cur := scope.Walk()
 			if len(scope.ChildrenByFieldName("type", cur)) > 1 {
-				typ = nil // a type switch case of several types: no one type
+				typ = nil // a type switch case of several types (and their commas): no one type
 			}
 			cur.Close()
 		}

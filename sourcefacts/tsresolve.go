@@ -20,8 +20,11 @@ type callSpec struct {
 	// "::" in Rust paths).
 	seps []string
 	// importBindings derives the import bindings from the Import facts
-	// (Go, Java, Rust); nil reads the @binding.import captures.
-	importBindings func(ims []Import) (binds map[string]importBinding, dot bool)
+	// (Go, Java, Rust); nil reads the @binding.import captures. A dot or
+	// wildcard import binds no name here: a name no other binding or
+	// definition of the file explains stays by name (Go's are looked up
+	// across files by Scopes).
+	importBindings func(ims []Import) map[string]importBinding
 	// operandType is the type node a receiver's own syntax shows (a Go
 	// type assertion or composite literal, `new C()`), or nil.
 	operandType func(op *ts.Node) *ts.Node
@@ -94,7 +97,6 @@ type callEnv struct {
 	binds   []binding
 	byName  map[string][]int
 	imports map[string]importBinding
-	dot     bool            // a dot or wildcard import: unqualified names may come from it
 	topDefs map[string]bool // names of this file's top-level functions and types
 	types   map[string]bool // names of this file's top-level types and classes
 }
@@ -126,13 +128,9 @@ func (x *extraction) callEnv(c *captures, spec *callSpec) *callEnv {
 	env := &callEnv{spec: spec, byName: map[string][]int{}, imports: map[string]importBinding{},
 		topDefs: map[string]bool{}, types: map[string]bool{}}
 	if spec.importBindings != nil {
-		env.imports, env.dot = spec.importBindings(x.ff.Imports)
+		env.imports = spec.importBindings(x.ff.Imports)
 	} else {
 		for _, ib := range c.ibinds {
-			if ib.dot {
-				env.dot = true
-				continue
-			}
 			b := importBinding{module: dotted(x, ib.module), start: int(ib.name.StartByte())}
 			if ib.member != nil {
 				b.member = dotted(x, ib.member)
@@ -211,19 +209,17 @@ func (x *extraction) bindings(c *captures, env *callEnv, importAt map[int]bool) 
 		} else {
 			b.state = 2
 		}
-		// One name node matched by several patterns: the typed binding
-		// wins; two types for one scope (a type switch case of several
-		// types) are no type.
+		// One name node matched by several patterns: what says most
+		// wins (bindRank).
 		k := bindKey{b.name, b.start, b.scope}
 		if i, ok := seen[k]; ok {
 			o := &out[i]
 			switch {
-			case b.ref != nil && o.ref == nil || b.init != nil && o.ref == nil && o.init == nil:
+			case bindRank(b) > bindRank(*o):
+				b.from = max(b.from, o.from)
 				*o = b
 			case b.from > o.from:
 				o.from = b.from // a name seen alone and with its initialiser: after it
-			case b.ref != nil && o.ref != nil && (o.ref.typ != b.ref.typ || o.ref.module != b.ref.module):
-				o.ref = nil
 			}
 			continue
 		}
@@ -231,6 +227,20 @@ func (x *extraction) bindings(c *captures, env *callEnv, importAt map[int]bool) 
 		out = append(out, b)
 	}
 	return out
+}
+
+// bindRank orders what candidates for one name say: a named type (3), a
+// type written in place (2), an initialiser (1), nothing (0).
+func bindRank(b binding) int {
+	switch {
+	case b.ref != nil && b.ref.typ != "":
+		return 3
+	case b.ref != nil:
+		return 2
+	case b.init != nil:
+		return 1
+	}
+	return 0
 }
 
 type bindKey struct {
@@ -335,9 +345,8 @@ func (env *callEnv) unqualified(x *extraction, r *Reference) {
 		}
 	case env.spec.packageScope:
 		r.Via = ViaScope // with a dot import, Scopes also looks there
-	case env.dot:
 	case env.topDefs[r.Name]:
-		r.Via = ViaScope
+		r.Via = ViaScope // a definition of this file hides a wildcard import's
 	}
 }
 
@@ -401,8 +410,11 @@ func (env *callEnv) qualified(x *extraction, r *Reference, op *ts.Node) {
 		r.Type = strings.Join(names, ".")
 		return
 	}
-	if len(rest) == 0 && env.types[head] && !spec.packageScope {
-		r.Via, r.Type = ViaReceiver, head // C.f(): a class (static) method of this file's class C
+	if len(rest) == 0 && !spec.packageScope && (env.types[head] || spec.qualifiedTypes && head[0] >= 'A' && head[0] <= 'Z') {
+		// C.f(): a class (static) method of this file's class C, or in
+		// Java of a class C of the file's package (Scopes checks that
+		// it declares f).
+		r.Via, r.Type = ViaReceiver, head
 		return
 	}
 	if last := parts[len(parts)-1]; spec.qualifiedTypes && len(rest) > 0 && last[0] >= 'A' && last[0] <= 'Z' && isLowerDotted(parts[:len(parts)-1]) {

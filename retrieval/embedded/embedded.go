@@ -54,9 +54,9 @@ import (
 
 // MaxDocumentBytes bounds one document: the summed length in bytes of all
 // its strings (id, path, names, kind, language, signature, doc, text,
-// content hash, ref names and kinds, metadata keys and values). Upsert
-// rejects a batch holding a larger document with a *retrieval.DocumentError
-// wrapping retrieval.ErrTooLarge.
+// content hash, ref names, kinds and resolutions, metadata keys and
+// values). Upsert rejects a batch holding a larger document with a
+// *retrieval.DocumentError wrapping retrieval.ErrTooLarge.
 const MaxDocumentBytes = 1 << 20
 
 // MaxFilterValues bounds each list of a retrieval.Filter (path prefixes,

@@ -141,14 +141,12 @@
 (method_declaration name: (field_identifier) @type.of result: (_) @type.is)
 (method_elem name: (field_identifier) @type.of result: (_) @type.is)
 (field_declaration name: (field_identifier) @type.of type: (_) @type.is)
-(field_declaration
-  !name
-  type: [
-    (type_identifier) @type.of
-    (qualified_type name: (type_identifier) @type.of)
-    (pointer_type [(type_identifier) @type.of (qualified_type name: (type_identifier) @type.of)])
-    (generic_type type: [(type_identifier) @type.of (qualified_type name: (type_identifier) @type.of)])
-  ] @type.is)
+; An embedded field (named by its type; the grammar keeps a `*` before
+; it apart) writes that type.
+(field_declaration !name type: (type_identifier) @type.of @type.is)
+(field_declaration !name type: (qualified_type name: (type_identifier) @type.of) @type.is)
+(field_declaration !name type: (generic_type type: (type_identifier) @type.of) @type.is)
+(field_declaration !name type: (generic_type type: (qualified_type name: (type_identifier) @type.of)) @type.is)
 (var_spec name: (identifier) @type.of type: (_) @type.is)
 (var_spec
   name: (identifier) @type.of
