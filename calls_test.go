@@ -12,8 +12,9 @@ import (
 	"github.com/rlm-dev/rlm"
 )
 
-// The trees of testdata/calls define the same name twice — two packages'
-// or modules' Unmarshal, loads or parse, two types' Read or send — and
+// The trees of testdata/calls (Go, Python, JavaScript, Java, Rust, C++)
+// define the same name twice — two packages' or modules' Unmarshal, loads
+// or parse, two types' Read or send — and
 // call each through imports, aliases, declared receivers, fields and
 // call results, and call functions defined outside the tree (fmt.Sprintf,
 // os.path.join, path.join, String.format).
@@ -101,6 +102,9 @@ func TestCallersFollowQualifiersAndReceiversNotNames(t *testing.T) {
 		{"rust", "what calls Conn.send?", []string{"src/server.rs:6 Server.serve resolved"}},
 		{"rust", "what calls Mail.send?", []string{"src/mail.rs:8 post resolved"}},
 		{"rust", "what calls Conn.open?", []string{"src/server.rs:13 Server.dial resolved"}},
+		{"cpp", "what calls Conn.send?", []string{"server.cpp:4 serve resolved"}},
+		{"cpp", "what calls Mail.send?", []string{"server.cpp:6 post resolved"}},
+		{"cpp", "what calls Conn.open?", []string{"server.cpp:8 dial resolved"}},
 	}
 	checkCallers(t, tests)
 }

@@ -35,6 +35,43 @@ var javaCalls = &callSpec{
 
 var rustCalls = &callSpec{seps: []string{"::", "."}, importBindings: rustImportBindings, typeName: rustTypeName}
 
+// cppCalls: #include binds no name, so only receivers resolve: declared
+// types of parameters, locals and fields, this, and Class::f().
+var cppCalls = &callSpec{seps: []string{"::", "->", "."}, importBindings: noImportBindings, typeName: cppTypeName,
+	typePath: cppTypePath}
+
+// cppTypePath: the scope of a qualified call names a class or namespace.
+func cppTypePath(op *ts.Node) bool {
+	switch op.Kind() {
+	case "namespace_identifier", "type_identifier", "template_type", "qualified_identifier":
+		return true
+	}
+	return false
+}
+
+func noImportBindings([]Import) map[string]importBinding { return map[string]importBinding{} }
+
+// cppTypeName reads a C++ type by its last name (`ns::Conn` is Conn,
+// `Box<T>` Box): C++ classes are looked up across the tree, not by
+// namespace. auto names no type; neither do the wrappers whose members
+// calls reach through (unique_ptr, shared_ptr, ...).
+func cppTypeName(x *extraction, t *ts.Node) (qual, name string, ok bool) {
+	s := strings.TrimSpace(x.text(t, 256))
+	if i := strings.IndexByte(s, '<'); i > 0 && strings.HasSuffix(s, ">") {
+		s = s[:i]
+	}
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		s = s[i+2:]
+	}
+	if !isIdentifier(s) || s == "auto" || cppWrappers[s] {
+		return "", "", false
+	}
+	return "", s, true
+}
+
+var cppWrappers = map[string]bool{"unique_ptr": true, "shared_ptr": true, "weak_ptr": true, "optional": true,
+	"reference_wrapper": true, "vector": true}
+
 // goImportBindings: an import binds its alias, or the package's default
 // name (GoPackageName); "." and "_" bind no name.
 func goImportBindings(ims []Import) map[string]importBinding {

@@ -208,6 +208,23 @@ impl Server {
 			"9 send":   "|||",
 			"10 open":  "import|crate::conn|Conn|",
 		}},
+		{"server.cpp", `#include "conn.h"
+void Server::serve(Conn& c, Mail* m) {
+  c.send();
+  m->send();
+  this->accept();
+  Conn::open();
+  conn_->send();
+  std::sort(a, b);
+}
+`, map[string]string{
+			"3 send":   "receiver||Conn|",
+			"4 send":   "receiver||Mail|",
+			"5 accept": "receiver||Server|",
+			"6 open":   "receiver||Conn|",
+			"7 send":   "|||",
+			"8 sort":   "receiver||std|",
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {

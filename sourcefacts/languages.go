@@ -267,6 +267,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		imports:       plainImports,
 		declarator:    cDeclared,
 		dropLocalVars: true,
+		calls:         cppCalls,
 	},
 	"ruby": {
 		name: "ruby", language: LangRuby, module: "github.com/tree-sitter/tree-sitter-ruby",

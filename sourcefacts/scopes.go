@@ -18,7 +18,8 @@ import (
 // Scope keys are strings: "go:DIR:PKG" (DIR "." at the root), "py:MODULE"
 // (the module's path without .py or /__init__), "js:PATH" (the path
 // without its extension), "java:PACKAGE", "rs:PATH" (without .rs, a
-// mod.rs by its directory); "" for a file of another language.
+// mod.rs by its directory), "cpp:" (every C++ file: classes are found by
+// name across the tree); "" for a file of another language.
 //
 // Import paths are mapped to the tree without reading go.mod or any
 // configuration: the tree's own imports say where it sits. Each
@@ -170,6 +171,10 @@ func (s *Scopes) place(f *FileFacts) {
 		}
 		key, name = "java:"+pkg, pkg[strings.LastIndexByte(pkg, '.')+1:]
 		s.javaPkgs[pkg] = true
+	case LangCPP:
+		// Classes are looked up across the tree: #include binds no
+		// name, and a namespace is no file.
+		key = "cpp:"
 	case LangRust:
 		mod := strings.TrimSuffix(p, ".rs")
 		switch path.Base(mod) {

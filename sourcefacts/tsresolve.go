@@ -51,6 +51,10 @@ type callSpec struct {
 	// qualifiedTypes: a dotted type or receiver names its package
 	// ("java.util.List"); otherwise the qualifier must be an import.
 	qualifiedTypes bool
+	// typePath reports whether a receiver node is a type path whose last
+	// name is the class (C++ `Conn::open()`, `ns::Conn::open()`);
+	// Scopes checks that the class declares the method.
+	typePath func(op *ts.Node) bool
 }
 
 // importBinding is what an imported name stands for: a module (as the
@@ -408,6 +412,16 @@ func (env *callEnv) qualified(x *extraction, r *Reference, op *ts.Node) {
 			names = append([]string{ib.member}, rest...)
 		}
 		r.Type = strings.Join(names, ".")
+		return
+	}
+	if (head == "this" || head == "self") && len(rest) == 0 {
+		if cls := x.enclosingClass(r); cls != "" {
+			r.Via, r.Type = ViaReceiver, cls // this->f() in an out-of-class method definition
+		}
+		return
+	}
+	if spec.typePath != nil && spec.typePath(op) {
+		r.Via, r.Type = ViaReceiver, parts[len(parts)-1]
 		return
 	}
 	if len(rest) == 0 && !spec.packageScope && (env.types[head] || spec.qualifiedTypes && head[0] >= 'A' && head[0] <= 'Z') {

@@ -41,3 +41,7 @@ mutant "the façade answers fault 5 with external call sites" rules/retrieval/ca
 # The CLI and the measuring stick.
 mutant "an answer for another name says so first" cmd/rlm/output.go '0,/if a.Resolved != nil {/s//if false {/' ./cmd/rlm -run TestSearchGapFallbackIsExplained
 mutant "the callers task qualifies an ambiguous name by its package" eval/callers.go 's|if same > 1 \&\& d.Package != ""|if same > 1000 \&\& d.Package != ""|' ./eval -run TestCallersTaskNamesEachTargetAsAUserMust
+
+# C++: classes by name across the tree.
+mutant "a C++ qualified call's scope is a class" sourcefacts/callhooks.go 's|case "namespace_identifier", "type_identifier", "template_type", "qualified_identifier":|case "-":|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "this in an out-of-class method is its class" sourcefacts/tsresolve.go 's|if (head == "this" \|\| head == "self") \&\& len(rest) == 0 {|if head == "-" \&\& len(rest) == 0 {|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
