@@ -125,10 +125,11 @@ func TestUniqueNameQueriesPutDeclarationFirst(t *testing.T) {
 // indexed tree. The oracle keys a call by the declaration its callee
 // resolves to, and every hit is scored: one in a file go/types did not
 // check for this GOOS/GOARCH (roundtrip_js.go, triv.go, ...) counts as a
-// false positive. The product matches calls by name, so a call of another
-// type's or package's method of the same name (sync.Mutex's Lock for
-// net/http's fakeLocker.Lock, say) is a false positive: precision is pinned
-// to the figure README.md states, recall to just under what is measured.
+// false positive. The product resolves calls from syntax (imports,
+// declared types, result types); where no call resolves to the target it
+// lists the calls by name (fakeLocker.Lock: other types' Lock), which are
+// false positives: precision is pinned to the figure README.md states,
+// recall to just under what is measured.
 func TestCallersMatchTypeCheckedOracle(t *testing.T) {
 	p := netHTTP(t)
 	o := loadOracle(t)
@@ -192,29 +193,40 @@ func TestCallersMatchTypeCheckedOracle(t *testing.T) {
 }
 
 // TestQualifiedRelationRetargetsToTheLastSegment: on net/http, "what does
-// http.Get call?" finds no symbol "http.Get"; the rules resolve it to "Get",
-// say so, and the graph step then follows Get's edges — the note appears
-// only because the retarget really ran.
+// httpx.Get call?" finds no symbol "httpx.Get" (no package or type is
+// httpx); the rules resolve it to "Get", say so, and the graph step then
+// follows Get's edges — the note appears only because the retarget really
+// ran. "what does http.Get call?" names package http's Get: no retarget,
+// no note.
 func TestQualifiedRelationRetargetsToTheLastSegment(t *testing.T) {
 	p := netHTTP(t)
-	a, err := p.Search(context.Background(), "what does http.Get call?", 10)
+	graphName := func(a *rlm.Answer) string {
+		for _, s := range a.Plan {
+			if s.Strategy == "graph" {
+				return s.Name
+			}
+		}
+		return ""
+	}
+	a, err := p.Search(context.Background(), "what does httpx.Get call?", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	graph := ""
-	for _, s := range a.Plan {
-		if s.Strategy == "graph" {
-			graph = s.Name
-		}
+	if g := graphName(a); g != "Get" {
+		t.Fatalf("the graph step searched %q, want \"Get\" (plan %+v)", g, a.Plan)
 	}
-	if graph != "Get" {
-		t.Fatalf("the graph step searched %q, want \"Get\" (plan %+v)", graph, a.Plan)
-	}
-	if a.Resolved == nil || a.Resolved.From != "http.Get" || a.Resolved.To != "Get" {
-		t.Fatalf("resolved %+v, want http.Get -> Get", a.Resolved)
+	if a.Resolved == nil || a.Resolved.From != "httpx.Get" || a.Resolved.To != "Get" {
+		t.Fatalf("resolved %+v, want httpx.Get -> Get", a.Resolved)
 	}
 	if len(a.Hits) == 0 {
 		t.Fatal("no callees of Get")
+	}
+	a, err = p.Search(context.Background(), "what does http.Get call?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := graphName(a); g != "http.Get" || a.Resolved != nil || len(a.Hits) == 0 {
+		t.Fatalf("graph step %q, resolved %+v, %d hits: want http.Get, no resolution, hits", g, a.Resolved, len(a.Hits))
 	}
 	// A qualified name whose last segment does not exist either is a gap,
 	// with no claim of a resolution.
@@ -228,13 +240,15 @@ func TestQualifiedRelationRetargetsToTheLastSegment(t *testing.T) {
 }
 
 // What TestCallersMatchTypeCheckedOracle measured on net/http (go1.26,
-// linux/amd64) when these were set: 657 targets, precision 0.7493 (tp 1754,
-// fp 587, 13 of them in files go/types does not check here), recall 1.0
-// (fn 0). README.md quotes callersPrecision, so the measurement must stay
-// within callersTolerance of it either way: better matching is news for
-// the README, not only worse. Recall sits just under 1.
+// linux/amd64) when these were set: 657 targets, precision 0.9881 (tp
+// 1750, fp 21, 7 of them in files go/types does not check here), recall
+// 0.9977 (fn 4: calls through test tables of anonymous structs declared
+// in another file). Before calls were resolved (issue 10, fault 4):
+// precision 0.7493, recall 1.0. README.md quotes callersPrecision, so the
+// measurement must stay within callersTolerance of it either way: better
+// matching is news for the README, not only worse.
 const (
-	callersPrecision = 0.75
+	callersPrecision = 0.99
 	callersTolerance = 0.01
 	minCallersRecall = 0.995
 )

@@ -33,7 +33,7 @@ func ExampleOpen() {
 	// class: relationship
 	// sub/client.go:11 Retry (graph)
 	// step exact("Fetch") -> ev_target_exists
-	// step graph(callers, "Fetch") -> ev_edges_found
+	// step graph(callers, "Fetch", resolved) -> ev_edges_found
 }
 
 // Explain shows the plan search would run, and the fallbacks the rules

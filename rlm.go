@@ -83,6 +83,13 @@ type (
 	PathFault     = sourcefacts.PathFault // a path the walk could not see (unreadable directory, special file, link loop), and why
 )
 
+// How a graph hit's calls matched the name asked about (Hit.Match).
+const (
+	MatchResolved = retrieval.MatchResolved // resolved to one of the name's definitions
+	MatchExternal = retrieval.MatchExternal // to a module outside the tree: the tree does not define the name
+	MatchName     = retrieval.MatchName     // by name only: the syntax does not say whose name it is
+)
+
 // ReadOnlyReason starts the reason of an Answer's NotCurrent file: the
 // knowledge base is read-only and its bytes changed since its last
 // generation.

@@ -51,11 +51,17 @@ var StepArgs = []StepArg{
 	{Functor: "named", Doc: "a demoted definition of this name keeps its rank (repeatable: one name each)"},
 	{Functor: "changed", Doc: "only definitions whose file changed after project generation N (a non-negative integer), or in the snapshot's own generation (last)"},
 	{Functor: "parser", Doc: "only definitions extracted by this parser", Values: ParserNames},
+	{Functor: "match", Doc: "a callers step keeps only the calls resolved to the name's definitions (or, for a name the tree does not define, to a module outside it), none matched by name alone",
+		Values: []string{MatchResolved}},
 }
 
 // DemotableRoles are the roles a demote(R) step argument may name: tests
 // and examples (retrieval.RoleTest, retrieval.RoleExample).
 var DemotableRoles = []string{retrieval.RoleTest, retrieval.RoleExample}
+
+// MatchResolved is the value of the match/1 step argument: only resolved
+// calls (retrieval.Request.Resolved).
+const MatchResolved = "resolved"
 
 // Strategies is every strategy a step may name: the retrieval contract's.
 // Which of them a given backend offers is its Capabilities; the rules get

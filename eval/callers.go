@@ -9,9 +9,12 @@ import (
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
-// runCallers asks "what calls NAME?" (NAME qualified by its receiver for
-// methods) for Go functions and methods the go/types gold says have
-// callers, and scores the set of hits against the gold set. Hits in files
+// runCallers asks "what calls NAME?" for Go functions and methods the
+// go/types gold says have callers, and scores the set of hits against the
+// gold set. NAME is the definition's qualified name (Recv.Name for
+// methods), prefixed with its package name ("pkg.Name", "pkg.Recv.Name")
+// when another definition of the tree has the same qualified name: the
+// name a user gives to ask about one of them. Hits in files
 // the gold did not type-check (other languages, files another platform's
 // build tags select) are left out of both sides. The product is asked for
 // rlm.MaxLimit hits; the baseline's set is its first Options.Limit
@@ -46,7 +49,7 @@ func runCallers(ctx context.Context, p *rlm.Project, tr *tree, opts Options) (Ta
 	targets = sample(targets, opts.N, opts.Seed)
 	base := newBM25(tr.decls, tr.docText)
 	for _, t := range targets {
-		q := fmt.Sprintf("what calls %s?", t.Qualified)
+		q := fmt.Sprintf("what calls %s?", callersName(t, tr.decls))
 		want := gold.callers[t.key()]
 		ans, err := p.Search(ctx, q, rlm.MaxLimit)
 		if err != nil {
@@ -85,6 +88,22 @@ func runCallers(ctx context.Context, p *rlm.Project, tr *tree, opts Options) (Ta
 	average(&res.Product, len(targets))
 	average(&res.Baseline, len(targets))
 	return res, nil
+}
+
+// callersName is how the callers task names d: its qualified name,
+// prefixed with its package's name when another of decls has the same
+// qualified name.
+func callersName(d decl, decls []decl) string {
+	same := 0
+	for _, o := range decls {
+		if o.Qualified == d.Qualified {
+			same++
+		}
+	}
+	if same > 1 && d.Package != "" {
+		return d.Package + "." + d.Qualified
+	}
+	return d.Qualified
 }
 
 // setScores are the precision, recall and F1 of got against want (an

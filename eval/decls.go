@@ -25,6 +25,7 @@ type decl struct {
 	Signature string
 	Doc       string
 	Test      bool
+	Package   string // the file's Go (or Java) package name, sourcefacts.FileFacts.Package
 }
 
 // key is where a definition starts: what a hit must match.
@@ -74,6 +75,7 @@ func loadTree(ctx context.Context, root string, includeIgnored bool) (*tree, err
 			t.decls = append(t.decls, decl{
 				Path: ff.Provenance.Path, Name: s.Name, Qualified: s.Qualified(), Kind: s.Kind, Language: ff.Language,
 				Line: s.Range.StartLine, EndLine: s.Range.EndLine, Signature: s.Signature, Doc: s.Doc, Test: ff.Test,
+				Package: ff.Package,
 			})
 		}
 	}

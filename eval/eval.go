@@ -15,8 +15,10 @@
 //   - description_nodoc: the same queries on a copy of the tree with every
 //     definition's doc comment removed (CodeSearchNet-style), in a
 //     temporary directory.
-//   - callers: "what calls NAME?" for Go functions and methods; gold from
-//     go/types (resolved calls between definitions of the tree). Trees
+//   - callers: "what calls NAME?" for Go functions and methods (NAME is
+//     Recv.Name for methods, prefixed with the package name when another
+//     definition of the tree has the same name); gold from go/types
+//     (resolved calls between definitions of the tree). Trees
 //     without Go code have no callers task: other languages have no exact
 //     gold here, and the product's own references would be circular.
 //

@@ -155,3 +155,34 @@ func TestSampleIsAFunctionOfTheSeed(t *testing.T) {
 		t.Errorf("seeds 1 and 2 give the same sample %v", a)
 	}
 }
+
+// TestCallersTaskNamesEachTargetAsAUserMust: on a tree where two packages
+// define Unmarshal, the callers task asks "what calls json.Unmarshal?"
+// and "what calls xml.Unmarshal?" — a bare name would denote both — and
+// the product, resolving calls through imports and receivers, answers
+// every query exactly as go/types does.
+func TestCallersTaskNamesEachTargetAsAUserMust(t *testing.T) {
+	rep, err := Run(context.Background(), Options{Root: "../testdata/calls/go", Tasks: []string{TaskCallers}, N: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Tasks[0]
+	if res.Queries < 6 || res.Product.F1 != 1 || len(res.Misses) != 0 {
+		t.Fatalf("%d queries, F1 %.3f, misses %+v: want at least 6 queries answered exactly", res.Queries, res.Product.F1, res.Misses)
+	}
+	// The queries themselves: only the misses carry them, so ask again
+	// the way runCallers names targets.
+	tr, err := loadTree(context.Background(), "../testdata/calls/go", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range tr.decls {
+		if d.Name == "Unmarshal" {
+			names = append(names, callersName(d, tr.decls))
+		}
+	}
+	if d := cmp.Diff([]string{"json.Unmarshal", "xml.Unmarshal"}, names); d != "" {
+		t.Errorf("names asked (-want +got):\n%s", d)
+	}
+}

@@ -179,6 +179,8 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			s.Changed = val
 		case "parser":
 			s.Parser = val
+		case "match":
+			s.Resolved = true
 		}
 	}
 	if err := checkStepNeeds(s); err != nil {
@@ -198,6 +200,9 @@ func checkStepNeeds(s Step) error {
 	case "graph":
 		if s.Name == "" || s.Relation == "" {
 			return fmt.Errorf("a graph step needs name(N) and relation(R)")
+		}
+		if s.Resolved && s.Relation != "callers" {
+			return fmt.Errorf("match(resolved) is for relation(callers), not relation(%s)", s.Relation)
 		}
 	case "lexical", "vector", "hybrid":
 		if s.Text == "" {

@@ -288,7 +288,7 @@ func toHit(h retrieval.Hit) Hit {
 	return Hit{
 		ID: d.ID, Path: d.Path, StartLine: d.StartLine, EndLine: d.EndLine, Symbol: d.Symbol, Qualified: d.Qualified,
 		Kind: d.Kind, Signature: d.Signature, Doc: d.Doc, Score: h.Score, ScoreKind: string(h.ScoreKind), Strategy: string(h.Strategy),
-		Lines: h.Lines, Test: retrieval.RoleOf(d) == retrieval.RoleTest, Role: retrieval.RoleOf(d), ContentHash: d.ContentHash,
+		Lines: h.Lines, Test: retrieval.RoleOf(d) == retrieval.RoleTest, Role: retrieval.RoleOf(d), ContentHash: d.ContentHash, Match: h.Match,
 	}
 }
 

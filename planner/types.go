@@ -50,7 +50,10 @@ type Step struct {
 	// Parser keeps the definitions one parser extracted (one of
 	// bridge.ParserNames).
 	Parser string `json:"parser,omitempty"`
-	term   any    // the step as the rules wrote it, handed back in result/3
+	// Resolved (match(resolved), graph callers only) keeps the calls
+	// resolved to the name's definitions, none matched by name alone.
+	Resolved bool `json:"resolved,omitempty"`
+	term     any  // the step as the rules wrote it, handed back in result/3
 }
 
 // String renders the step compactly, e.g. `graph(callers, "ServeHTTP")`.
@@ -104,6 +107,9 @@ func (s Step) String() string {
 	if s.Parser != "" {
 		args = append(args, "parser="+s.Parser)
 	}
+	if s.Resolved {
+		args = append(args, "resolved")
+	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }
 
@@ -115,7 +121,7 @@ func (s Step) String() string {
 func (s Step) Request(limit int, gen int64) (retrieval.Request, error) {
 	req := retrieval.Request{
 		Strategy: retrieval.Strategy(s.Strategy), Limit: limit, Name: s.Name, Text: s.Text,
-		CaseInsensitive: s.CaseInsensitive, Relation: retrieval.Relation(s.Relation),
+		CaseInsensitive: s.CaseInsensitive, Relation: retrieval.Relation(s.Relation), Resolved: s.Resolved,
 	}
 	if s.Path != "" {
 		req.Filter.PathPrefixes = pathPrefixes(s.Path)
@@ -226,6 +232,12 @@ type Hit struct {
 	// ContentHash is the content hash of the file the hit was read from
 	// (sourcefacts.ContentHash's string form), for citations.
 	ContentHash string `json:"content_hash,omitempty"`
+	// Match is how a graph hit's calls were matched to the name asked
+	// about (retrieval.Match*): "resolved" (through an import, the
+	// receiver's declared type or the caller's own scope), "external"
+	// (to a module outside the tree: the name has no definition in it)
+	// or "name" (by name only); "" for other strategies.
+	Match string `json:"match,omitempty"`
 }
 
 // ExecutedStep is a step that ran, with what it found and the verdict.

@@ -174,6 +174,9 @@ func stepTerm(s Step) engine.Term {
 		// One of bridge.ParserNames: decodeStep checked it.
 		args = append(args, engine.Compound("parser", engine.Atom(s.Parser)))
 	}
+	if s.Resolved {
+		args = append(args, engine.Compound("match", engine.Atom(bridge.MatchResolved)))
+	}
 	return engine.Compound("step", engine.Atom(s.Strategy), engine.List(args...), engine.Atom(s.Role))
 }
 

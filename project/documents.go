@@ -15,13 +15,22 @@ import (
 // role test), the parser that extracted it and, from changed (path → the project generation that last wrote the
 // file: store.FileState.PublishedIn; absent: 0), when its file last
 // changed. References outside any definition are dropped (the graph
-// relates definitions). A definition that calls or references names has
+// relates definitions). Calls carry what they resolve to across files
+// (sourcefacts.Scopes: Ref.Via, Scope, Type), and each document the scope
+// of its definition and that scope's name (Metadata[retrieval.MetaScope],
+// [retrieval.MetaModule]), for the graph strategy. A definition that calls or references names has
 // them in its Text (neighbourText), so that BM25 and the embedder read
 // what it does as well as what it is called.
 func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retrieval.Document {
+	root := ""
+	if len(files) > 0 {
+		root = files[0].Provenance.Project
+	}
+	scopes := sourcefacts.NewScopes(root, files)
 	var docs []retrieval.Document
 	for _, f := range files {
 		base := len(docs)
+		scope := scopes.Of(f.Provenance.Path)
 		nth := map[string]int{} // qualified name -> definitions seen in this file
 		for i, s := range f.Symbols {
 			q := qualifiedName(s)
@@ -48,6 +57,10 @@ func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retri
 					"status":     f.Status,
 				},
 			})
+			if scope != "" {
+				docs[len(docs)-1].Metadata[retrieval.MetaScope] = scope
+				docs[len(docs)-1].Metadata[retrieval.MetaModule] = scopes.Name(scope)
+			}
 			nth[q]++
 		}
 		for _, r := range f.References {
@@ -55,7 +68,12 @@ func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retri
 				continue
 			}
 			d := &docs[base+r.Enclosing]
-			d.Refs = append(d.Refs, retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine})
+			ref := retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine}
+			if r.Kind == sourcefacts.RefCall {
+				t := scopes.Call(f, r)
+				ref.Via, ref.Scope, ref.Type = t.Via, t.Scope, t.Type
+			}
+			d.Refs = append(d.Refs, ref)
 		}
 		for i := base; i < len(docs); i++ {
 			docs[i].Text = neighbourText(docs[i])

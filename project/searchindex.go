@@ -284,8 +284,9 @@ const searchIndexPrefix = "search-g"
 // indexFormat names what the documents of a search index carry; a new
 // format builds new index files. 2: Changed and Parser (provenance).
 // 3: Role. 4: Text holds the names a definition calls and references
-// (Documents).
-const indexFormat = "f4"
+// (Documents). 5: how calls resolve (Ref.Via, Scope, Type; Metadata scope
+// and module).
+const indexFormat = "f5"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

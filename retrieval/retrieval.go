@@ -134,7 +134,32 @@ type Ref struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"` // "call" or "type" (sourcefacts.RefCall, RefType)
 	Line int    `json:"line"` // 1-based
+	// Via, Scope and Type say what a call resolved to
+	// (sourcefacts.CallTarget). Via is how: "import", "receiver" or
+	// "scope" (sourcefacts.Via*), "local" for a call of a local function
+	// value, "" by name only. Scope is the callee's scope, in the form of
+	// the defining Document's Metadata[MetaScope], or "ext:" and the
+	// module as imported when it is outside the indexed tree; Type the
+	// callee's type (class, struct) in Scope, "" for a top-level
+	// function.
+	Via   string `json:"via,omitempty"`
+	Scope string `json:"scope,omitempty"`
+	Type  string `json:"type,omitempty"`
 }
+
+// Document metadata keys the graph strategy reads (Document.Metadata).
+const (
+	// MetaScope is the scope of the document's definition (a Go
+	// package, a module; sourcefacts.Scopes.Of): what Ref.Scope names.
+	MetaScope = "scope"
+	// MetaModule is the name a qualifier uses for that scope: the Go
+	// package name, the module's last name ("json" in
+	// "json.Unmarshal").
+	MetaModule = "module"
+)
+
+// ExternalScope is the prefix of a Ref.Scope outside the indexed tree.
+const ExternalScope = "ext:"
 
 // Relation selects the edges the graph strategy follows.
 type Relation string
@@ -191,8 +216,13 @@ type Request struct {
 	// CaseInsensitive lets exact fall back to case-insensitive matching.
 	CaseInsensitive bool     `json:"case_insensitive,omitempty"`
 	Relation        Relation `json:"relation,omitempty"` // graph only
-	Limit           int      `json:"limit"`              // 1..MaxLimit; 0 means DefaultLimit
-	Filter          Filter   `json:"filter"`
+	// Resolved keeps, for graph Callers only, the calls that resolve to
+	// the name's definitions (or, for a name the tree does not define,
+	// to a module outside it): none matched by name alone (Hit.Match
+	// MatchName). Any other request with it is an ErrBadRequest.
+	Resolved bool   `json:"resolved,omitempty"`
+	Limit    int    `json:"limit"` // 1..MaxLimit; 0 means DefaultLimit
+	Filter   Filter `json:"filter"`
 }
 
 // Limits of the contract.
@@ -227,7 +257,24 @@ type Hit struct {
 	// Lines are 1-based lines inside Document that made it match (for graph:
 	// the call sites), if the strategy knows them.
 	Lines []int `json:"lines,omitempty"`
+	// Match says how a graph hit's edges were matched to the name asked
+	// about (Match* constants); "" for other strategies.
+	Match string `json:"match,omitempty"`
 }
+
+// How a graph hit's calls were matched (Hit.Match).
+const (
+	// MatchResolved: a call in the document resolves (through an
+	// import, a declared receiver type or the caller's own scope) to a
+	// definition the name denotes.
+	MatchResolved = "resolved"
+	// MatchExternal: the name has no definition in the indexed tree; the
+	// calls resolve to a module outside it.
+	MatchExternal = "external"
+	// MatchName: the calls only have the name; the syntax does not say
+	// whose it is.
+	MatchName = "name"
+)
 
 // Capabilities says what a backend can do.
 type Capabilities struct {
@@ -332,6 +379,9 @@ func (req Request) Normalize() (Request, error) {
 	case Lexical, Vector, Hybrid, Structural:
 	default:
 		return req, fmt.Errorf("%w: unknown strategy %q", ErrBadRequest, req.Strategy)
+	}
+	if req.Resolved && (req.Strategy != Graph || req.Relation != Callers) {
+		return req, fmt.Errorf("%w: Resolved is for graph callers, not %s %s", ErrBadRequest, req.Strategy, req.Relation)
 	}
 	return req, nil
 }

@@ -37,7 +37,7 @@ import (
 // ExtractorVersion names the version of the extraction logic and the query
 // files together. Bump it whenever either changes the facts produced for the
 // same bytes, so that stored facts can be told apart.
-const ExtractorVersion = "rlm-extract/5"
+const ExtractorVersion = "rlm-extract/6"
 
 // ContentHash identifies exact file bytes: XXH64 (seed 0, as computed by
 // github.com/cespare/xxhash/v2) plus the length in bytes. Exact bytes are
@@ -165,8 +165,14 @@ type Symbol struct {
 	Container string `json:"container,omitempty"` // enclosing definition's qualified name, if nested
 	Signature string `json:"signature,omitempty"` // first line(s) of the declaration, trimmed
 	Doc       string `json:"doc,omitempty"`       // doc comment with comment markers stripped
-	Range     Range  `json:"range"`               // the whole definition
-	NameRange Range  `json:"name_range"`          // just the name
+	// Type is the type the declaration writes, as written: a field's or
+	// variable's type ("*Request", "http.Header"), the result types of a
+	// function or method ("(*Response, error)"), the type an alias
+	// stands for; "" if it writes none (Go only, for now). Scopes follows
+	// it to resolve calls on values reached through fields and calls.
+	Type      string `json:"type,omitempty"`
+	Range     Range  `json:"range"`      // the whole definition
+	NameRange Range  `json:"name_range"` // just the name
 	// Role is the definition's own role (RoleTest, RoleExample) where its
 	// syntax says it differs from its file's: a Go Example function in a
 	// test file, an item under a Rust #[cfg(test)] or #[test] attribute.
@@ -195,7 +201,63 @@ type Reference struct {
 	// reference, or -1 at file level.
 	Enclosing int   `json:"enclosing"`
 	Range     Range `json:"range"`
+	// Via says how a call's callee was resolved from the file's own
+	// syntax (one of the Via* constants; ViaName, "", when it was not):
+	// through an import, the declared type of its receiver, the file's
+	// own top-level scope, or a local variable. Module and Type say
+	// where the callee is; see CallTarget. Only calls are resolved.
+	Via string `json:"via,omitempty"`
+	// Module is the package or module the callee belongs to, spelled as
+	// the file's import spells it (Import.Path, or Python's `from`
+	// module): "encoding/json", "os.path", "./router", "java.util". ""
+	// is the file's own package or module.
+	Module string `json:"module,omitempty"`
+	// Type is the type (class, struct, trait) whose method the callee
+	// is, as declared in Module: "body" for `b.Read()` after `var b
+	// *body`, "Request" for `r *http.Request` (Module "net/http"); for a
+	// qualifier that is an import followed by more names (Python
+	// `os.path.join`, `from m import C; C.f()`), those names, dotted.
+	// "" for a top-level function.
+	Type string `json:"type,omitempty"`
+	// Path is how the receiver is reached from Module and Type when its
+	// own declaration does not write its type: the names of the fields,
+	// variables and calls to follow through the tree's declarations
+	// (Symbol.Type), dot-separated, a call marked "()" (its first
+	// result) or "()N" (its result N, from 0): "Header" for
+	// `req.Header.Get()` after `req *Request`, "Do()" for `resp.Body`
+	// after `resp, err := c.Do(r)`, "DefaultServeMux" for
+	// `DefaultServeMux.Handle()`. "" when Type is the receiver's type.
+	Path string `json:"path,omitempty"`
 }
+
+// How a call was resolved (Reference.Via). Resolution uses only what the
+// file's syntax shows: import declarations and their aliases, the
+// declared types of parameters, receivers and variables (and of the
+// composite literal, `new(T)` or type assertion a variable is
+// initialised with), `self`, `this` and the enclosing class. It never
+// guesses a type.
+const (
+	// ViaName: not resolved; the call names Name and nothing more is
+	// known (a method call on a value of unknown type, a builtin, a
+	// name from a wildcard or dot import).
+	ViaName = ""
+	// ViaImport: the qualifier (`json` in `json.Unmarshal()`) or the
+	// called name itself (Python `from m import f; f()`, a JavaScript
+	// named import) is bound by an import; Module is what it imports.
+	ViaImport = "import"
+	// ViaReceiver: the receiver is a parameter, receiver or variable
+	// whose declared type is Type (in Module), or self/this (the
+	// enclosing class).
+	ViaReceiver = "receiver"
+	// ViaScope: an unqualified call of a name the file's own top-level
+	// scope declares: Go's package scope (Module ""), a Python or
+	// JavaScript module-level definition, a Java method of the enclosing
+	// class (Type is that class).
+	ViaScope = "scope"
+	// ViaLocal: the called name is a local variable or parameter (a
+	// function value), not a definition.
+	ViaLocal = "local"
+)
 
 // Import is one thing a file imports, spelled as its language spells it:
 //

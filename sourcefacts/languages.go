@@ -139,6 +139,9 @@ type grammarSpec struct {
 	// kind of the definition, given the pattern's kind and the matched
 	// definition node; false drops the match (C, C++).
 	declarator func(x *extraction, kind string, def *ts.Node, decl ts.Node) (declared, string, bool)
+	// calls resolves calls (Reference.Via, Module, Type; tsresolve.go);
+	// nil leaves them by name.
+	calls *callSpec
 }
 
 var grammarSpecs = map[string]*grammarSpec{
@@ -147,6 +150,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		fallbackVersion: "v0.25.0", ptr: tsgo.Language,
 		queries: []string{"go-tags.scm", "go-extra.scm"},
 		imports: goImports,
+		calls:   goCalls,
 	},
 	"python": {
 		name: "python", language: LangPython, module: "github.com/tree-sitter/tree-sitter-python",
@@ -156,6 +160,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		dropLocalVars: true,
 		docstrings:    true, sigTrim: ":",
 		imports: pythonImports,
+		calls:   pythonCalls,
 	},
 	"javascript": {
 		name: "javascript", language: LangJavaScript, module: "github.com/tree-sitter/tree-sitter-javascript",
@@ -164,6 +169,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true},
 		imports:    plainImports,
+		calls:      jsCalls,
 	},
 	"typescript": {
 		name: "typescript", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
@@ -172,6 +178,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
+		calls:      jsCalls,
 	},
 	"tsx": {
 		name: "tsx", language: LangTypeScript, module: "github.com/tree-sitter/tree-sitter-typescript",
@@ -180,6 +187,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		prune:   jsPrune, refine: jsRefine,
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true},
 		imports:    plainImports,
+		calls:      jsCalls,
 	},
 	"rust": {
 		name: "rust", language: LangRust, module: "github.com/tree-sitter/tree-sitter-rust",
@@ -190,6 +198,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		docStrip:      `^//[/!]?\s*`,
 		defKind:       rustDefKind,
 		imports:       rustImports,
+		calls:         rustCalls,
 	},
 	"java": {
 		name: "java", language: LangJava, module: "github.com/tree-sitter/tree-sitter-java",
@@ -197,6 +206,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		queries:    []string{"java-tags.scm", "java-extra.scm"},
 		ownerKinds: map[string]bool{KindClass: true, KindInterface: true, KindEnum: true},
 		imports:    javaImports,
+		calls:      javaCalls,
 	},
 	"c": {
 		name: "c", language: LangC, module: "github.com/tree-sitter/tree-sitter-c",
@@ -217,6 +227,7 @@ var grammarSpecs = map[string]*grammarSpec{
 		imports:       plainImports,
 		declarator:    cDeclared,
 		dropLocalVars: true,
+		calls:         cppCalls,
 	},
 	"ruby": {
 		name: "ruby", language: LangRuby, module: "github.com/tree-sitter/tree-sitter-ruby",

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -20,29 +21,38 @@ var queryFS embed.FS
 type captureRole uint8
 
 const (
-	capIgnored      captureRole = iota
-	capName                     // @name
-	capDoc                      // @doc
-	capDefinition               // @definition.<kind>
-	capReference                // @reference.<kind>
-	capPackageName              // @package.name
-	capImport                   // @import
-	capImportPath               // @import.path
-	capImportAlias              // @import.alias
-	capReceiver                 // @receiver: operand of a selector call or type qualifier
-	capReceiverName             // @receiver.name: the selected name it goes with
-	capComment                  // @comment
-	capCommentSkip              // @comment.skip: may sit in a doc comment run (Rust attributes)
-	capImportModule             // @import.module: Python's `from` module
-	capImportKind               // @import.kind: Ruby's require/require_relative/load
-	capDefReceiver              // the class of an out-of-class C++ method (cpp's @local.scope)
-	capOwner                    // @owner: a region whose functions are methods (Rust impl)
-	capOwnerName                // @owner.name: the type they are methods of
-	capLocalScope               // locals.scm's @local.scope (Ruby)
-	capLocalDef                 // locals.scm's @local.definition (Ruby)
-	capDeclarator               // @declarator: a C/C++ declarator whose name the grammar's declarator hook finds
-	capSetter                   // @setter: the reference is a call of the setter NAME= (Ruby `x.name = v`)
-	capRoleTest                 // @role.test: an attribute whose item is test code (Rust #[cfg(test)], #[test])
+	capIgnored       captureRole = iota
+	capName                      // @name
+	capDoc                       // @doc
+	capDefinition                // @definition.<kind>
+	capReference                 // @reference.<kind>
+	capPackageName               // @package.name
+	capImport                    // @import
+	capImportPath                // @import.path
+	capImportAlias               // @import.alias
+	capReceiver                  // @receiver: operand of a selector call or type qualifier
+	capReceiverName              // @receiver.name: the selected name it goes with
+	capComment                   // @comment
+	capCommentSkip               // @comment.skip: may sit in a doc comment run (Rust attributes)
+	capImportModule              // @import.module: Python's `from` module
+	capImportKind                // @import.kind: Ruby's require/require_relative/load
+	capDefReceiver               // the class of an out-of-class C++ method (cpp's @local.scope)
+	capOwner                     // @owner: a region whose functions are methods (Rust impl)
+	capOwnerName                 // @owner.name: the type they are methods of
+	capLocalScope                // locals.scm's @local.scope (Ruby)
+	capLocalDef                  // locals.scm's @local.definition (Ruby)
+	capDeclarator                // @declarator: a C/C++ declarator whose name the grammar's declarator hook finds
+	capSetter                    // @setter: the reference is a call of the setter NAME= (Ruby `x.name = v`)
+	capBindingName               // @binding.name: a name a declaration binds inside its scope (a parameter, a variable)
+	capBindingType               // @binding.type: the type the declaration shows for it
+	capBindingScope              // @binding.scope: a region bindings are local to (a function, a block)
+	capBindingImport             // @binding.import: a name an import binds (alias, default name, imported member)
+	capBindingModule             // @binding.module: the module or package that import binds it to
+	capBindingMember             // @binding.member: the member of that module it names (Python `from m import f`, JS `{f}`)
+	capBindingInit               // @binding.init: the expression a binding without a written type is initialised with
+	capTypeOf                    // @type.of: a definition's name whose declaration writes a type (Symbol.Type)
+	capTypeIs                    // @type.is: that type
+	capRoleTest                  // @role.test: an attribute whose item is test code (Rust #[cfg(test)], #[test])
 )
 
 type captureInfo struct {
@@ -61,6 +71,15 @@ type patternInfo struct {
 	// noInherit: #set! local.scope-inherits false — the captured scope
 	// does not see its parent's locals.
 	noInherit bool
+	// bindingName: #set! binding.name "this" — the pattern binds this
+	// name (a keyword with no node of its own: this, self, Self).
+	bindingName string
+	// bindingResult: #set! binding.result "1" — the binding is that
+	// result of its initialising call (`_, b := f()`).
+	bindingResult int
+	// bindingElement: #set! binding.element "true" — the binding is an
+	// element of its initialiser's value (a range's value).
+	bindingElement bool
 }
 
 // compiledQuery is the tags query and the extra query compiled together into
@@ -140,7 +159,8 @@ func compileQueries(lang *ts.Language, spec *grammarSpec, names ...string) (*com
 			}
 			switch cq.captures[ci].role {
 			case capDefinition, capReference, capPackageName, capImport, capReceiver, capComment,
-				capCommentSkip, capOwner, capLocalScope, capLocalDef, capRoleTest:
+				capCommentSkip, capOwner, capLocalScope, capLocalDef, capRoleTest, capBindingName, capBindingType, capBindingScope,
+				capBindingImport, capTypeOf:
 				hasRole = true
 			}
 		}
@@ -156,6 +176,15 @@ func compileQueries(lang *ts.Language, spec *grammarSpec, names ...string) (*com
 		for _, p := range q.PropertySettings(i) {
 			if p.Key == "local.scope-inherits" && p.Value != nil && *p.Value == "false" {
 				pi.noInherit = true
+			}
+			if p.Key == "binding.name" && p.Value != nil {
+				pi.bindingName = *p.Value
+			}
+			if p.Key == "binding.result" && p.Value != nil {
+				pi.bindingResult, _ = strconv.Atoi(*p.Value)
+			}
+			if p.Key == "binding.element" {
+				pi.bindingElement = true
 			}
 		}
 		for _, p := range q.GeneralPredicates(i) {
@@ -222,6 +251,24 @@ func parseCaptureName(name string) captureInfo {
 		return captureInfo{role: capSetter}
 	case name == "role.test":
 		return captureInfo{role: capRoleTest}
+	case name == "binding.name":
+		return captureInfo{role: capBindingName}
+	case name == "binding.type":
+		return captureInfo{role: capBindingType}
+	case name == "binding.scope":
+		return captureInfo{role: capBindingScope}
+	case name == "binding.import":
+		return captureInfo{role: capBindingImport}
+	case name == "binding.module":
+		return captureInfo{role: capBindingModule}
+	case name == "binding.member":
+		return captureInfo{role: capBindingMember}
+	case name == "binding.init":
+		return captureInfo{role: capBindingInit}
+	case name == "type.of":
+		return captureInfo{role: capTypeOf}
+	case name == "type.is":
+		return captureInfo{role: capTypeIs}
 	case strings.HasPrefix(name, "definition."):
 		return captureInfo{role: capDefinition, kind: strings.TrimPrefix(name, "definition.")}
 	case strings.HasPrefix(name, "reference."):

@@ -46,6 +46,28 @@ type importCand struct {
 	kind   *ts.Node // Ruby: require, require_relative or load
 }
 
+// bindingCand is a name a declaration binds inside a function or block
+// (@binding.name), with the node of the type its declaration shows
+// (@binding.type, nil if none) and, when the pattern names it, the scope
+// it is bound in (@binding.scope; otherwise the innermost one around it).
+type bindingCand struct {
+	name  string
+	start int // the name's start: visible from there to its scope's end
+	typ   *ts.Node
+	scope *span
+	// init is the expression a binding without a written type is
+	// initialised with (@binding.init), result which result of it.
+	init   *ts.Node
+	result int
+	elem   bool // an element of init's value (#set! binding.element)
+}
+
+// importBindCand is a name an import binds (@binding.import), to the
+// module (@binding.module) or one of its members (@binding.member).
+type importBindCand struct {
+	name, module, member *ts.Node
+}
+
 // localScope and localDef are locals.scm's @local.scope and
 // @local.definition.
 type localScope struct {
@@ -70,7 +92,11 @@ type captures struct {
 	scopes    []localScope
 	locals    []localDef
 	roleTests []ts.Node // @role.test attributes: the items they precede are tests
-	start     time.Time // when the query started
+	bindings  []bindingCand
+	bscopes   []span // @binding.scope regions
+	ibinds    []importBindCand
+	symTypes  map[uint]ts.Node // a definition's name start -> the type its declaration writes
+	start     time.Time        // when the query started
 }
 
 // collect runs the grammar's query over root and sorts its captures into
@@ -78,7 +104,7 @@ type captures struct {
 // if ctx is done during or after the walk.
 func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.Node, budget time.Duration) (*captures, error) {
 	cq := x.g.query
-	c := &captures{defSeen: map[uint]int{}, receivers: map[uint]ts.Node{}}
+	c := &captures{defSeen: map[uint]int{}, receivers: map[uint]ts.Node{}, symTypes: map[uint]ts.Node{}}
 	count := 0
 	qc.SetTimeoutMicros(uint64(budget / time.Microsecond))
 	c.start = time.Now()
@@ -92,6 +118,8 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		var (
 			name, def, ref, imp, impPath, impAlias, impModule, impKind *ts.Node
 			recv, recvName, defRecv, own, ownName, decl                *ts.Node
+			bName, bType, bScope, bImport, bModule, bMember, bInit     *ts.Node
+			typeOf, typeIs                                             *ts.Node
 			defKind, refKind                                           string
 			setter                                                     bool
 		)
@@ -135,6 +163,24 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 				setter = true
 			case capRoleTest:
 				c.roleTests = append(c.roleTests, n)
+			case capBindingName:
+				bName = &n
+			case capBindingType:
+				bType = &n
+			case capBindingScope:
+				bScope = &n
+			case capBindingImport:
+				bImport = &n
+			case capBindingModule:
+				bModule = &n
+			case capBindingMember:
+				bMember = &n
+			case capBindingInit:
+				bInit = &n
+			case capTypeOf:
+				typeOf = &n
+			case capTypeIs:
+				typeIs = &n
 			case capComment:
 				x.comments = append(x.comments, commentSpan{span: commentOf(&n, x.src)})
 			case capCommentSkip:
@@ -144,6 +190,14 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 			case capLocalDef:
 				c.locals = append(c.locals, localDef{name: string(x.src[n.StartByte():n.EndByte()]), start: int(n.StartByte())})
 			}
+		}
+		pat := &cq.patterns[m.PatternIndex]
+		c.addBinding(x, pat, bName, bType, bScope, bInit)
+		if typeOf != nil && typeIs != nil {
+			c.symTypes[typeOf.StartByte()] = *typeIs
+		}
+		if bModule != nil && bImport != nil {
+			c.ibinds = append(c.ibinds, importBindCand{name: bImport, module: bModule, member: bMember})
 		}
 		switch {
 		case def != nil && name != nil:
@@ -173,6 +227,33 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 		return nil, context.DeadlineExceeded
 	}
 	return c, nil
+}
+
+// addBinding records what one binding pattern matched: a name bound (by
+// its node, or by the pattern's #set! binding.name with the type or scope
+// node's position), and a scope region on its own.
+func (c *captures) addBinding(x *extraction, pat *patternInfo, name, typ, scope, init *ts.Node) {
+	var sc *span
+	if scope != nil {
+		s := spanOf(scope)
+		sc = &s
+		if typ != nil {
+			cur := scope.Walk()
+			if len(scope.ChildrenByFieldName("type", cur)) > 1 {
+				typ = nil // a type switch case of several types (and their commas): no one type
+			}
+			cur.Close()
+		}
+	}
+	switch {
+	case name != nil:
+		c.bindings = append(c.bindings, bindingCand{name: x.text(name, 256), start: int(name.StartByte()), typ: typ, scope: sc,
+			init: init, result: pat.bindingResult, elem: pat.bindingElement})
+	case pat.bindingName != "" && sc != nil:
+		c.bindings = append(c.bindings, bindingCand{name: pat.bindingName, start: sc.start, typ: typ, scope: sc})
+	case sc != nil:
+		c.bscopes = append(c.bscopes, *sc)
+	}
 }
 
 // addDef records a definition candidate. The same name captured by two

@@ -10,6 +10,9 @@ import (
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
+// maxSymbolTypeBytes caps Symbol.Type.
+const maxSymbolTypeBytes = 256
+
 // extraction is the state of one tree-sitter Extract call after parsing.
 type extraction struct {
 	g        *compiledGrammar
@@ -53,8 +56,13 @@ func (x *extraction) run(ctx context.Context, qc *ts.QueryCursor, root *ts.Node,
 	slices.SortFunc(x.comments, func(a, b commentSpan) int { return cmp.Compare(a.start, b.start) })
 	x.addSymbols(c.defs)
 	setSymbolRoles(ff, x.attributedItems(c.roleTests))
-	x.addReferences(c)
+	for i := range ff.Symbols {
+		if t, ok := c.symTypes[uint(ff.Symbols[i].NameRange.StartByte)]; ok {
+			ff.Symbols[i].Type = collapse(x.src[t.StartByte():t.EndByte()], maxSymbolTypeBytes)
+		}
+	}
 	x.addImports(c.imports)
+	x.addReferences(c)
 	return nil
 }
 

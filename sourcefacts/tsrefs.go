@@ -6,6 +6,8 @@ package sourcefacts
 import (
 	"cmp"
 	"slices"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
 // addReferences turns reference candidates into x.ff.References, sorted by
@@ -25,6 +27,7 @@ func (x *extraction) addReferences(c *captures) {
 		}
 	}
 	seen := make(map[uint]bool, len(refs))
+	ops := map[int]ts.Node{} // receiver operands of calls, by the name's start
 	for i, r := range refs {
 		k := r.name.StartByte()
 		if _, isDef := c.defSeen[k]; isDef || seen[k] || local[i] {
@@ -47,6 +50,7 @@ func (x *extraction) addReferences(c *captures) {
 		}
 		if op, ok := c.receivers[k]; ok {
 			ref.Receiver = collapse(x.src[op.StartByte():op.EndByte()], MaxReceiverBytes)
+			ops[ref.Range.StartByte] = op
 		}
 		ff.References = append(ff.References, ref)
 	}
@@ -54,6 +58,7 @@ func (x *extraction) addReferences(c *captures) {
 		return cmp.Compare(a.Range.StartByte, b.Range.StartByte)
 	})
 	x.setEnclosing()
+	x.resolveCalls(c, ops)
 }
 
 // refKindOf maps a tags reference.<kind> suffix to a Ref constant.

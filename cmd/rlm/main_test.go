@@ -82,10 +82,15 @@ func TestSearchGapFallbackIsExplained(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"ev_symbol_not_found", "fb_case_insensitive", "ev_target_resolved", "fb_retarget_relation", "sub/client.go:6 Fetch", `note: no symbol "servehttp"; answered for "ServeHTTP" instead (ev_target_resolved)`} {
+	note := `note: no symbol "servehttp"; answered for "ServeHTTP" instead (ev_target_resolved)`
+	for _, want := range []string{"ev_symbol_not_found", "fb_case_insensitive", "ev_target_resolved", "fb_retarget_relation", "sub/client.go:6 Fetch", note} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// An answer for another name says so before its first hit.
+	if !strings.HasPrefix(out, note+"\n") {
+		t.Errorf("the note on the other name is not the first line:\n%s", out)
 	}
 }
 
@@ -120,7 +125,7 @@ func TestExplainTree(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"class: relationship", "└─ cls_relation", "1. exact(\"ServeHTTP\") [check]", "2. graph(callers, \"ServeHTTP\") [evidence]", "if symbol_not_found(\"ServeHTTP\")", "fb_case_insensitive"} {
+	for _, want := range []string{"class: relationship", "└─ cls_relation", "1. exact(\"ServeHTTP\") [check]", "2. graph(callers, \"ServeHTTP\", resolved) [evidence]", "if symbol_not_found(\"ServeHTTP\")", "fb_call_sites", "fb_case_insensitive", "if no_resolved_calls(\"ServeHTTP\")"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

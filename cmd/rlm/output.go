@@ -14,7 +14,20 @@ import (
 
 func clipText(s string, n int) string { return textclip.Clip(s, n) }
 
+// matchWords say how a graph hit's calls matched (rlm.Hit.Match).
+var matchWords = map[string]string{
+	rlm.MatchResolved: "(resolved)",
+	rlm.MatchExternal: "(external: defined outside the tree)",
+	rlm.MatchName:     "(by name only)",
+}
+
 func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
+	// An answer for another name than the query's says so first, before
+	// any hit can be read as the query's.
+	if a.Resolved != nil {
+		fmt.Fprintf(w, "note: no symbol %s; answered for %s instead (%s)\n",
+			strconv.Quote(a.Resolved.From), strconv.Quote(a.Resolved.To), a.Resolved.Rule)
+	}
 	if len(a.Hits) == 0 {
 		fmt.Fprintln(w, "no hits")
 	}
@@ -30,7 +43,11 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 		if len(h.Lines) > 0 {
 			extra += fmt.Sprintf("  calls at %s", joinInts(h.Lines, 5))
 		}
-		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, printable(h.Path), h.StartLine, printable(name), h.Kind, h.Strategy, extra)
+		how := h.Strategy
+		if h.Match != "" {
+			how += " " + matchWords[h.Match]
+		}
+		fmt.Fprintf(w, "%2d. %s:%d %s (%s) %s%s\n", i+1, printable(h.Path), h.StartLine, printable(name), h.Kind, how, extra)
 	}
 	if a.Total > len(a.Hits) {
 		fmt.Fprintf(w, "(%d of %d; --limit N for more)\n", len(a.Hits), a.Total)
@@ -52,10 +69,6 @@ func printAnswer(w io.Writer, a *rlm.Answer, explain bool) {
 	}
 	for _, n := range a.Notes {
 		fmt.Fprintf(w, "note: %s\n", printable(n))
-	}
-	if a.Resolved != nil {
-		fmt.Fprintf(w, "note: no symbol %s; answered for %s instead (%s)\n",
-			strconv.Quote(a.Resolved.From), strconv.Quote(a.Resolved.To), a.Resolved.Rule)
 	}
 	printSkipped(w, a.Skipped)
 	printUnwalked(w, a.Unwalked)

@@ -10,7 +10,8 @@
 // UpsertVectors and QueryVector (WithVectorModel).
 //
 // Storage: a docs table (every Document field; Refs and Metadata as JSON), a
-// refs table (doc_id, name, kind, line) indexed by name and by doc_id for the
+// refs table (doc_id, name, kind, line, and for calls via, scope and type:
+// what they resolve to, retrieval.Ref) indexed by name and by doc_id for the
 // graph strategy, a vectors table and an FTS5 table (unicode61 tokenizer,
 // '_' a token character) with the columns name, doc, signature, path and
 // body. Every indexed field is pre-split in Go by SplitIdentifier, so that
@@ -71,9 +72,9 @@ import (
 
 // MaxDocumentBytes bounds one document: the summed length in bytes of all
 // its strings (id, path, names, kind, language, signature, doc, text,
-// content hash, ref names and kinds, metadata keys and values). Upsert
-// rejects a batch holding a larger document with a *retrieval.DocumentError
-// wrapping retrieval.ErrTooLarge.
+// content hash, ref names, kinds and resolutions, metadata keys and
+// values). Upsert rejects a batch holding a larger document with a
+// *retrieval.DocumentError wrapping retrieval.ErrTooLarge.
 const MaxDocumentBytes = 1 << 20
 
 // MaxFilterValues bounds each list of a retrieval.Filter (path prefixes,
@@ -83,9 +84,9 @@ const MaxFilterValues = 256
 // schemaVersion is stored in PRAGMA user_version. Open upgrades a version
 // 1 database (which lacks the vector tables), a version 2 one (whose docs
 // lack the changed and parser columns) and a version 3 one (whose docs
-// lack the role column and whose vectors lack their generation, see
-// vectorSchema) and refuses any other non-zero
-// version.
+// lack the role column, whose vectors lack their generation, see
+// vectorSchema, and whose refs lack the via, scope and type columns: its
+// calls read as by name) and refuses any other non-zero version.
 const schemaVersion = 4
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
@@ -125,7 +126,10 @@ CREATE TABLE IF NOT EXISTS refs (
 	doc_id TEXT NOT NULL,
 	name   TEXT NOT NULL,
 	kind   TEXT NOT NULL,
-	line   INTEGER NOT NULL
+	line   INTEGER NOT NULL,
+	via    TEXT NOT NULL DEFAULT '',
+	scope  TEXT NOT NULL DEFAULT '',
+	type   TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name, kind);
 CREATE INDEX IF NOT EXISTS refs_doc_id ON refs(doc_id);
@@ -256,7 +260,7 @@ func (b *Backend) init(ctx context.Context) error {
 	switch v {
 	case schemaVersion:
 		return b.readUID(ctx, tx)
-	case 0, 1, 2, 3: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns, version 4 role and vectorSchema
+	case 0, 1, 2, 3: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns, version 4 role, vectorSchema and three refs columns
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
 	}
@@ -271,6 +275,10 @@ func (b *Backend) init(ctx context.Context) error {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, vectorSchema); err != nil {
+		return err
+	}
+	if err := sqlitefile.AddColumns(ctx, tx, "refs", []sqlitefile.Column{{Name: "via", Decl: "TEXT NOT NULL DEFAULT ''"},
+		{Name: "scope", Decl: "TEXT NOT NULL DEFAULT ''"}, {Name: "type", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
@@ -317,7 +325,7 @@ func documentBytes(d retrieval.Document) int {
 	n := len(d.ID) + len(d.Path) + len(d.Symbol) + len(d.Qualified) + len(d.Kind) +
 		len(d.Language) + len(d.Signature) + len(d.Doc) + len(d.Text) + len(d.ContentHash) + len(d.Parser)
 	for _, r := range d.Refs {
-		n += len(r.Name) + len(r.Kind)
+		n += len(r.Name) + len(r.Kind) + len(r.Via) + len(r.Scope) + len(r.Type)
 	}
 	for k, v := range d.Metadata {
 		n += len(k) + len(v)
@@ -565,11 +573,12 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 	defer insDoc.Close()
 	// References go in multi-row INSERTs: one statement per refChunkRows
 	// rows instead of one per reference.
-	refArgs := make([]any, 0, 4*refChunkRows)
+	const refCols = 7
+	refArgs := make([]any, 0, refCols*refChunkRows)
 	flushRefs := func() error {
-		err := chunks(refArgs, 4*refChunkRows, func(c []any) error {
-			q := "INSERT INTO refs (doc_id, name, kind, line) VALUES " +
-				strings.Repeat("(?, ?, ?, ?), ", len(c)/4-1) + "(?, ?, ?, ?)"
+		err := chunks(refArgs, refCols*refChunkRows, func(c []any) error {
+			q := "INSERT INTO refs (doc_id, name, kind, line, via, scope, type) VALUES " +
+				strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(c)/refCols-1) + "(?, ?, ?, ?, ?, ?, ?)"
 			_, err := tx.ExecContext(ctx, q, c...)
 			return err
 		})
@@ -595,9 +604,9 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 			return err
 		}
 		for _, ref := range d.Refs {
-			refArgs = append(refArgs, d.ID, ref.Name, ref.Kind, ref.Line)
+			refArgs = append(refArgs, d.ID, ref.Name, ref.Kind, ref.Line, ref.Via, ref.Scope, ref.Type)
 		}
-		if len(refArgs) >= 4*refChunkRows {
+		if len(refArgs) >= refCols*refChunkRows {
 			if err := flushRefs(); err != nil {
 				return err
 			}
@@ -630,7 +639,7 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 	return tx.Commit()
 }
 
-// refChunkRows is how many references one INSERT statement writes (4
+// refChunkRows is how many references one INSERT statement writes (7
 // parameters each, far below SQLite's limit of 32766).
 const refChunkRows = 250
 

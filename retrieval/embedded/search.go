@@ -33,9 +33,13 @@ var kindClassSQL = func() string {
 // directory); an empty prefix matches every path. The strategies:
 //
 //   - Exact: documents whose Symbol or Qualified ("Recv.Name") equals
-//     req.Name, case-sensitively, with ScoreExact 1.0. Only when none
-//     matches and req.CaseInsensitive is set, the same comparison after
-//     lower-casing both sides, with ScoreExact 0.5. Order: non-test before
+//     req.Name, case-sensitively, with ScoreExact 1.0; when none does and
+//     req.Name is "Q.N" or "Q.T.N", the top-level N or the methods T.N
+//     of a scope named Q (Metadata[retrieval.MetaModule]: a Go package's
+//     name, a module's last name; "json.Unmarshal"), also ScoreExact
+//     1.0. Only when none matches and req.CaseInsensitive is set, the
+//     first comparison after lower-casing both sides, with ScoreExact
+//     0.5. Order: non-test before
 //     test documents, functions/methods/types before other kinds, then path,
 //     start line and id.
 //   - Lexical: BM25 over the FTS5 index, with the name column weighted
@@ -44,17 +48,32 @@ var kindClassSQL = func() string {
 //     ever read as FTS5 or SQL syntax. Text with no terms left gives no hits
 //     and no error. Score is ScoreBM25: SQLite's bm25() with the sign
 //     flipped, so it is positive and higher is better. Ties break by id.
-//   - Graph: req.Relation Callers gives the documents holding a "call" ref
-//     to req.Name, References those holding a ref of any kind; Score is the
-//     number of such refs (ScoreCount, higher is better) and Lines their
-//     distinct lines, ascending. A qualified req.Name ("Recv.Name") also
-//     matches refs to its last segment, since refs are bare names. Callees
-//     gives, for the documents whose Symbol or Qualified equals req.Name,
-//     the documents defining (Symbol or Qualified equal to) the names they
+//   - Graph: req.Relation Callers gives the documents holding calls of
+//     the definitions req.Name denotes: those whose Qualified is req.Name
+//     ("Server.Serve", a top-level "Serve"), else whose Symbol is
+//     ("Serve": every method so named), else for "Q.N" the top-level N of
+//     a scope named Q (Metadata[retrieval.MetaModule]: "json.Unmarshal")
+//     and for "Q.T.N" the methods T.N of one. A call resolved (Ref.Scope)
+//     to one of them matches as retrieval.MatchResolved, an unresolved
+//     one by name (MatchName); a call resolved to anything else, or of a
+//     local function value, does not match. When the tree defines no
+//     such name, calls resolved outside the tree whose module ends with
+//     the name's qualifier match as MatchExternal ("strings.HasPrefix",
+//     "Sprintf"), and for an unqualified name unresolved calls by name.
+//     Hit.Match is the document's best match; req.Resolved drops the
+//     matches by name. References gives the
+//     documents holding a ref of any kind to req.Name (a qualified name
+//     also matches refs to its last segment), by name. Score is the
+//     number of matching refs (ScoreCount, higher is better) and Lines
+//     their distinct lines, ascending. Callees
+//     gives, for the documents whose Symbol or Qualified equals req.Name
+//     (else those a scope-qualified req.Name denotes, as for Exact), the
+//     documents defining (Symbol or Qualified equal to) the names they
 //     call; Score is the number of call sites (ScoreCount), Lines is empty;
-//     called names with no defining document are skipped. Graph edges are
-//     name-based, not type-resolved. Order: score descending, then non-test
-//     first, path, start line, id.
+//     called names with no defining document are skipped; these edges
+//     are by name. Order: resolved and external matches before matches by
+//     name, then non-test first, score descending, shallower paths, path,
+//     start line, id.
 //   - Structural: a filter-only listing — documents passing req.Filter and,
 //     if req.Name is set, whose Symbol or Qualified starts with req.Name —
 //     ordered by path, start line and id, each with ScoreExact 1.0.
@@ -290,8 +309,17 @@ func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 	q := "SELECT " + docColumns + ", 1.0 FROM docs d WHERE (d.symbol = ? OR d.qualified = ?" + prologIndicator + ")" + where + order
 	args := append(append([]any{req.Name, req.Name, req.Name, req.Name, req.Name}, fargs...), req.Limit)
 	hits, err := queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
-	if err != nil || len(hits) > 0 || !req.CaseInsensitive {
+	if err != nil || len(hits) > 0 {
 		return hits, err
+	}
+	if cond, cargs, ok := scopeQualified(req.Name); ok {
+		q = "SELECT " + docColumns + ", 1.0 FROM docs d WHERE " + cond + where + order
+		if hits, err = queryHits(ctx, tx, retrieval.ScoreExact, false, q, append(append(cargs, fargs...), req.Limit)...); err != nil || len(hits) > 0 {
+			return hits, err
+		}
+	}
+	if !req.CaseInsensitive {
+		return nil, nil
 	}
 	fold := strings.ToLower(req.Name)
 	q = "SELECT " + docColumns + ", 0.5 FROM docs d WHERE (d.symbol_fold = ? OR d.qualified_fold = ?)" + where + order
@@ -319,30 +347,40 @@ func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 	// edges, then shallower paths.
 	const order = " ORDER BY d.test, score DESC, " + pathDepthSQL + ", d.path, d.start_line, d.id LIMIT ?"
 	switch req.Relation {
-	case retrieval.Callers, retrieval.References:
+	case retrieval.Callers:
+		return searchCallers(ctx, tx, req)
+	case retrieval.References:
 		names := []any{req.Name}
 		if i := strings.LastIndexByte(req.Name, '.'); i >= 0 && i+1 < len(req.Name) {
 			names = append(names, req.Name[i+1:])
 		}
-		kindCond := ""
-		if req.Relation == retrieval.Callers {
-			kindCond = " AND r.kind = 'call'"
-		}
 		q := "SELECT " + docColumns + ", COUNT(*) AS score, group_concat(r.line, ',')" +
 			" FROM refs r JOIN docs d ON d.id = r.doc_id" +
-			" WHERE r.name IN (" + placeholders(len(names)) + ")" + kindCond + where +
+			" WHERE r.name IN (" + placeholders(len(names)) + ")" + where +
 			" GROUP BY d.rid" + order
 		args := append(append(names, fargs...), req.Limit)
-		return queryHits(ctx, tx, retrieval.ScoreCount, true, q, args...)
+		hits, err := queryHits(ctx, tx, retrieval.ScoreCount, true, q, args...)
+		for i := range hits {
+			hits[i].Match = retrieval.MatchName
+		}
+		return hits, err
 	case retrieval.Callees:
-		q := "WITH src(id) AS (SELECT id FROM docs WHERE symbol = ? OR qualified = ?)," +
+		src, sargs := "d.symbol = ? OR d.qualified = ?", []any{req.Name, req.Name}
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM docs d WHERE "+src, sargs...).Scan(&n); err != nil {
+			return nil, err
+		}
+		if cond, cargs, ok := scopeQualified(req.Name); ok && n == 0 {
+			src, sargs = cond, cargs
+		}
+		q := "WITH src(id) AS (SELECT d.id FROM docs d WHERE " + src + ")," +
 			" called(name, n) AS (SELECT r.name, COUNT(*) FROM refs r" +
 			" WHERE r.kind = 'call' AND r.doc_id IN (SELECT id FROM src) GROUP BY r.name)" +
 			" SELECT " + docColumns + ", SUM(c.n) AS score" +
 			" FROM called c JOIN docs d ON (d.symbol = c.name OR d.qualified = c.name)" +
 			" WHERE 1" + where +
 			" GROUP BY d.rid" + order
-		args := append(append([]any{req.Name, req.Name}, fargs...), req.Limit)
+		args := append(append(sargs, fargs...), req.Limit)
 		return queryHits(ctx, tx, retrieval.ScoreCount, false, q, args...)
 	}
 	return nil, fmt.Errorf("%w: unknown relation %q", retrieval.ErrBadRequest, req.Relation)

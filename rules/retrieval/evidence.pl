@@ -112,20 +112,33 @@ verdict(_, _, result(_, C, _), continue, because(ev_default_continue, [count(C)]
 %  Events as in the header (what Go reports to the caller), Whys the
 %  verdict's because/2 and then any fallback or retarget rule that fired.
 next(Class, F, [R|Older], Pending, Next, outcome(Events, [VerdictWhy|Whys])) :-
-    verdict(Class, F, R, Verdict, VerdictWhy),
+    judge(Class, F, R, Older, Verdict, VerdictWhy),
     act(Verdict, Class, F, [R|Older], Pending, Next, Whys, ActEvents),
     findall(E, answered_for(Verdict, F, [R|Older], VerdictWhy, E), Found),
     append(Found, ActEvents, Events).
 
+%! judge(+Class, +Features, +Result, +Older, -Verdict, -Because) is det.
+%  The harness's extra_verdict/5, then the verdicts that depend on the
+%  earlier results (callers.pl), then verdict/5.
+judge(Class, F, R, _, V, Why) :-
+    extra_verdict(Class, F, R, V, Why), !.
+judge(Class, F, R, Older, V, Why) :-
+    callers_verdict(Class, F, R, Older, V, Why), !.
+judge(Class, F, R, _, V, Why) :-
+    verdict(Class, F, R, V, Why).
+
 %! act(+Verdict, +Class, +Features, +History, +Pending, -Next, -Whys, -Events) is det.
+%  A fallback's steps go first; a pending step equal to one of them is
+%  not run twice.
 act(enough, _, _, _, _, [], [], []).
 act(continue, _, _, _, Pending, Pending, [], []).
 act(settled(_), _, _, _, _, [], [], []).
 act(gap(G), Class, F, H, Pending, Next, [Why], []) :-
-    fallback(Class, G, H, Steps0, Why), !,
+    fallback(Class, F, G, H, Steps0, Why), !,
     constrain_steps(F, Steps0, Steps1),
     rank_steps(Class, F, Steps1, Steps),
-    append(Steps, Pending, Next).
+    exclude_steps(Pending, Steps, Rest),
+    append(Steps, Rest, Next).
 act(gap(G), _, _, [result(step(_, _, check), _, _)|_], _, [],
     [because(ev_gap_unfilled, [gap(G), stop(premise_failed)])], [gap(G)]) :- !.
 act(gap(G), _, _, _, Pending, Pending, [because(ev_gap_unfilled, [gap(G)])], [gap(G)]).
@@ -133,6 +146,16 @@ act(resolved(N), Class, F, _, _, Next, [Why], []) :-
     retarget(Class, F, N, Next0, Why),
     constrain_steps(F, Next0, Next1),
     rank_steps(Class, F, Next1, Next).
+
+%! exclude_steps(+Steps, +Drop, -Rest) is det.
+%  Rest is Steps without those in Drop.
+exclude_steps([], _, []).
+exclude_steps([S|Ss], Drop, Rest) :-
+    (   memberchk(S, Drop)
+    ->  Rest = Rest1
+    ;   Rest = [S|Rest1]
+    ),
+    exclude_steps(Ss, Drop, Rest1).
 
 %! answered_for(+Verdict, +Features, +History, +Because, -Event) is nondet.
 %  What the latest result (the head of History) means for the answer as a

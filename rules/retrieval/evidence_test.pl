@@ -44,8 +44,8 @@ test(resolution_retargets_relation) :-
                         idents([id("servehttp", plain)])], F),
     next(relationship, F,
          [result(step(exact, [name("servehttp"), case(insensitive)], check), 1, ["ServeHTTP"])],
-         [step(graph, [relation(callers), name("servehttp")], evidence)], Next, outcome(Events, _)),
-    Next == [step(graph, [relation(callers), name("ServeHTTP")], evidence)],
+         [step(graph, [relation(callers), name("servehttp"), match(resolved)], evidence)], Next, outcome(Events, _)),
+    Next == [step(graph, [relation(callers), name("ServeHTTP"), match(resolved)], evidence)],
     Events == [resolved("servehttp", "ServeHTTP", ev_target_resolved)].
 
 test(unfilled_gap_stops_and_says_so) :-

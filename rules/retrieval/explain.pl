@@ -33,7 +33,7 @@ contingencies(F, Class, Steps, Cs) :-
     findall(if(S, G, FSteps, FWhy),
             ( member(S, Steps),
               possible_gap(S, G),
-              fallback(Class, G, [], FSteps0, FWhy),
+              fallback(Class, F, G, [], FSteps0, FWhy),
               constrain_steps(F, FSteps0, FSteps1),
               rank_steps(Class, F, FSteps1, FSteps) ),
             Cs).
@@ -43,5 +43,8 @@ contingencies(F, Class, Steps, Cs) :-
 possible_gap(step(exact, A, _), symbol_not_found(T)) :-
     memberchk(name(T), A).
 possible_gap(step(lexical, _, _), no_lexical_hits).
+possible_gap(step(graph, A, _), no_resolved_calls(T)) :-
+    memberchk(match(resolved), A),
+    memberchk(name(T), A).
 possible_gap(step(structural, A, _), path_not_found(P)) :-
     memberchk(path(P), A).

@@ -53,7 +53,7 @@ rule_id(st_broad_bm25, "a broad query, answered by BM25").
 rule_id(st_filter_listing, "a query of filters alone (no words or names), answered by listing the definitions that pass them").
 rule_id(fb_last_segment, "a qualified name not found: try its last segment").
 rule_id(fb_case_insensitive, "a name not found: try it ignoring case").
-rule_id(fb_fuzzy_name, "a name not found in any case: try it as BM25 text").
+rule_id(fb_fuzzy_name, "a name not found in any case: try it as BM25 text (never for a qualified name in a relationship question: it names one thing)").
 rule_id(fb_retarget_relation, "the target resolved to another name: follow its edges").
 rule_id(fb_retarget_definition, "the target resolved to another name: look up its definition").
 
@@ -150,10 +150,14 @@ candidate(identifier, F, step(exact, [name(T)], evidence),
 candidate(relationship, F, step(exact, [name(T)], check),
           because(st_check_target, [class(relationship), target(T)])) :-
     target(F, T).
-candidate(relationship, F, step(graph, [relation(R), name(T)], evidence),
-          because(st_graph_relation, [relation(R), target(T)])) :-
-    feature(relation(R), F),
-    target(F, T).
+candidate(relationship, F, Step, because(st_graph_relation, [relation(R), target(T)])) :-
+    feature(relation(R), F), R \== callers,
+    target(F, T),
+    relation_graph_step(R, T, Step).
+candidate(relationship, F, Step, because(st_resolved_callers, [relation(callers), target(T), match(resolved)])) :-
+    feature(relation(callers), F),
+    target(F, T),
+    relation_graph_step(callers, T, Step).
 candidate(conceptual, F, step(exact, [name(T)], check),
           because(st_focus_identifier, [class(conceptual), ident(T)])) :-
     feature(idents(Ids), F),
@@ -194,24 +198,42 @@ filters_only(F, Cs) :-
     feature(paths([]), F),
     feature(quoted([]), F).
 
-%! fallback(+Class, +Gap, +History, -Steps, -Because) is semidet.
-%  Steps to try when a step left Gap. History is the list of
+%! fallback(+Class, +Features, +Gap, +History, -Steps, -Because) is nondet.
+%  Steps to try when a step left Gap, best first (the search takes the
+%  first; rlm explain lists them all). History is the list of
 %  result(Step, Count, Tops) so far, newest first. Fails when no fallback
-%  is left, which ends the search with the gap reported.
+%  is left, which ends the search with the gap reported. The harness's
+%  extra_fallback/5 first, then callers.pl's, then fallback/5's.
+fallback(Class, _, Gap, H, Steps, Why) :-
+    extra_fallback(Class, Gap, H, Steps, Why).
+fallback(Class, F, Gap, H, Steps, Why) :-
+    callers_fallback(Class, F, Gap, H, Steps, Why).
+fallback(Class, _, Gap, H, Steps, Why) :-
+    default_fallback(Class, Gap, H, Steps, Why).
+
+%! fallback(+Class, +Gap, +History, -Steps, -Because) is semidet.
+%  fallback/6 for a query whose features are not known.
 fallback(Class, Gap, H, Steps, Why) :-
     extra_fallback(Class, Gap, H, Steps, Why).
-fallback(Class, symbol_not_found(T), H, [step(exact, [name(Last)], Role)],
+fallback(Class, Gap, H, Steps, Why) :-
+    default_fallback(Class, Gap, H, Steps, Why).
+
+%! default_fallback(+Class, +Gap, +History, -Steps, -Because) is nondet.
+%  The default fallbacks for a name not found: its last segment, the
+%  name ignoring case, the name as BM25 text.
+default_fallback(Class, symbol_not_found(T), H, [step(exact, [name(Last)], Role)],
          because(fb_last_segment, [gap(symbol_not_found(T)), segment(Last)])) :-
     last_segment(T, Last),
     \+ tried(H, exact, name(Last)),
     fallback_role(Class, Role).
-fallback(Class, symbol_not_found(T), H, [step(exact, [name(T), case(insensitive)], Role)],
+default_fallback(Class, symbol_not_found(T), H, [step(exact, [name(T), case(insensitive)], Role)],
          because(fb_case_insensitive, [gap(symbol_not_found(T))])) :-
     \+ tried(H, exact, case(insensitive)),
     fallback_role(Class, Role).
-fallback(Class, symbol_not_found(T), H, [step(lexical, [text(T)], Role)],
+default_fallback(Class, symbol_not_found(T), H, [step(lexical, [text(T)], Role)],
          because(fb_fuzzy_name, [gap(symbol_not_found(T)), tried(exact_case_insensitive)])) :-
     \+ tried(H, lexical, text(T)),
+    \+ ( Class == relationship, qualified_name(T) ),
     fallback_role(Class, Role).
 
 %! last_segment(+Name, -Last) is semidet.
@@ -235,9 +257,10 @@ fallback_role(_, check).
 %  steps that answer the query for it. A relationship class whose
 %  features name no relation (a host's plan run for another query) gets
 %  the definition.
-retarget(relationship, F, N, [step(graph, [relation(R), name(N)], evidence)],
+retarget(relationship, F, N, [Step],
          because(fb_retarget_relation, [relation(R), resolved(N)])) :-
-    feature(relation(R), F), R \== none, !.
+    feature(relation(R), F), R \== none, !,
+    relation_graph_step(R, N, Step).
 retarget(_, _, N, [step(exact, [name(N)], evidence)],
          because(fb_retarget_definition, [resolved(N)])).
 

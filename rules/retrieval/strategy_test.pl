@@ -8,12 +8,19 @@ test(steps_are_in_cost_order) :-
     callers_features(F),
     plan_features(F, plan(relationship, Steps, _)),
     Steps = [step(exact, [name("ServeHTTP")], check),
-             step(graph, [relation(callers), name("ServeHTTP")], evidence)].
+             step(graph, [relation(callers), name("ServeHTTP"), match(resolved)], evidence)].
 
 test(plan_names_class_rule_first) :-
     callers_features(F),
     plan_features(F, plan(_, _, [because(cls_relation, _)|Whys])),
     memberchk(because(st_check_target, _), Whys),
+    memberchk(because(st_resolved_callers, _), Whys).
+
+test(callees_follow_edges_by_name) :-
+    features_from_list([tokens(4), content(0), idents([id("ServeHTTP", pascal)]), relation(callees),
+                        relation_object("ServeHTTP")], F),
+    plan_features(F, plan(relationship, Steps, Whys)),
+    memberchk(step(graph, [relation(callees), name("ServeHTTP")], evidence), Steps),
     memberchk(because(st_graph_relation, _), Whys).
 
 test(conceptual_with_focus_runs_exact_before_bm25) :-
@@ -52,7 +59,7 @@ test(retarget_relation) :-
     features_from_list([relation(callers)], F),
     retarget(relationship, F, "ServeHTTP", Steps, because(R, _)),
     R == fb_retarget_relation,
-    Steps == [step(graph, [relation(callers), name("ServeHTTP")], evidence)].
+    Steps == [step(graph, [relation(callers), name("ServeHTTP"), match(resolved)], evidence)].
 
 test(retarget_without_a_relation_is_the_definition) :-
     features_from_list([relation(none)], F),

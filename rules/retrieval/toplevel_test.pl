@@ -6,7 +6,7 @@
 test(plan_from_text_plans_like_plan_features) :-
     plan("what calls ServeHTTP?", plan(Class, Steps, _)),
     Class == relationship,
-    Steps = [step(exact, [name(N)], check), step(graph, [relation(callers), name(N)], evidence)],
+    Steps = [step(exact, [name(N)], check), step(graph, [relation(callers), name(N), match(resolved)], evidence)],
     N == "ServeHTTP".
 
 test(plan_uses_the_available_strategies) :-

@@ -68,3 +68,25 @@
     (qualified_identifier name: (type_identifier) @name)
     (template_type name: (type_identifier) @name)
   ]) @reference.class
+
+; Bindings, for resolving calls (tsresolve.go): the regions names are
+; local to (a class body holds its fields), and parameters, locals and
+; fields with their declared types. #include binds no name.
+[
+  (function_definition) (compound_statement) (for_statement) (for_range_loop) (lambda_expression)
+  (catch_clause) (field_declaration_list)
+] @binding.scope
+
+(parameter_declaration type: (_) @binding.type declarator: (identifier) @binding.name)
+(parameter_declaration type: (_) @binding.type declarator: (reference_declarator (identifier) @binding.name))
+(parameter_declaration type: (_) @binding.type declarator: (pointer_declarator declarator: (identifier) @binding.name))
+(declaration type: (_) @binding.type declarator: (identifier) @binding.name)
+(declaration type: (_) @binding.type declarator: (init_declarator declarator: (identifier) @binding.name))
+(declaration type: (_) @binding.type declarator: (pointer_declarator declarator: (identifier) @binding.name))
+(declaration type: (_) @binding.type declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @binding.name)))
+(declaration type: (_) @binding.type declarator: (reference_declarator (identifier) @binding.name))
+(declaration type: (_) @binding.type declarator: (init_declarator declarator: (reference_declarator (identifier) @binding.name)))
+(field_declaration type: (_) @binding.type declarator: (field_identifier) @binding.name)
+(field_declaration type: (_) @binding.type declarator: (pointer_declarator declarator: (field_identifier) @binding.name))
+(for_range_loop type: (_) @binding.type declarator: (identifier) @binding.name)
+(for_range_loop type: (_) @binding.type declarator: (reference_declarator (identifier) @binding.name))

@@ -40,3 +40,31 @@
 
 (line_comment) @comment
 (block_comment) @comment
+
+; Bindings, for resolving calls (tsresolve.go): the regions names are
+; local to (a class body holds its fields), declared names with their
+; types, and `this` in a class's methods and constructors. Imports bind
+; from the Import facts.
+[
+  (class_body) (method_declaration) (constructor_declaration) (lambda_expression) (block)
+  (for_statement) (enhanced_for_statement) (catch_clause)
+] @binding.scope
+
+(formal_parameter type: (_) @binding.type name: (identifier) @binding.name)
+(local_variable_declaration type: (_) @binding.type declarator: (variable_declarator name: (identifier) @binding.name))
+(field_declaration type: (_) @binding.type declarator: (variable_declarator name: (identifier) @binding.name))
+(enhanced_for_statement type: (_) @binding.type name: (identifier) @binding.name)
+(catch_formal_parameter name: (identifier) @binding.name)
+(lambda_expression parameters: (identifier) @binding.name)
+(inferred_parameters (identifier) @binding.name)
+
+; var x = new C(): x is a C.
+(local_variable_declaration
+  declarator: (variable_declarator
+    name: (identifier) @binding.name
+    value: (object_creation_expression type: (_) @binding.type)))
+
+((class_declaration
+  name: (identifier) @binding.type
+  body: (class_body [(method_declaration) (constructor_declaration)] @binding.scope))
+ (#set! binding.name "this"))

@@ -59,3 +59,8 @@
     property: (property_identifier) @receiver.name))
 
 (comment) @comment
+
+; Parameters, for resolving calls (tsresolve.go; the other bindings:
+; ecmascript-extra.scm).
+(formal_parameters (identifier) @binding.name)
+(formal_parameters (assignment_pattern left: (identifier) @binding.name))

@@ -66,3 +66,56 @@
 ; others (a module-level constant, a class attribute).
 (expression_statement
   (assignment left: (identifier) @name) @definition.variable)
+
+; Bindings, for resolving calls (tsresolve.go). Imports: the name each
+; binds (@binding.import) to a module (@binding.module) or one of its
+; members (@binding.member); `import a.b` binds a.
+(import_statement
+  name: (dotted_name . (identifier) @binding.import @binding.module))
+
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @binding.module
+    alias: (identifier) @binding.import))
+
+(import_from_statement
+  module_name: (_) @binding.module
+  name: (dotted_name) @binding.member @binding.import)
+
+(import_from_statement
+  module_name: (_) @binding.module
+  name: (aliased_import
+    name: (dotted_name) @binding.member
+    alias: (identifier) @binding.import))
+
+; Local names: the functions and lambdas they are local to, parameters
+; (with their annotation, if any), and assigned, loop, with and except
+; names. self and cls, the first parameter of a method, are its class.
+[(function_definition) (lambda)] @binding.scope
+
+(parameters (identifier) @binding.name)
+(lambda_parameters (identifier) @binding.name)
+(default_parameter name: (identifier) @binding.name)
+(typed_parameter (identifier) @binding.name type: (type) @binding.type)
+(typed_default_parameter name: (identifier) @binding.name type: (type) @binding.type)
+(assignment left: (identifier) @binding.name)
+(assignment left: (identifier) @binding.name type: (type) @binding.type)
+(assignment left: (pattern_list (identifier) @binding.name))
+(for_statement left: (identifier) @binding.name)
+(for_statement left: (pattern_list (identifier) @binding.name))
+(as_pattern alias: (as_pattern_target (identifier) @binding.name))
+
+((class_definition
+  name: (identifier) @binding.type
+  body: (block
+    (function_definition
+      parameters: (parameters . (identifier) @binding.name)) @binding.scope))
+ (#match? @binding.name "^(self|cls)$"))
+
+((class_definition
+  name: (identifier) @binding.type
+  body: (block
+    (decorated_definition
+      definition: (function_definition
+        parameters: (parameters . (identifier) @binding.name)) @binding.scope)))
+ (#match? @binding.name "^(self|cls)$"))

@@ -75,3 +75,23 @@
     (identifier) @_test
     !arguments)
   (#eq? @_test "test")) @role.test
+
+; Bindings, for resolving calls (tsresolve.go): the regions names are
+; local to, parameters and let names with their types, and self and Self
+; in an impl's functions. Imports bind from the Import facts.
+[(function_item) (block) (closure_expression)] @binding.scope
+
+(parameter pattern: (identifier) @binding.name type: (_) @binding.type)
+(let_declaration pattern: (identifier) @binding.name)
+(let_declaration pattern: (identifier) @binding.name type: (_) @binding.type)
+(closure_parameters (identifier) @binding.name)
+
+((impl_item
+  type: (_) @binding.type
+  body: (declaration_list (function_item) @binding.scope))
+ (#set! binding.name "self"))
+
+((impl_item
+  type: (_) @binding.type
+  body: (declaration_list (function_item) @binding.scope))
+ (#set! binding.name "Self"))

@@ -105,3 +105,11 @@
     property: (property_identifier) @receiver.name))
 
 (comment) @comment
+
+; Parameters and declared names with their annotated types, for resolving
+; calls (tsresolve.go; the other bindings: ecmascript-extra.scm).
+(required_parameter pattern: (identifier) @binding.name)
+(required_parameter pattern: (identifier) @binding.name type: (type_annotation) @binding.type)
+(optional_parameter pattern: (identifier) @binding.name)
+(optional_parameter pattern: (identifier) @binding.name type: (type_annotation) @binding.type)
+(variable_declarator name: (identifier) @binding.name type: (type_annotation) @binding.type)

@@ -9,7 +9,7 @@ import (
 // SchemaVersion is the database schema this build writes, stored in PRAGMA
 // user_version. Open migrates older databases up to it, in one transaction,
 // and refuses newer ones with *SchemaError.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migrations[i] takes a database from version i to i+1. Append only: never
 // edit a migration that has shipped.
@@ -19,6 +19,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	migrate3, // skipped files, language decisions
 	migrate4, // settings that outlive one command (the size cap)
 	migrate5, // roles of files and symbols (source, test, example)
+	migrate6, // how each call was resolved
 }
 
 // migrate brings the database to version want (≤ len(migrations)).
@@ -203,5 +204,21 @@ func migrate5(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx,
 		`ALTER TABLE files ADD COLUMN role TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE symbols ADD COLUMN role TEXT NOT NULL DEFAULT ''`,
+	)
+}
+
+// migrate6 records how each call reference was resolved from syntax
+// (sourcefacts.Reference.Via, Module, Type, Path) and the type each
+// definition's declaration writes (sourcefacts.Symbol.Type). Rows written
+// before it have none (calls by name); the extractor version changed with
+// it (sourcefacts.ExtractorVersion), so every file is extracted again at
+// its next validation and its rows replaced.
+func migrate6(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`ALTER TABLE refs ADD COLUMN via TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE refs ADD COLUMN module TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE refs ADD COLUMN type TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE refs ADD COLUMN path TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE symbols ADD COLUMN type TEXT NOT NULL DEFAULT ''`,
 	)
 }

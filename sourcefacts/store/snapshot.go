@@ -471,24 +471,24 @@ func prefixed(p, cols string) string {
 }
 
 func symbolCols(p string) string {
-	return prefixed(p, "name, kind, receiver, container, signature, doc, sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role")
+	return prefixed(p, "name, kind, receiver, container, signature, doc, sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role, type")
 }
 
 func symbolDest(y *sourcefacts.Symbol) []any {
 	g, n := &y.Range, &y.NameRange
 	return []any{&y.Name, &y.Kind, &y.Receiver, &y.Container, &y.Signature, &y.Doc,
 		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol,
-		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol, &y.Role}
+		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol, &y.Role, &y.Type}
 }
 
 func refCols(p string) string {
-	return prefixed(p, "name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec")
+	return prefixed(p, "name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec, via, module, type, path")
 }
 
 func refDest(r *sourcefacts.Reference) []any {
 	g := &r.Range
 	return []any{&r.Name, &r.Kind, &r.Receiver, &r.Enclosing,
-		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol}
+		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol, &r.Via, &r.Module, &r.Type, &r.Path}
 }
 
 func importCols(p string) string {
@@ -582,7 +582,7 @@ func (sn *Snapshot) Callers(ctx context.Context, name string) ([]CallerHit, erro
 		COALESCE(e.signature, ''), COALESCE(e.doc, ''),
 		COALESCE(e.sb, 0), COALESCE(e.eb, 0), COALESCE(e.sl, 0), COALESCE(e.el, 0), COALESCE(e.sc, 0), COALESCE(e.ec, 0),
 		COALESCE(e.nsb, 0), COALESCE(e.neb, 0), COALESCE(e.nsl, 0), COALESCE(e.nel, 0), COALESCE(e.nsc, 0), COALESCE(e.nec, 0),
-		COALESCE(e.role, '')
+		COALESCE(e.role, ''), COALESCE(e.type, '')
 		FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN dirty d ON d.path = f.path
 		LEFT JOIN symbols e ON e.file_id = r.file_id AND e.idx = r.enclosing
 		WHERE r.name = ? AND r.kind = 'call' AND f.present = 1`

@@ -604,15 +604,15 @@ func (ps *stmts) prepare(ctx context.Context) error {
 	p(&ps.delImp, `DELETE FROM imports WHERE file_id = ?`)
 	const (
 		symHead = `INSERT INTO symbols(file_id, idx, file_gen, name, kind, receiver, container, signature, doc,
-			sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role)`
-		refHead = `INSERT INTO refs(file_id, idx, file_gen, name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec)`
+			sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role, type)`
+		refHead = `INSERT INTO refs(file_id, idx, file_gen, name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec, via, module, type, path)`
 		impHead = `INSERT INTO imports(file_id, idx, file_gen, path, alias, sb, eb, sl, el, sc, ec)`
 	)
-	p(&ps.insSym, symHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	p(&ps.insRef, refHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	p(&ps.insSym, symHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	p(&ps.insRef, refHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	p(&ps.insImp, impHead+` VALUES (?,?,?,?,?,?,?,?,?,?,?)`)
-	p(&ps.insSymN, multiRow(symHead, 22))
-	p(&ps.insRefN, multiRow(refHead, 13))
+	p(&ps.insSymN, multiRow(symHead, 23))
+	p(&ps.insRefN, multiRow(refHead, 17))
 	p(&ps.insImpN, multiRow(impHead, 11))
 	p(&ps.updFile, `UPDATE files SET present = 1, hash = ?, len = ?, file_gen = ?, parse_gen = ?, published_gen = ?,
 		parser = ?, grammar = ?, grammar_version = ?, extractor = ?, schema_version = ?, language = ?, test = ?, package = ?,
@@ -687,7 +687,7 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		g, n := y.Range, y.NameRange
 		return append(a, id, i, fileGen, y.Name, y.Kind, y.Receiver, y.Container, y.Signature, y.Doc,
 			g.StartByte, g.EndByte, g.StartLine, g.EndLine, g.StartCol, g.EndCol,
-			n.StartByte, n.EndByte, n.StartLine, n.EndLine, n.StartCol, n.EndCol, y.Role)
+			n.StartByte, n.EndByte, n.StartLine, n.EndLine, n.StartCol, n.EndCol, y.Role, y.Type)
 	}); err != nil {
 		return err
 	}
@@ -695,7 +695,7 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		f := &ff.References[i]
 		g := f.Range
 		return append(a, id, i, fileGen, f.Name, f.Kind, f.Receiver, f.Enclosing,
-			g.StartByte, g.EndByte, g.StartLine, g.EndLine, g.StartCol, g.EndCol)
+			g.StartByte, g.EndByte, g.StartLine, g.EndLine, g.StartCol, g.EndCol, f.Via, f.Module, f.Type, f.Path)
 	}); err != nil {
 		return err
 	}

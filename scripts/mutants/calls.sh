@@ -1,0 +1,47 @@
+# Mutants for call resolution and the callers rules (issue 10, faults 4
+# and 5; see scripts/mutants.sh).
+
+# sourcefacts: what a file's syntax says about a call.
+mutant "a package qualifier resolves to its import path" sourcefacts/tsresolve.go 's|r.Via, r.Module = ViaImport, t.module|r.Via, r.Module = ViaImport, ""|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "a local binding is visible only after its declaration" sourcefacts/tsresolve.go 's#|| !b.file \&\& b.from > pos {#|| false {#' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "the innermost binding of a name wins" sourcefacts/tsresolve.go 's|best == nil \|\| b.scope.start > best.scope.start|best == nil \|\| b.scope.start < best.scope.start|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "a type switch case of several types gives no type" sourcefacts/tscaptures.go 's|ChildrenByFieldName("type", cur)) > 1|ChildrenByFieldName("type", cur)) > 3|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "a field of a receiver is a path step" sourcefacts/callhooks.go 's|base.path = append(slices.Clone(base.path), x.text(f, 256))|base.path = slices.Clone(base.path)|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "a call's result is a path step" sourcefacts/callhooks.go 's|base.path\[len(base.path)-1\] += "()"|base.path[len(base.path)-1] += ""|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "a binding of a call's second result says so" sourcefacts/tsresolve.go 's|r.path\[n-1\]+strconv.Itoa(b.result))|r.path[n-1]+strconv.Itoa(0))|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+
+# sourcefacts: Scopes, across the tree.
+mutant "an import votes for an offset only if it names the scope's package" sourcefacts/scopes.go 's|if s.names\[key\] != lastName(im.Path, lang) {|if s.names[key] == "-" {|' ./sourcefacts -run TestScopesMapImportsToTheTreeByTheirCommonSuffix
+mutant "a method promoted through an embedded field is found" sourcefacts/scopes.go 's|if sc, t, d, ok := s.member(e.scope, e.typ, name, depth+1); ok {|if sc, t, d, ok := s.member(e.scope, e.typ, name, depth+1); false \&\& ok {|' ./sourcefacts -run TestScopesFollowReceiversAcrossFiles
+mutant "an element of a slice type is its element type" sourcefacts/gotypes.go 's|return strings.TrimSpace(t\[2:\])|return ""|' ./sourcefacts -run TestScopesFollowReceiversAcrossFiles
+mutant "a dot import's package holds the file's unqualified names" sourcefacts/scopes.go 's|					out = append(out, sc)|					_ = sc|' ./sourcefacts -run TestScopesFollowReceiversAcrossFiles
+mutant "an unimported Java class outside the package is java.lang's" sourcefacts/scopes.go 's|return CallTarget{Via: r.Via, Scope: extScope + "java.lang", Type: r.Type}|return CallTarget{}|' ./sourcefacts -run TestScopesResolveModulesOfOtherLanguages
+mutant "a Python relative import counts its dots" sourcefacts/scopes.go 's|for i := 1; i < len(spec)-len(rest); i++ {|for i := 0; i < len(spec)-len(rest); i++ {|' ./sourcefacts -run TestScopesResolveModulesOfOtherLanguages
+
+# store: the facts survive the round trip.
+mutant "schema 6 adds the calls' resolution" sourcefacts/store/schema.go '/ADD COLUMN via TEXT/d' ./sourcefacts/store -run TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction
+mutant "a declaration's written type is stored" sourcefacts/store/validate.go 's|n.StartCol, n.EndCol, y.Type)|n.StartCol, n.EndCol, "")|' ./sourcefacts/store -run TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction
+
+# retrieval/embedded: matching calls to the definitions a name denotes.
+mutant "a resolved call matches only its own definition" retrieval/embedded/callers.go 's|case !ext \&\& targets\[callTarget{scope, typ, base}\]:|case !ext:|' ./retrieval/embedded -run TestCallersFollowResolvedCallsNotNames
+mutant "Resolved drops the matches by name" retrieval/embedded/callers.go 's|m == retrieval.MatchName \&\& req.Resolved|m == retrieval.MatchName \&\& false|' ./retrieval/embedded -run TestCallersFollowResolvedCallsNotNames
+mutant "an external call matches only its qualifier" retrieval/embedded/callers.go '/^func endsWithNames/a\	return true' ./retrieval/embedded -run TestCallersFollowResolvedCallsNotNames
+mutant "a scope-qualified name denotes that scope's definition" retrieval/embedded/callers.go '/^func scopeQualified/,/^}/s|if qual == "" {|if true {|' ./retrieval/embedded -run 'TestCallersFollowResolvedCallsNotNames|TestExactFindsScopeQualified'
+mutant "exact reads a name as scope-qualified only when nothing else matches" retrieval/embedded/search.go 's|	if err != nil \|\| len(hits) > 0 {|	if err != nil {|' ./retrieval/embedded -run TestExactFindsScopeQualifiedNamesOnlyWhenNothingElseMatches
+
+# rules: what of a callers step is evidence.
+mutant "a callers step keeps only resolved calls" rules/retrieval/callers.pl 's|name(T), match(resolved)\], evidence)) :- !.|name(T)], evidence)) :- !.|' ./rules -run TestRules
+mutant "an undefined name is asked for its call sites" rules/retrieval/callers.pl 's|\\+ tried_graph(H, T, resolved), !,|fail, !,|' ./rules -run TestRules
+mutant "a qualified name nothing defines or calls is settled" rules/retrieval/callers.pl 's|Q = \[_\|_\], N = \[_\|_\], !.|Q = [_\|_], N = [_\|_], fail.|' ./rules -run TestRules
+mutant "calls by name follow when nothing resolves" rules/retrieval/callers.pl 's|\\+ tried_graph(H, T, by_name).|fail.|' ./rules -run TestRules
+mutant "no fuzzy retarget for a qualified relation target" rules/retrieval/strategy.pl 's|\\+ ( Class == relationship, qualified_name(T) ),|true,|' ./rules -run TestRules
+mutant "a fallback's step is not run twice" rules/retrieval/evidence.pl 's|(   memberchk(S, Drop)|(   fail|' ./rules -run TestRules
+mutant "the façade answers fault 5 with external call sites" rules/retrieval/callers.pl 's|\\+ tried_graph(H, T, resolved), !,|fail, !,|' . -run TestCallersOfANameDefinedOutsideTheTreeAreItsCallSites
+
+# The CLI and the measuring stick.
+mutant "an answer for another name says so first" cmd/rlm/output.go '0,/if a.Resolved != nil {/s//if false {/' ./cmd/rlm -run TestSearchGapFallbackIsExplained
+mutant "the callers task qualifies an ambiguous name by its package" eval/callers.go 's|if same > 1 \&\& d.Package != ""|if same > 1000 \&\& d.Package != ""|' ./eval -run TestCallersTaskNamesEachTargetAsAUserMust
+
+# C++: classes by name across the tree.
+mutant "a C++ qualified call's scope is a class" sourcefacts/callhooks.go 's|case "namespace_identifier", "type_identifier", "template_type", "qualified_identifier":|case "-":|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+mutant "this in an out-of-class method is its class" sourcefacts/tsresolve.go 's|if (head == "this" \|\| head == "self") \&\& len(rest) == 0 {|if head == "-" \&\& len(rest) == 0 {|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax

@@ -1,0 +1,222 @@
+package sourcefacts
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// scopedTree extracts files (path -> source) as one tree rooted at root.
+func scopedTree(t *testing.T, root string, files map[string]string) ([]*FileFacts, *Scopes) {
+	t.Helper()
+	e := newAllExtractor(t)
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var ffs []*FileFacts
+	for _, p := range paths {
+		ff, err := e.Extract(context.Background(), p, []byte(files[p]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ff.Status != StatusCurrent {
+			t.Fatalf("%s: %s %s", p, ff.Status, ff.Error)
+		}
+		ff.Provenance.Project = root
+		ffs = append(ffs, ff)
+	}
+	return ffs, NewScopes(root, ffs)
+}
+
+// callTargets is what Call says of every call of name in file path, by
+// line: "via scope type".
+func callTargets(ffs []*FileFacts, sc *Scopes, path, name string) map[int]string {
+	out := map[int]string{}
+	for _, f := range ffs {
+		if f.Provenance.Path != path {
+			continue
+		}
+		for _, r := range f.References {
+			if r.Kind == RefCall && r.Name == name {
+				c := sc.Call(f, r)
+				out[r.Range.StartLine] = fmt.Sprintf("%s %s %s", c.Via, c.Scope, c.Type)
+			}
+		}
+	}
+	return out
+}
+
+// TestScopesMapImportsToTheTreeByTheirCommonSuffix: a tree's own import
+// paths place it (a module's path, or its place under GOROOT/src) without
+// go.mod; a directory's importable package is the one most of its files
+// declare; other imports are outside the tree.
+func TestScopesMapImportsToTheTreeByTheirCommonSuffix(t *testing.T) {
+	ffs, sc := scopedTree(t, "/src/net/http", map[string]string{
+		"server.go":               "package http\n\nfunc Serve() {}\n",
+		"triv.go":                 "//go:build ignore\n\npackage main\n\nimport \"net/http\"\n\nfunc main() { http.Serve() }\n",
+		"internal/ascii/print.go": "package ascii\n\nfunc Lower(s string) string { return s }\n",
+		"client.go": `package http
+
+import (
+	"net/http/internal/ascii"
+	"strings"
+)
+
+func get(s string) string { return ascii.Lower(strings.ToLower(s)) }
+`,
+		"httptest/server.go": `package httptest
+
+import "net/http"
+
+func Start() { http.Serve() }
+`,
+	})
+	got := map[string]map[int]string{
+		"client Lower":   callTargets(ffs, sc, "client.go", "Lower"),
+		"client ToLower": callTargets(ffs, sc, "client.go", "ToLower"),
+		"httptest Serve": callTargets(ffs, sc, "httptest/server.go", "Serve"),
+		"triv Serve":     callTargets(ffs, sc, "triv.go", "Serve"),
+	}
+	want := map[string]map[int]string{
+		"client Lower":   {8: "import go:internal/ascii:ascii "},
+		"client ToLower": {8: "import ext:strings "},
+		"httptest Serve": {5: "import go:.:http "},
+		"triv Serve":     {7: "import go:.:http "},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	// A one-package tree that nothing in it imports is not placed by
+	// the imports it makes: fmt is no name of the root package.
+	ffs, sc = scopedTree(t, "/src/app", map[string]string{
+		"a.go": "package app\n\nimport \"fmt\"\n\nfunc A() string { return fmt.Sprint(1) }\n",
+		"b.go": "package app\n\nimport \"fmt\"\n\nfunc B() string { return fmt.Sprint(2) }\n",
+	})
+	if d := cmp.Diff(map[int]string{5: "import ext:fmt "}, callTargets(ffs, sc, "a.go", "Sprint")); d != "" {
+		t.Errorf("a tree importing fmt (-want +got):\n%s", d)
+	}
+}
+
+// TestScopesFollowReceiversAcrossFiles: fields, results, embedded
+// fields, aliases, elements, conversions and dot imports are followed
+// through the declarations of the whole tree; a path that leaves the
+// tree is external, one that cannot be followed is by name.
+func TestScopesFollowReceiversAcrossFiles(t *testing.T) {
+	ffs, sc := scopedTree(t, "/m", map[string]string{
+		"web/types.go": `package web
+
+import "bufio"
+
+type body struct{}
+
+func (b *body) Read(p []byte) (int, error) { return 0, nil }
+
+type Request struct {
+	Body *body
+	br   *bufio.Reader
+}
+
+type wrapped struct{ *Request }
+
+type Alias = body
+
+type Bodies []*body
+
+var Default = &Request{}
+
+func NewRequest() (*Request, error) { return nil, nil }
+`,
+		"web/use.go": `package web
+
+func use(r *Request, w wrapped, a Alias, bs Bodies, m map[string]*body, ch chan *body) {
+	r.Body.Read(nil)
+	w.Body.Read(nil)
+	a.Read(nil)
+	bs[0].Read(nil)
+	m["k"].Read(nil)
+	(<-ch).Read(nil)
+	req, _ := NewRequest()
+	req.Body.Read(nil)
+	Default.Body.Read(nil)
+	r.br.Read(nil)
+	r.nope.Read(nil)
+	Bodies(nil)[0].Read(nil)
+}
+`,
+		"web/use_test.go": `package web_test
+
+import . "example.com/m/web"
+
+func useDot() {
+	r, _ := NewRequest()
+	r.Body.Read(nil)
+}
+`,
+		"other/x.go": `package other
+
+import "example.com/m/web"
+
+func x() { web.NewRequest() }
+`,
+	})
+	got := callTargets(ffs, sc, "web/use.go", "Read")
+	want := map[int]string{
+		4: "receiver go:web:web body", 5: "receiver go:web:web body", 6: "receiver go:web:web body",
+		7: "receiver go:web:web body", 8: "receiver go:web:web body", 9: "receiver go:web:web body",
+		11: "receiver go:web:web body", 12: "receiver go:web:web body", 13: "receiver ext:bufio Reader",
+		14: "  ", 15: "receiver go:web:web body",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("web/use.go (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[int]string{7: "receiver go:web:web body"}, callTargets(ffs, sc, "web/use_test.go", "Read")); d != "" {
+		t.Errorf("a dot import (-want +got):\n%s", d)
+	}
+}
+
+// TestScopesResolveModulesOfOtherLanguages: Python absolute and relative
+// imports (a package at the tree's root named by the root directory),
+// JavaScript relative specifiers (index files too), Java packages and
+// java.lang, Rust crate:: paths.
+func TestScopesResolveModulesOfOtherLanguages(t *testing.T) {
+	ffs, sc := scopedTree(t, "/lib/json", map[string]string{
+		"__init__.py":      "from .decoder import scan\n\ndef loads(s):\n    return scan(s)\n",
+		"decoder.py":       "def scan(s):\n    return s\n",
+		"sub/a.py":         "from .b import g\n\n\ndef f():\n    g()\n",
+		"sub/b.py":         "def g():\n    pass\n",
+		"tool.py":          "import json.decoder\nimport json\n\ndef main():\n    json.decoder.scan(1)\n    json.loads(2)\n",
+		"web/app.js":       "const u = require('../util');\nconst { put } = require('./store');\nfunction f() { u.get(); put(); }\n",
+		"util/index.js":    "function get() {}\nmodule.exports = { get };\n",
+		"web/store.js":     "function put() {}\nmodule.exports = { put };\n",
+		"j/a/A.java":       "package a;\n\nimport b.B;\n\nclass A {\n  void f() { B.g(); String.format(\"\"); C.h(); }\n}\n",
+		"j/b/B.java":       "package b;\n\npublic class B {\n  public static void g() {}\n}\n",
+		"j/a/C.java":       "package a;\n\nclass C {\n  static void h() {}\n}\n",
+		"rs/src/lib.rs":    "pub mod conn;\npub mod server;\n",
+		"rs/src/conn.rs":   "pub struct Conn;\nimpl Conn {\n    pub fn open() -> Conn { Conn }\n}\n",
+		"rs/src/server.rs": "use crate::conn::Conn;\nfn dial() { Conn::open(); }\n",
+	})
+	for _, tc := range []struct {
+		path, name string
+		want       map[int]string
+	}{
+		{"__init__.py", "scan", map[int]string{4: "import py:decoder "}},
+		{"tool.py", "scan", map[int]string{5: "import py:decoder "}},
+		{"sub/a.py", "g", map[int]string{5: "import py:sub/b "}},
+		{"tool.py", "loads", map[int]string{6: "import py:. "}},
+		{"web/app.js", "get", map[int]string{3: "import js:util/index "}},
+		{"web/app.js", "put", map[int]string{3: "import js:web/store "}},
+		{"j/a/A.java", "g", map[int]string{6: "import java:b B"}},
+		{"j/a/A.java", "format", map[int]string{6: "receiver ext:java.lang String"}},
+		{"j/a/A.java", "h", map[int]string{6: "receiver java:a C"}},
+		{"rs/src/server.rs", "open", map[int]string{2: "import rs:rs/src/conn Conn"}},
+	} {
+		if d := cmp.Diff(tc.want, callTargets(ffs, sc, tc.path, tc.name)); d != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tc.path, tc.name, d)
+		}
+	}
+}

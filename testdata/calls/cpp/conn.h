@@ -1,0 +1,7 @@
+#pragma once
+
+class Conn {
+ public:
+  void send();
+  static Conn open();
+};

@@ -1,0 +1,3 @@
+#include "mail.h"
+
+void Mail::send() {}

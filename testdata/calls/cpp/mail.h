@@ -1,0 +1,7 @@
+#pragma once
+
+// A Mail's send is not a Conn's.
+class Mail {
+ public:
+  void send();
+};

@@ -1,0 +1,7 @@
+package com.acme.codec;
+
+public class Json {
+    public static Object parse(String s) {
+        return s;
+    }
+}

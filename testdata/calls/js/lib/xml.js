@@ -1,0 +1,6 @@
+// The same name as lib/json.js's parse.
+function parse(s) {
+  return s;
+}
+
+module.exports = { parse };

@@ -1,0 +1,1 @@
+"""A package with two modules that both define loads."""

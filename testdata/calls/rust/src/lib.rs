@@ -1,0 +1,3 @@
+pub mod conn;
+pub mod mail;
+pub mod server;
