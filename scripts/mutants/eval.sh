@@ -1,5 +1,5 @@
 # Mutants for eval/ (rlm eval; see scripts/mutants.sh).
-mutant "callers gold follows selector calls (methods, package functions)" eval/gocallers.go 's|id = f.Sel|_ = f|' ./eval -run TestCallersGoldIsResolvedByGoTypesNotByName
+mutant "callers gold follows selector calls (methods, package functions)" internal/gocall/gocall.go 's|id = f.Sel|_ = f|' ./eval -run TestCallersGoldIsResolvedByGoTypesNotByName
 mutant "callers gold resolves the tree's own imports to the tree" eval/gocallers.go 's|dir != "" \&\& !c.busy\[dir\]|dir == "-" \&\& !c.busy[dir]|' ./eval -run TestCallersGoldIsResolvedByGoTypesNotByName
 mutant "the doc-stripped copy blanks comments above definitions" eval/strip.go 's|ls\[i\] = ""|_ = ls[i]|' ./eval -run TestStrippedCopyLosesEveryDocAndKeepsEveryLine
 mutant "the doc-stripped copy removes Python docstrings" eval/strip.go 's|ls\[first\] = indent + "pass"|ls[first] = indent + "\\"\\"\\"x\\"\\"\\""|' ./eval -run TestStrippedCopyLosesEveryDocAndKeepsEveryLine
@@ -21,6 +21,6 @@ mutant "a later step's evidence fills the gap" planner/search.go 's|			ans.Gap =
 mutant "the floor rule judges weak embedding hits" rules/retrieval/floor.pl 's|^    Top < Floor,$|    Top < Floor, fail,|' ./planner -run TestWeakEmbeddingHitsAloneAreNoEvidenceAndTheGapIsTheFinalOne
 mutant "embedding hits with BM25 support are kept (rule test)" rules/retrieval/floor.pl 's|^    ( S == exact ; S == lexical ),$|    S == none,|' ./rules -run TestRules
 mutant "a doc sentence with an unnamed relation object is a description (rule)" rules/retrieval/wording.pl 's|^    \\+ named_object(F, O).$|    named_object(F, O).|' ./rules -run TestRules
-mutant "a description tries BM25 before embeddings (rule)" rules/retrieval/wording.pl 's|^extra_strategy(description, F, step(lexical, \[text(T2)\], evidence),|extra_strategy(description, F, step(vector, [text(T2)], evidence),|' ./rules -run TestRules
+mutant "a description tries BM25 before embeddings (rule)" rules/retrieval/wording.pl 's|^extra_strategy(description, F, Avail, step(lexical, \[text(T2)\], evidence),|extra_strategy(description, F, Avail, step(vector, [text(T2)], evidence),|' ./rules -run TestRules
 mutant "known stopwords are no relation objects in sentences" bridge/features.go 's|			!stopwords.Function(lower\[i\]) \&\& known(t) {|			known(t) {|' . -run TestAKnownFunctionWordIsStillAWord
 mutant "a query of one token is a name as typed (empty? over empty)" bridge/features.go 's|ri == len(raw)-1 \&\& len(raw) > 1, known)|ri == len(raw)-1, known)|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions

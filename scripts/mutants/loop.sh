@@ -9,8 +9,8 @@ mutant "retrieve capped by the host's evidence limit" loop/builtins.go 's|		limi
 mutant "retrieve limit decoded as a number" loop/builtins.go 's|	Limit float64 `json:"limit"`|	Limit int `json:"limit"`|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
 mutant "retriever errors hidden from the model" loop/builtins.go 's|		return nil, \&tools.ModelError{Message: "retrieve: the search failed; try another query, or answer from the evidence you have and say what is missing", Err: err}|		return nil, tools.ModelErrorf("retrieve: %v", err)|' ./loop -run TestRetrieverErrorsReachTheModelAsAFixedSentence
 mutant "citations re-read at the end" loop/evidence.go 's|			current = err == nil|			current = err == nil \|\| true|' ./loop -run TestEvidenceWhoseFileChangedBeforeTheAnswerIsNotCited
-mutant "a bare path does not cite" loop/evidence.go 's|	return named \&\& mentionsWord(answer, lastPart(e.Symbol))|	return named|' ./loop -run TestAnAnswerCites
-mutant "a symbol is matched as a whole word" loop/evidence.go 's|		if (i == 0 \|\| !ident(s\[i-1\])) \&\& (end == len(s) \|\| !ident(s\[end\])) {|		if _, _ = ident, end; true {|' ./loop -run TestAnAnswerCites
+mutant "a bare path does not cite" loop/evidence.go 's|	return bare \&\& mentionsSymbol(answer, e.Symbol)|	return bare|' ./loop -run TestAnAnswerCites
+mutant "a symbol is matched as a whole word" loop/evidence.go 's|		if (i == 0 \|\| !isIdentByte(s\[i-1\])) \&\& (end == len(s) \|\| !isIdentByte(s\[end\])) {|		if _ = end; true {|' ./loop -run TestAnAnswerCites
 mutant "streamed calls set apart" loop/run.go 's|					r.opts.OnDelta(StreamSeparator)|					_ = StreamSeparator|' ./loop -run TestTextStreamedBeforeAToolCallIsSetApart
 mutant "negative token counts clamped" loop/budget.go 's|	clamp := func(n int64) int { return int(min(max(n, 0), MaxReportedTokens)) }|	clamp := func(n int64) int { return int(n) }|' ./loop -run TestTokenCountsFromTheServerAreClamped
 mutant "rlm ask checks the key variable before indexing" cmd/rlm/route.go 's|	if \*c.keyEnv != "" \&\& os.Getenv(\*c.keyEnv) == "" {|	if _ = os.Getenv; false {|' ./cmd/rlm -run TestAskWithAnUnsetKeyVariableFailsBeforeIndexing

@@ -43,7 +43,7 @@ mutant "a quote is at least three words" retrieval/demote.go 's|if len(q) < 3 {|
 mutant "demotion keeps every hit, in every strategy" retrieval/demote.go 's|out := append(front, back...)|out := front|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 
 # The planner runs what the rules decide.
-mutant "a step's demotion is run" planner/search.go 's|return retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})|return b.Search(ctx, req)|' . -run TestDescriptionsRankTheCodeBeforeItsTestsAndExamplesInEveryLanguage
+mutant "a step's demotion is run" planner/search.go 's|hits, err := retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})|hits, err := b.Search(ctx, req)|' . -run TestDescriptionsRankTheCodeBeforeItsTestsAndExamplesInEveryLanguage
 mutant "examples(exclude) is a filter" planner/types.go 's|req.Filter.ExcludeRoles = \[\]string{retrieval.RoleExample}|req.Filter.ExcludeRoles = nil|' . -run TestRoleFiltersAreHonouredInEveryMode
 mutant "examples(only) is a filter" planner/types.go 's|req.Filter.Roles = \[\]string{retrieval.RoleExample}|req.Filter.Roles = nil|' . -run TestRoleFiltersAreHonouredInEveryMode
 mutant "demote(R) is decoded" planner/decode.go 's|s.Demote = append(s.Demote, val)|s.Demote = nil|' . -run TestDescriptionsRankTheCodeBeforeItsTestsAndExamplesInEveryLanguage

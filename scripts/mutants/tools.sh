@@ -30,9 +30,9 @@ mutant "result size bounded" tools/executor.go 's|len(b) > max {|len(b) > max+2 
 mutant "duplicate registration refused" tools/registry.go 's|if _, dup := r.tools\[t.Name\]; dup {|if false {|' ./tools -run TestRegisterRefusesMalformedBindings
 mutant "nil handler refused" tools/registry.go 's|if t.Handler == nil {|if false {|' ./tools -run TestRegisterRefusesMalformedBindings
 mutant "unknown side effect refused" tools/registry.go 's|if !t.SideEffect.Valid() {|if false {|' ./tools -run TestRegisterRefusesMalformedBindings
-mutant "schema checked against the meta-schema" tools/schema.go 's|if err := meta.Validate(doc); err != nil {|if err := meta.Validate(doc); false \&\& err != nil {|' ./tools -run TestRegisterRefusesMalformedBindings
-mutant "schema root is an object" tools/schema.go 's|if s.Type != "object" {|if false {|' ./tools -run TestRegisterRefusesMalformedBindings
-mutant "registry keeps its own copy" tools/registry.go 's|entry{tool: t.clone(), schema: rs}|entry{tool: t, schema: rs}|' ./tools -run TestRegistryListsToolsByNameAndKeepsItsOwnCopies
+mutant "schema checked against the meta-schema" internal/schemacheck/schemacheck.go 's|if err := meta.Validate(doc); err != nil {|if err := meta.Validate(doc); false \&\& err != nil {|' ./tools -run TestRegisterRefusesMalformedBindings
+mutant "schema root is an object" internal/schemacheck/schemacheck.go 's|if s.Type != "object" {|if false {|' ./tools -run TestRegisterRefusesMalformedBindings
+mutant "registry keeps its own copy" tools/registry.go 's|entry{tool: t.clone(), schema: rs, raw: raw}|entry{tool: t, schema: rs, raw: raw}|' ./tools -run TestRegistryListsToolsByNameAndKeepsItsOwnCopies
 mutant "lookup hands out a copy" tools/registry.go 's|return e.tool.clone(), ok|return e.tool, ok|' ./tools -run TestRegistryListsToolsByNameAndKeepsItsOwnCopies
 mutant "tools sorted by name" tools/registry.go 's|return strings.Compare(a.Name, b.Name)|return -strings.Compare(a.Name, b.Name)|' ./tools -run TestRegistryListsToolsByNameAndKeepsItsOwnCopies
 mutant "registry locked for writers" tools/registry.go '/^\tr.mu.Lock()$/,+1d' ./tools -race -run TestExecuteIsSafeForConcurrentUse
