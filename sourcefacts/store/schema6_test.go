@@ -9,9 +9,8 @@ import (
 
 // TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction: a schema 4
 // database keeps its rows when migrated through 5 and 6 (their calls
-// read as by name),
-// and the facts the store extracts after it record how each call
-// resolved and the types declarations write.
+// read as by name), and the facts the store extracts after it record
+// how each call resolved and the types declarations write.
 func TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction(t *testing.T) {
 	ctx := testCtx(t)
 	root := realTree(t)
