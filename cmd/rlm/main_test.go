@@ -206,7 +206,10 @@ func TestConceptualQueryIsAnsweredByBM25WithTheLexicalLocalEmbedder(t *testing.T
 // server it is skipped, except in CI where that is a failure.
 func TestChromaBackendEndToEnd(t *testing.T) {
 	url := testfixture.ChromaURL(t)
-	out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "--backend", "chroma", "--chroma-url", url, "parse multipart form boundary")
+	// Misspelled words BM25 cannot match: the lexical local embedder's
+	// character n-grams can, so the rules go on to hybrid search, whose
+	// vectors are the server's.
+	out, errs, code := runCLI(t, "", "search", "--root", sample, "--json", "--backend", "chroma", "--chroma-url", url, "multipat formm boundry parsr")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -214,7 +217,7 @@ func TestChromaBackendEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &a); err != nil {
 		t.Fatal(err)
 	}
-	if a.Class != "conceptual" || len(a.Hits) == 0 || a.Hits[0].Strategy != "hybrid" {
+	if a.Class != "conceptual" || len(a.Hits) == 0 || a.Hits[0].Symbol != "Fetch" || a.Hits[0].Strategy != "hybrid" {
 		t.Fatalf("answer %+v", a)
 	}
 	// Exact and graph steps still work beside Chroma.
