@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +21,7 @@ import (
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
-// buildBatch is how many documents one Upsert writes.
+// buildBatch is about how many documents one ReplaceSources call writes.
 const buildBatch = 2000
 
 // searchIndex is an open search index and the shared lock that keeps
@@ -47,36 +46,38 @@ func (ix *searchIndex) close() error {
 // snapshot's index without vectors instead, as a noVectors: exact,
 // lexical and graph search keep working, vector and hybrid steps report
 // the failure.
-func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, bool, error) {
+func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, indexBuild, error) {
 	vectors := p.opts.Embedder != nil
-	ix, reused, err := p.openIndex(ctx, sn, id, files, current, vectors)
+	ix, how, err := p.openIndex(ctx, sn, id, files, current, vectors)
 	ue, unavailable := errors.AsType[*retrieval.UnavailableError](err)
 	if !vectors || !unavailable || ctx.Err() != nil {
-		return ix, reused, err
+		return ix, how, err
 	}
-	if ix, reused, err = p.openIndex(ctx, sn, id, files, current, false); err != nil {
-		return nil, false, err
+	if ix, how, err = p.openIndex(ctx, sn, id, files, current, false); err != nil {
+		return nil, how, err
 	}
 	ix.backend = &noVectors{Backend: ix.backend, caps: Capabilities(p.opts), err: ue, since: time.Now()}
-	return ix, reused, nil
+	return ix, how, nil
 }
 
 // openIndex opens the search index of snapshot id, with the configured
-// vectors or none, building it from the snapshot's facts the first time,
-// or again when the file is damaged (ErrCorruptIndex): into a temporary
-// file of its own (os.CreateTemp: concurrent builders never share one;
-// locked while it is built) that is checkpointed, verified and synced
-// before it is renamed into place, so that a search index file, once
-// present, is complete. Temporary files of builds that failed or were
-// killed are removed first.
-func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, bool, error) {
+// vectors or none. The first time, it derives it from the index of an
+// earlier snapshot (deriveSearchIndex: only the changed files' documents
+// are rewritten) or, when there is none, builds it from the snapshot's
+// facts; also again when the file is damaged (ErrCorruptIndex). Either way
+// the file is written under a temporary name of its own (os.CreateTemp:
+// concurrent builders never share one; locked while it is written) that is
+// checkpointed, verified and synced before it is renamed into place, so
+// that a search index file, once present, is complete. Temporary files of
+// builds that failed or were killed are removed first.
+func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, indexBuild, error) {
 	dir := filepath.Dir(p.st.DBPath())
 	removeStaleTemps(dir)
 	searchPath := filepath.Join(dir, searchIndexName(id, "none", false))
 	if vectors {
 		emb, err := p.embedderIdentity(ctx)
 		if err != nil {
-			return nil, false, err
+			return nil, indexBuild{}, err
 		}
 		searchPath = filepath.Join(dir, searchIndexName(id, emb, p.opts.Chroma != nil))
 	}
@@ -85,7 +86,7 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 	case err == nil:
 		now := time.Now() // most recently used: kept longest (removeOldSearchIndexes)
 		os.Chtimes(searchPath, now, now)
-		return ix, true, nil
+		return ix, indexBuild{Reused: true}, nil
 	case errors.Is(err, ErrCorruptIndex):
 		// Derived data: rebuilt below, renamed over the damaged file
 		// (removed first if no one has it open).
@@ -94,40 +95,34 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 			l.unlock()
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, false, err
+		return nil, indexBuild{}, err
 	}
-	if p.opts.Progress != nil {
-		p.opts.Progress(Progress{Phase: PhaseBuild, Total: len(files)})
+	how, err := p.deriveSearchIndex(ctx, sn, files, searchPath, current, vectors)
+	if errors.Is(err, errNoBase) || errors.Is(err, ErrCorruptIndex) {
+		how = indexBuild{Files: len(files)}
+		err = p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors)
 	}
-	if err := p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors); err != nil {
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+	if err != nil {
+		verb := "build"
+		if how.From != 0 {
+			verb = "update"
+		}
+		return nil, how, fmt.Errorf("project: %s search index: %w", verb, err)
 	}
 	ix, err = p.openIndexFile(ctx, searchPath, current, vectors)
 	if ix != nil {
 		ix.vectors.Built = true
 	}
-	return ix, false, err
+	return ix, how, err
 }
 
 // buildSearchIndex writes the search index of the snapshot's files to
-// searchPath; see openSearchIndex. On failure nothing is left behind.
+// searchPath, whole; see openIndex. On failure nothing is left behind.
 func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, searchPath string, current map[string]string, vectors bool) error {
-	facts := make([]*sourcefacts.FileFacts, 0, len(files))
-	changed := make(map[string]int64, len(files))
-	for _, f := range files {
-		changed[f.Path] = f.PublishedIn
-		r, err := sn.Facts(ctx, f.Path)
-		if err != nil {
-			return fmt.Errorf("facts of %s: %w", f.Path, err)
-		}
-		facts = append(facts, r.Facts)
-	}
-	tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
+	tmp, err := newIndexTemp(searchPath)
 	if err != nil {
 		return err
 	}
-	tmp := tf.Name()
-	tf.Close()
 	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
 	defer lock.unlock()
 	b, err := p.openBackend(ctx, tmp, current, vectors)
@@ -135,27 +130,21 @@ func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, file
 		removeIndexFiles(tmp)
 		return err
 	}
-	docs := Documents(facts, changed)
-	for i := 0; i < len(docs); i += buildBatch {
-		if err := b.Upsert(ctx, docs[i:min(i+buildBatch, len(docs))]); err != nil {
-			b.Close()
-			removeIndexFiles(tmp)
-			return err
-		}
-	}
-	err = b.Close()
+	ix, err := writerOf(b)
 	if err == nil {
-		err = sealIndexFile(ctx, tmp)
+		_, _, err = p.fillIndex(ctx, sn, files, ix, nil, false, PhaseBuild)
+	}
+	if cerr := b.Close(); err == nil {
+		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, searchPath)
+		err = sealIndexFile(ctx, tmp, true)
 	}
 	if err != nil {
 		removeIndexFiles(tmp)
 		return err
 	}
-	removeIndexFiles(tmp) // the -wal/-shm of the closed build, if any
-	return syncPath(filepath.Dir(searchPath))
+	return publishIndex(tmp, searchPath)
 }
 
 // openIndexFile opens an existing search index file under a shared lock;
@@ -273,8 +262,10 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 const searchIndexPrefix = "search-g"
 
 // indexFormat names what the documents of a search index carry; a new
-// format builds new index files. 2: Changed and Parser (provenance).
-const indexFormat = "f2"
+// format builds new index files. 2: Changed and Parser (provenance). 3:
+// the compact embedded schema (version 4) and the files' versions
+// (fileVersion) that incremental updates compare.
+const indexFormat = "f3"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,
@@ -315,15 +306,10 @@ func removeOldSearchIndexes(dir string, id store.Identity) {
 	used := map[string]time.Time{} // embedder -> when its newest index last changed or was opened
 	for _, e := range ents {
 		n := e.Name()
-		parts := strings.SplitN(strings.TrimPrefix(n, searchIndexPrefix), "-", 3)
-		if !strings.HasPrefix(n, searchIndexPrefix) || !strings.HasSuffix(n, ".sqlite") || len(parts) != 3 {
+		gen, _, emb, ok := parseIndexName(n)
+		if !ok {
 			continue
 		}
-		gen, err := strconv.ParseInt(parts[0], 10, 64)
-		if err != nil {
-			continue
-		}
-		emb := parts[2]
 		var mod time.Time
 		if fi, err := e.Info(); err == nil {
 			mod = fi.ModTime()

@@ -9,13 +9,17 @@
 // retrieval.ErrUnsupported; callers with their own vectors use
 // UpsertVectors and QueryVector (WithVectorModel).
 //
-// Storage: a docs table (every Document field; Refs and Metadata as JSON), a
-// refs table (doc_id, name, kind, line) indexed by name and by doc_id for the
-// graph strategy, a vectors table and an FTS5 table (unicode61 tokenizer,
-// '_' a token character) with the columns name, doc, signature, path and
-// body. Every indexed field is pre-split in Go by SplitIdentifier, so that
-// "ServeHTTP" is indexed as "serve http servehttp" and a query for "serve
-// http" finds it.
+// Storage: a docs table (every Document field but Refs; Metadata as JSON),
+// a refs table (doc_rid, name, kind, line) indexed by name for the graph
+// strategy, whose rows of one document have consecutive rowids (docs.refs_at,
+// docs.refs_n: a document's Refs are read and deleted as one rowid range, in
+// the order given), a vectors table, a sources table (path → version, see
+// Writer.ReplaceSources) and a contentless FTS5 table (content option empty,
+// contentless_delete=1: the index holds no copy of the text; unicode61
+// tokenizer, '_' a token character) with the columns name, doc, signature,
+// path and body. Every indexed field is pre-split in Go by SplitIdentifier,
+// so that "ServeHTTP" is indexed as "serve http servehttp" and a query for
+// "serve http" finds it. No text is stored twice.
 //
 // Vectors are stored per (embedder model id, dimensions): a row keyed
 // (model, dims, doc_id) holding the vector as a BLOB of little-endian
@@ -41,6 +45,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,10 +68,11 @@ const MaxDocumentBytes = 1 << 20
 const MaxFilterValues = 256
 
 // schemaVersion is stored in PRAGMA user_version. Open upgrades a version
-// 1 database (which lacks the vector tables) and a version 2 one (whose
-// docs lack the changed and parser columns) and refuses any other non-zero
-// version.
-const schemaVersion = 3
+// 1 database (which lacks the vector tables), a version 2 one (whose docs
+// lack the changed and parser columns) and a version 3 one (refs as JSON in
+// docs and keyed by document id in refs, FTS5 with its own copy of the
+// text; see upgrade) and refuses any other non-zero version.
+const schemaVersion = 4
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
 // the FTS5 table declares them. The name counts most.
@@ -90,10 +96,11 @@ CREATE TABLE IF NOT EXISTS docs (
 	body           TEXT NOT NULL,
 	content_hash   TEXT NOT NULL,
 	test           INTEGER NOT NULL,
-	refs           TEXT NOT NULL,
 	metadata       TEXT NOT NULL,
 	changed        INTEGER NOT NULL DEFAULT 0,
-	parser         TEXT NOT NULL DEFAULT ''
+	parser         TEXT NOT NULL DEFAULT '',
+	refs_at        INTEGER NOT NULL DEFAULT 0, -- rowid of the document's first refs row
+	refs_n         INTEGER NOT NULL DEFAULT 0  -- its number of refs rows
 );
 CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
 CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
@@ -101,15 +108,15 @@ CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(symbol_fold);
 CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(qualified_fold);
 CREATE INDEX IF NOT EXISTS docs_path ON docs(path, start_line);
 CREATE TABLE IF NOT EXISTS refs (
-	doc_id TEXT NOT NULL,
-	name   TEXT NOT NULL,
-	kind   TEXT NOT NULL,
-	line   INTEGER NOT NULL
+	doc_rid INTEGER NOT NULL, -- docs.rid of the document that holds the reference
+	name    TEXT NOT NULL,
+	kind    TEXT NOT NULL,
+	line    INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name, kind);
-CREATE INDEX IF NOT EXISTS refs_doc_id ON refs(doc_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 	name, doc, signature, path, body,
+	content = '', contentless_delete = 1,
 	tokenize = "unicode61 tokenchars '_'"
 );
 CREATE TABLE IF NOT EXISTS vectors (
@@ -126,6 +133,10 @@ CREATE TABLE IF NOT EXISTS vector_generation (
 	gen INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO vector_generation (id, gen) VALUES (0, 0);
+CREATE TABLE IF NOT EXISTS sources (
+	path    TEXT PRIMARY KEY,
+	version TEXT NOT NULL
+) WITHOUT ROWID;
 `
 
 // Backend is the embedded SQLite retrieval backend. Create it with Open;
@@ -204,15 +215,16 @@ func (b *Backend) init(ctx context.Context) error {
 	switch v {
 	case schemaVersion:
 		return nil
-	case 0, 1, 2: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns
+	case 0:
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return err
+		}
+	case 1, 2, 3:
+		if err := upgrade(ctx, tx); err != nil {
+			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
+		}
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
-	}
-	if _, err := tx.ExecContext(ctx, schema); err != nil {
-		return err
-	}
-	if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "changed", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "parser", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
-		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		return err
@@ -268,25 +280,18 @@ func validateDocument(d retrieval.Document) error {
 
 // row is a Document encoded for the tables.
 type row struct {
-	doc            retrieval.Document
-	vec            []float32 // stored under the backend's vector model when non-nil
-	refs, metadata string
-	ftsName        string
-	ftsDoc         string
-	ftsSignature   string
-	ftsPath        string
-	ftsBody        string
+	doc          retrieval.Document
+	vec          []float32 // stored under the backend's vector model when non-nil
+	metadata     string
+	ftsName      string
+	ftsDoc       string
+	ftsSignature string
+	ftsPath      string
+	ftsBody      string
 }
 
 func encode(d retrieval.Document) (row, error) {
 	r := row{doc: d}
-	if len(d.Refs) > 0 {
-		b, err := json.Marshal(d.Refs)
-		if err != nil {
-			return r, err
-		}
-		r.refs = string(b)
-	}
 	if len(d.Metadata) > 0 {
 		b, err := json.Marshal(d.Metadata)
 		if err != nil {
@@ -423,70 +428,150 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		return err
 	}
 	defer tx.Rollback()
+	if _, err := b.writeTx(ctx, tx, remove, nil, rows); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
 
-	// Remove: index entries first (they are found through docs.rid), then
-	// refs and docs.
-	var rids []int64
-	err = chunks(remove, chunkSize, func(c []string) error {
-		rs, err := tx.QueryContext(ctx, "SELECT rid FROM docs WHERE id IN ("+placeholders(len(c))+")", anys(c)...)
+// stored is a stored document's row id, id and range of refs rows.
+type stored struct {
+	rid, refsAt, refsN int64
+	id                 string
+}
+
+// storedBy returns the documents whose column col ("id" or "path", a
+// constant of this package) is one of vals.
+func storedBy(ctx context.Context, tx *sql.Tx, col string, vals []string) ([]stored, error) {
+	var out []stored
+	err := chunks(vals, chunkSize, func(c []string) error {
+		rs, err := tx.QueryContext(ctx, "SELECT rid, id, refs_at, refs_n FROM docs WHERE "+col+" IN ("+placeholders(len(c))+")", anys(c)...)
 		if err != nil {
 			return err
 		}
 		defer rs.Close()
 		for rs.Next() {
-			var rid int64
-			if err := rs.Scan(&rid); err != nil {
+			var s stored
+			if err := rs.Scan(&s.rid, &s.id, &s.refsAt, &s.refsN); err != nil {
 				return err
 			}
-			rids = append(rids, rid)
+			out = append(out, s)
 		}
 		return rs.Err()
 	})
+	return out, err
+}
+
+// writeTx removes, in tx, the documents whose id is in ids or whose path is
+// in paths (their index entries, refs and vectors of every model), then
+// inserts rows, and advances the vector generation (see vindex). Rows must
+// have distinct ids, all among ids. It returns the ids of the documents it
+// removed.
+func (b *Backend) writeTx(ctx context.Context, tx *sql.Tx, ids, paths []string, rows []row) ([]string, error) {
+	gone, err := storedBy(ctx, tx, "id", ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	byPath, err := storedBy(ctx, tx, "path", paths)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[int64]bool, len(gone))
+	for _, s := range gone {
+		seen[s.rid] = true
+	}
+	for _, s := range byPath {
+		if !seen[s.rid] {
+			seen[s.rid] = true
+			gone = append(gone, s)
+		}
+	}
+	rids := make([]int64, len(gone))
+	removed := make([]string, len(gone))
+	for i, s := range gone {
+		rids[i], removed[i] = s.rid, s.id
+	}
+	// Index entries first (they are keyed by docs.rid), then refs (one
+	// rowid range per document), vectors and docs.
 	err = chunks(rids, chunkSize, func(c []int64) error {
 		_, err := tx.ExecContext(ctx, "DELETE FROM fts WHERE rowid IN ("+placeholders(len(c))+")", anys(c)...)
 		return err
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	err = chunks(remove, chunkSize, func(c []string) error {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM refs WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, "DELETE FROM docs WHERE id IN ("+placeholders(len(c))+")", anys(c)...)
+	if err := deleteRefs(ctx, tx, gone); err != nil {
+		return nil, err
+	}
+	// Vectors by the ids asked for too: a vector never outlives its
+	// document, but deleting by id costs nothing when there is none.
+	err = chunks(append(slices.Clone(ids), removed...), chunkSize, func(c []string) error {
+		_, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...)
 		return err
 	})
 	if err != nil {
+		return nil, err
+	}
+	err = chunks(rids, chunkSize, func(c []int64) error {
+		_, err := tx.ExecContext(ctx, "DELETE FROM docs WHERE rid IN ("+placeholders(len(c))+")", anys(c)...)
 		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE vector_generation SET gen = gen + 1 WHERE id = 0"); err != nil {
-		return err
+		return nil, err
 	}
 	if len(rows) == 0 {
-		return tx.Commit()
+		return removed, nil
 	}
+	return removed, b.insertRows(ctx, tx, rows)
+}
 
+// deleteRefs deletes the refs rows of the documents gone.
+func deleteRefs(ctx context.Context, tx *sql.Tx, gone []stored) error {
+	var del *sql.Stmt
+	for _, s := range gone {
+		if s.refsN == 0 {
+			continue
+		}
+		if del == nil {
+			var err error
+			if del, err = tx.PrepareContext(ctx, "DELETE FROM refs WHERE rowid >= ? AND rowid < ?"); err != nil {
+				return err
+			}
+			defer del.Close()
+		}
+		if _, err := del.ExecContext(ctx, s.refsAt, s.refsAt+s.refsN); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertRows inserts rows (ids not stored) into tx: docs, their refs in
+// consecutive rowids from one past the largest, their vectors and their
+// index entries.
+func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, rows []row) error {
+	var nextRef int64
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(rowid), 0) + 1 FROM refs").Scan(&nextRef); err != nil {
+		return err
+	}
 	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, path, start_line, end_line, symbol, qualified,
 		symbol_fold, qualified_fold, kind, language, signature, doc, body,
-		content_hash, test, refs, metadata, changed, parser)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		content_hash, test, metadata, changed, parser, refs_at, refs_n)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer insDoc.Close()
 	// References go in multi-row INSERTs: one statement per refChunkRows
 	// rows instead of one per reference.
-	refArgs := make([]any, 0, 4*refChunkRows)
+	refArgs := make([]any, 0, 5*refChunkRows)
 	flushRefs := func() error {
-		err := chunks(refArgs, 4*refChunkRows, func(c []any) error {
-			q := "INSERT INTO refs (doc_id, name, kind, line) VALUES " +
-				strings.Repeat("(?, ?, ?, ?), ", len(c)/4-1) + "(?, ?, ?, ?)"
+		err := chunks(refArgs, 5*refChunkRows, func(c []any) error {
+			q := "INSERT INTO refs (rowid, doc_rid, name, kind, line) VALUES " +
+				strings.Repeat("(?, ?, ?, ?, ?), ", len(c)/5-1) + "(?, ?, ?, ?, ?)"
 			_, err := tx.ExecContext(ctx, q, c...)
 			return err
 		})
@@ -501,9 +586,13 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		if d.Test {
 			test = 1
 		}
+		refsAt := int64(0)
+		if len(d.Refs) > 0 {
+			refsAt = nextRef
+		}
 		res, err := insDoc.ExecContext(ctx, d.ID, d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
 			strings.ToLower(d.Symbol), strings.ToLower(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
-			d.ContentHash, test, r.refs, r.metadata, d.Changed, d.Parser)
+			d.ContentHash, test, r.metadata, d.Changed, d.Parser, refsAt, len(d.Refs))
 		if err != nil {
 			return err
 		}
@@ -512,9 +601,10 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 			return err
 		}
 		for _, ref := range d.Refs {
-			refArgs = append(refArgs, d.ID, ref.Name, ref.Kind, ref.Line)
+			refArgs = append(refArgs, nextRef, rid, ref.Name, ref.Kind, ref.Line)
+			nextRef++
 		}
-		if len(refArgs) >= 4*refChunkRows {
+		if len(refArgs) >= 5*refChunkRows {
 			if err := flushRefs(); err != nil {
 				return err
 			}
@@ -535,25 +625,27 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 	if err := flushRefs(); err != nil {
 		return err
 	}
-	err = chunks(ftsArgs, 6*ftsChunkRows, func(c []any) error {
+	return chunks(ftsArgs, 6*ftsChunkRows, func(c []any) error {
 		q := "INSERT INTO fts (rowid, name, doc, signature, path, body) VALUES " +
 			strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(c)/6-1) + "(?, ?, ?, ?, ?, ?)"
 		_, err := tx.ExecContext(ctx, q, c...)
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
-// refChunkRows is how many references one INSERT statement writes (4
+// refChunkRows is how many references one INSERT statement writes (5
 // parameters each, far below SQLite's limit of 32766).
-const refChunkRows = 250
+const refChunkRows = 200
 
-// docColumns are the docs columns scanDocument reads, in order.
+// docColumns are the docs columns scanDocument reads, in order; the refs
+// are read from the document's rowid range of refs as a JSON array of
+// retrieval.Ref objects in their order, "" when it has none.
 const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
-	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, d.refs, d.metadata, d.changed, d.parser`
+	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, ` + refsJSON + `, d.metadata, d.changed, d.parser`
+
+// refsJSON is the refs of the document d as JSON; see docColumns.
+const refsJSON = `CASE WHEN d.refs_n = 0 THEN '' ELSE (SELECT json_group_array(json_object('name', r.name, 'kind', r.kind, 'line', r.line))
+	FROM refs r WHERE r.rowid >= d.refs_at AND r.rowid < d.refs_at + d.refs_n) END`
 
 // scanDocument scans docColumns followed by extra destinations.
 func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {

@@ -317,15 +317,17 @@ func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 			kindCond = " AND r.kind = 'call'"
 		}
 		q := "SELECT " + docColumns + ", COUNT(*) AS score, group_concat(r.line, ',')" +
-			" FROM refs r JOIN docs d ON d.id = r.doc_id" +
+			" FROM refs r JOIN docs d ON d.rid = r.doc_rid" +
 			" WHERE r.name IN (" + placeholders(len(names)) + ")" + kindCond + where +
 			" GROUP BY d.rid" + order
 		args := append(append(names, fargs...), req.Limit)
 		return queryHits(ctx, tx, retrieval.ScoreCount, true, q, args...)
 	case retrieval.Callees:
-		q := "WITH src(id) AS (SELECT id FROM docs WHERE symbol = ? OR qualified = ?)," +
-			" called(name, n) AS (SELECT r.name, COUNT(*) FROM refs r" +
-			" WHERE r.kind = 'call' AND r.doc_id IN (SELECT id FROM src) GROUP BY r.name)" +
+		// A document's refs are one rowid range of refs (docs.refs_at,
+		// refs_n).
+		q := "WITH called(name, n) AS (SELECT r.name, COUNT(*) FROM docs s" +
+			" JOIN refs r ON r.rowid >= s.refs_at AND r.rowid < s.refs_at + s.refs_n" +
+			" WHERE (s.symbol = ? OR s.qualified = ?) AND r.kind = 'call' GROUP BY r.name)" +
 			" SELECT " + docColumns + ", SUM(c.n) AS score" +
 			" FROM called c JOIN docs d ON (d.symbol = c.name OR d.qualified = c.name)" +
 			" WHERE 1" + where +
