@@ -153,6 +153,12 @@ func TestAnIncrementallyUpdatedIndexHoldsWhatAFreshBuildHolds(t *testing.T) {
 		files int // files the last update wrote or removed
 	}{
 		{"one file edited", steps(func(t *testing.T, root string) { writeCode(t, root, 3, funcs, 1) }), 1},
+		{"lines shifted", steps(func(t *testing.T, root string) {
+			editFile(t, filepath.Join(root, "f002.go"), "package p\n", "package p\n\n// two lines more\n")
+		}), 1},
+		{"a body changed", steps(func(t *testing.T, root string) {
+			editFile(t, filepath.Join(root, "f002.go"), "return F2_1(x)", "return F2_2(x) + F2_1(x)")
+		}), 1},
 		{"a file added", steps(func(t *testing.T, root string) { writeCode(t, root, files, funcs, 0) }), 1},
 		{"a file deleted", steps(func(t *testing.T, root string) { mustRemove(t, filepath.Join(root, "f005.go")) }), 1},
 		{"a file renamed", steps(func(t *testing.T, root string) {
@@ -249,6 +255,21 @@ func removeIndexFiles(t *testing.T, dir string) {
 		if err := os.Remove(filepath.Join(dir, n)); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// editFile replaces the first old in the file at path with new.
+func editFile(t *testing.T, path, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -565,16 +565,9 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, rows []row) error 
 		return err
 	}
 	defer insDoc.Close()
-	// References go in multi-row INSERTs: one statement per refChunkRows
-	// rows instead of one per reference.
 	refArgs := make([]any, 0, 5*refChunkRows)
 	flushRefs := func() error {
-		err := chunks(refArgs, 5*refChunkRows, func(c []any) error {
-			q := "INSERT INTO refs (rowid, doc_rid, name, kind, line) VALUES " +
-				strings.Repeat("(?, ?, ?, ?, ?), ", len(c)/5-1) + "(?, ?, ?, ?, ?)"
-			_, err := tx.ExecContext(ctx, q, c...)
-			return err
-		})
+		err := insertRefs(ctx, tx, refArgs)
 		refArgs = refArgs[:0]
 		return err
 	}
@@ -628,6 +621,18 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, rows []row) error 
 	return chunks(ftsArgs, 6*ftsChunkRows, func(c []any) error {
 		q := "INSERT INTO fts (rowid, name, doc, signature, path, body) VALUES " +
 			strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(c)/6-1) + "(?, ?, ?, ?, ?, ?)"
+		_, err := tx.ExecContext(ctx, q, c...)
+		return err
+	})
+}
+
+// insertRefs inserts refs rows given as (rowid, doc_rid, name, kind, line)
+// argument quintuples, in multi-row INSERTs: one statement per
+// refChunkRows rows instead of one per reference.
+func insertRefs(ctx context.Context, tx *sql.Tx, args []any) error {
+	return chunks(args, 5*refChunkRows, func(c []any) error {
+		q := "INSERT INTO refs (rowid, doc_rid, name, kind, line) VALUES " +
+			strings.Repeat("(?, ?, ?, ?, ?), ", len(c)/5-1) + "(?, ?, ?, ?, ?)"
 		_, err := tx.ExecContext(ctx, q, c...)
 		return err
 	})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/rlm-dev/rlm/retrieval"
@@ -47,7 +48,9 @@ func (b *Backend) SourceVersions(ctx context.Context) (map[string]string, error)
 // Writer is one write transaction on a Backend: every ReplaceSources call
 // made through it becomes visible at Commit, together, or not at all
 // (Rollback, a failed call, a crash). While it is open, the backend's other
-// writers in this process wait; readers see the state before it.
+// writers in this process wait; readers of a file database see the state
+// before it (an in-memory database has one connection: its readers wait
+// for the Writer to end).
 type Writer struct {
 	b  *Backend
 	tx *sql.Tx
@@ -69,16 +72,22 @@ func (b *Backend) BeginWrite(ctx context.Context) (*Writer, error) {
 	return &Writer{b: b, tx: tx}, nil
 }
 
-// ReplaceSources replaces the documents of the sources in versions: it
-// removes every stored document whose Path is a key of versions or whose
-// ID is among docs', stores docs (embedded first, as Upsert does, when the
-// backend has an embedder) and records each source's version ("" forgets
-// the source). Every document must have a Path among the keys (else a
+// ReplaceSources replaces the documents of the sources in versions: after
+// it, the stored documents whose Path is a key of versions are exactly docs
+// (a stored document with the ID of one of docs is replaced wherever it
+// was), and each source's version is recorded ("" forgets the source).
+// Every document must have a Path among the keys (else a
 // *retrieval.DocumentError wrapping retrieval.ErrBadRequest); the other
-// document errors are Upsert's. It returns the ids of the documents it
-// removed and did not store again, sorted (what a second store of the same
-// documents, such as a Chroma collection, must delete). Any error rolls
-// the whole transaction back; the Writer is then done (ErrWriterDone).
+// document errors are Upsert's. The work is in proportion to what changed:
+// a document stored as it is given is left alone, and one whose indexed
+// text (ID, Path, Symbol, Qualified, Kind, Signature, Doc, Text) is as
+// stored keeps its row, index entries and vectors, and only its lines,
+// refs and provenance are rewritten; the others are removed and inserted
+// (embedded first, as Upsert does, when the backend has an embedder). It
+// returns the ids of the documents it removed and did not store again,
+// sorted (what a second store of the same documents, such as a Chroma
+// collection, must delete). Any error rolls the whole transaction back;
+// the Writer is then done (ErrWriterDone).
 func (w *Writer) ReplaceSources(ctx context.Context, versions map[string]string, docs []retrieval.Document) ([]string, error) {
 	if w.tx == nil {
 		return nil, ErrWriterDone
@@ -89,6 +98,48 @@ func (w *Writer) ReplaceSources(ctx context.Context, versions map[string]string,
 		return nil, fmt.Errorf("embedded: replace sources: %w", err)
 	}
 	return removed, nil
+}
+
+// storedDoc is a stored document with its row id and refs range.
+type storedDoc struct {
+	doc                retrieval.Document
+	rid, refsAt, refsN int64
+}
+
+// storedDocs returns the stored documents whose path is among paths, by id.
+func storedDocs(ctx context.Context, tx *sql.Tx, paths []string) (map[string]storedDoc, error) {
+	out := map[string]storedDoc{}
+	err := chunks(paths, chunkSize, func(c []string) error {
+		rs, err := tx.QueryContext(ctx, "SELECT "+docColumns+", d.rid, d.refs_at, d.refs_n FROM docs d WHERE d.path IN ("+placeholders(len(c))+")", anys(c)...)
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			var s storedDoc
+			if s.doc, err = scanDocument(rs, &s.rid, &s.refsAt, &s.refsN); err != nil {
+				return err
+			}
+			out[s.doc.ID] = s
+		}
+		return rs.Err()
+	})
+	return out, err
+}
+
+// sameText reports whether a and b agree on every field that the FTS
+// index, the vectors or a docs index other than (path, start_line) holds.
+func sameText(a, b retrieval.Document) bool {
+	return a.ID == b.ID && a.Path == b.Path && a.Symbol == b.Symbol && a.Qualified == b.Qualified &&
+		a.Kind == b.Kind && a.Signature == b.Signature && a.Doc == b.Doc && a.Text == b.Text
+}
+
+// moved is a stored document (rid, its refs range) to be given the
+// positions, refs and provenance of doc, whose text is the same.
+type moved struct {
+	stored storedDoc
+	doc    retrieval.Document
+	meta   string // doc.Metadata as stored
 }
 
 func (w *Writer) replace(ctx context.Context, versions map[string]string, docs []retrieval.Document) ([]string, error) {
@@ -106,50 +157,128 @@ func (w *Writer) replace(ctx context.Context, versions map[string]string, docs [
 	if err != nil {
 		return nil, err
 	}
-	if w.b.opts.embedder != nil {
-		if err := w.b.embedRows(ctx, rows); err != nil {
-			return nil, err
-		}
-	}
-	ids := make([]string, len(rows))
-	for i, r := range rows {
-		ids[i] = r.doc.ID
-	}
 	paths := slices.Sorted(maps.Keys(versions))
-	gone, err := w.b.writeTx(ctx, w.tx, ids, paths, rows)
+	old, err := storedDocs(ctx, w.tx, paths)
 	if err != nil {
 		return nil, err
 	}
+	var insert []row
+	var moves []moved
+	for _, r := range rows {
+		o, ok := old[r.doc.ID]
+		switch {
+		case ok && reflect.DeepEqual(o.doc, r.doc):
+			delete(old, r.doc.ID)
+		case ok && sameText(o.doc, r.doc):
+			delete(old, r.doc.ID)
+			moves = append(moves, moved{stored: o, doc: r.doc, meta: r.metadata})
+		default:
+			insert = append(insert, r)
+		}
+	}
+	if w.b.opts.embedder != nil {
+		if err := w.b.embedRows(ctx, insert); err != nil {
+			return nil, err
+		}
+	}
+	// Removed: the stored documents not kept, and any stored document with
+	// the id of one inserted (under whichever path).
+	remove := slices.Collect(maps.Keys(old))
+	for _, r := range insert {
+		remove = append(remove, r.doc.ID)
+	}
+	gone, err := w.b.writeTx(ctx, w.tx, remove, nil, insert)
+	if err != nil {
+		return nil, err
+	}
+	if err := moveRows(ctx, w.tx, moves); err != nil {
+		return nil, err
+	}
+	if err := setVersions(ctx, w.tx, paths, versions); err != nil {
+		return nil, err
+	}
+	kept := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		kept[r.doc.ID] = true
+	}
+	removed := slices.DeleteFunc(gone, func(id string) bool { return kept[id] })
+	slices.Sort(removed)
+	return removed, nil
+}
+
+// moveRows gives each moved document its new positions, refs and
+// provenance in place: its row id, index entries and vectors stay.
+func moveRows(ctx context.Context, tx *sql.Tx, moves []moved) error {
+	if len(moves) == 0 {
+		return nil
+	}
+	var nextRef int64
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(rowid), 0) + 1 FROM refs").Scan(&nextRef); err != nil {
+		return err
+	}
+	upd, err := tx.PrepareContext(ctx, `UPDATE docs SET start_line = ?, end_line = ?, language = ?, content_hash = ?, test = ?,
+		metadata = ?, changed = ?, parser = ?, refs_at = ?, refs_n = ? WHERE rid = ?`)
+	if err != nil {
+		return err
+	}
+	defer upd.Close()
+	var stale []stored
+	var refArgs []any
+	for _, m := range moves {
+		d, s := m.doc, m.stored
+		refsAt, refsN := s.refsAt, s.refsN
+		if !slices.Equal(s.doc.Refs, d.Refs) {
+			stale = append(stale, stored{rid: s.rid, refsAt: s.refsAt, refsN: s.refsN, id: s.doc.ID})
+			refsAt, refsN = 0, int64(len(d.Refs))
+			if refsN > 0 {
+				refsAt = nextRef
+			}
+			for _, ref := range d.Refs {
+				refArgs = append(refArgs, nextRef, s.rid, ref.Name, ref.Kind, ref.Line)
+				nextRef++
+			}
+		}
+		test := 0
+		if d.Test {
+			test = 1
+		}
+		if _, err := upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, d.ContentHash, test, m.meta, d.Changed, d.Parser, refsAt, refsN, s.rid); err != nil {
+			return err
+		}
+	}
+	if err := deleteRefs(ctx, tx, stale); err != nil {
+		return err
+	}
+	return insertRefs(ctx, tx, refArgs)
+}
+
+// setVersions records versions[p] for each of paths ("" forgets p).
+func setVersions(ctx context.Context, tx *sql.Tx, paths []string, versions map[string]string) error {
 	var set, forget *sql.Stmt
+	var err error
 	for _, p := range paths {
 		if versions[p] == "" {
 			if forget == nil {
-				if forget, err = w.tx.PrepareContext(ctx, "DELETE FROM sources WHERE path = ?"); err != nil {
-					return nil, err
+				if forget, err = tx.PrepareContext(ctx, "DELETE FROM sources WHERE path = ?"); err != nil {
+					return err
 				}
 				defer forget.Close()
 			}
 			_, err = forget.ExecContext(ctx, p)
 		} else {
 			if set == nil {
-				if set, err = w.tx.PrepareContext(ctx, "INSERT OR REPLACE INTO sources (path, version) VALUES (?, ?)"); err != nil {
-					return nil, err
+				if set, err = tx.PrepareContext(ctx, "INSERT OR REPLACE INTO sources (path, version) VALUES (?, ?)"); err != nil {
+					return err
 				}
 				defer set.Close()
 			}
 			_, err = set.ExecContext(ctx, p, versions[p])
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	kept := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		kept[id] = true
-	}
-	removed := slices.DeleteFunc(gone, func(id string) bool { return kept[id] })
-	slices.Sort(removed)
-	return removed, nil
+	return nil
 }
 
 // Commit makes the Writer's changes visible and ends it.
