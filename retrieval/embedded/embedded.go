@@ -9,17 +9,23 @@
 // retrieval.ErrUnsupported; callers with their own vectors use
 // UpsertVectors and QueryVector (WithVectorModel).
 //
-// Storage: a docs table (every Document field but Refs; Metadata as JSON),
-// a refs table (doc_rid, name, kind, line) indexed by name for the graph
-// strategy, whose rows of one document have consecutive rowids (docs.refs_at,
-// docs.refs_n: a document's Refs are read and deleted as one rowid range, in
-// the order given), a vectors table, a sources table (path → version, see
-// Writer.ReplaceSources) and a contentless FTS5 table (content option empty,
-// contentless_delete=1: the index holds no copy of the text; unicode61
-// tokenizer, '_' a token character) with the columns name, doc, signature,
-// path and body. Every indexed field is pre-split in Go by SplitIdentifier,
-// so that "ServeHTTP" is indexed as "serve http servehttp" and a query for
-// "serve http" finds it. No text is stored twice.
+// Storage: a docs table (every Document field but Refs; the content hash,
+// the parser and Metadata as JSON are ids of a vals dictionary of
+// strings; the id is found through an index on a 64-bit hash of it; the
+// case-folded names are stored only when SQLite's ASCII lower() would not
+// give them), a refs table (doc_rid, name-and-kind id from the ref_names
+// dictionary, line) indexed by name-and-kind for the graph strategy, whose
+// rows of one document have consecutive rowids (docs.refs_at, docs.refs_n:
+// a document's Refs are read and deleted as one rowid range, in the order
+// given), a vectors table, a sources table (path → version, see
+// Writer.ReplaceSources) and a contentless FTS5 table (content option
+// empty, contentless_delete=1: the index holds no copy of the text;
+// unicode61 tokenizer, '_' a token character) with the columns name, doc,
+// signature, path and body. Every indexed field is pre-split in Go by
+// SplitIdentifier, so that "ServeHTTP" is indexed as "serve http
+// servehttp" and a query for "serve http" finds it. No text is stored
+// twice. Dictionary entries are never deleted (a content hash of an old
+// file version stays behind, a few dozen bytes).
 //
 // Vectors are stored per (embedder model id, dimensions): a row keyed
 // (model, dims, doc_id) holding the vector as a BLOB of little-endian
@@ -81,39 +87,50 @@ const bm25Weights = "10.0, 2.0, 3.0, 1.5, 1.0"
 const schema = `
 CREATE TABLE IF NOT EXISTS docs (
 	rid            INTEGER PRIMARY KEY,
-	id             TEXT NOT NULL UNIQUE,
+	id             TEXT NOT NULL,
+	id_hash        INTEGER NOT NULL, -- idHash(id): documents are found by id through docs_id
 	path           TEXT NOT NULL,
 	start_line     INTEGER NOT NULL,
 	end_line       INTEGER NOT NULL,
 	symbol         TEXT NOT NULL,
 	qualified      TEXT NOT NULL,
-	symbol_fold    TEXT NOT NULL,
-	qualified_fold TEXT NOT NULL,
+	symbol_fold    TEXT,             -- NULL when the ASCII lower() of symbol is its fold
+	qualified_fold TEXT,             -- likewise
 	kind           TEXT NOT NULL,
 	language       TEXT NOT NULL,
 	signature      TEXT NOT NULL,
 	doc            TEXT NOT NULL,
 	body           TEXT NOT NULL,
-	content_hash   TEXT NOT NULL,
+	hash_v         INTEGER NOT NULL, -- vals.id of the content hash
 	test           INTEGER NOT NULL,
-	metadata       TEXT NOT NULL,
-	changed        INTEGER NOT NULL DEFAULT 0,
-	parser         TEXT NOT NULL DEFAULT '',
-	refs_at        INTEGER NOT NULL DEFAULT 0, -- rowid of the document's first refs row
-	refs_n         INTEGER NOT NULL DEFAULT 0  -- its number of refs rows
+	meta_v         INTEGER NOT NULL, -- vals.id of the metadata as JSON ('' for none)
+	changed        INTEGER NOT NULL,
+	parser_v       INTEGER NOT NULL, -- vals.id of the parser
+	refs_at        INTEGER NOT NULL, -- rowid of the document's first refs row
+	refs_n         INTEGER NOT NULL  -- its number of refs rows
 );
+CREATE INDEX IF NOT EXISTS docs_id ON docs(id_hash);
 CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
 CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
-CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(symbol_fold);
-CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(qualified_fold);
+CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(coalesce(symbol_fold, lower(symbol)));
+CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(coalesce(qualified_fold, lower(qualified)));
 CREATE INDEX IF NOT EXISTS docs_path ON docs(path, start_line);
+CREATE TABLE IF NOT EXISTS vals (
+	id INTEGER PRIMARY KEY,
+	v  TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS ref_names (
+	id   INTEGER PRIMARY KEY,
+	name TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	UNIQUE (name, kind)
+);
 CREATE TABLE IF NOT EXISTS refs (
 	doc_rid INTEGER NOT NULL, -- docs.rid of the document that holds the reference
-	name    TEXT NOT NULL,
-	kind    TEXT NOT NULL,
+	nk      INTEGER NOT NULL, -- ref_names.id of its name and kind
 	line    INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS refs_name ON refs(name, kind);
+CREATE INDEX IF NOT EXISTS refs_nk ON refs(nk);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 	name, doc, signature, path, body,
 	content = '', contentless_delete = 1,
@@ -148,6 +165,8 @@ type Backend struct {
 
 	vcache atomic.Pointer[vindex] // newest loaded vectors, see index
 	vload  sync.Mutex             // serialises loads of vcache
+
+	dicts dicts // committed dictionary ids (see interner)
 }
 
 var _ retrieval.Backend = (*Backend)(nil)
@@ -428,10 +447,16 @@ func (b *Backend) write(ctx context.Context, remove []string, rows []row) error 
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := b.writeTx(ctx, tx, remove, nil, rows); err != nil {
+	in := b.interner(tx)
+	defer in.close()
+	if _, err := b.writeTx(ctx, tx, in, remove, nil, rows); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	in.commit()
+	return nil
 }
 
 // stored is a stored document's row id, id and range of refs rows.
@@ -440,22 +465,37 @@ type stored struct {
 	id                 string
 }
 
-// storedBy returns the documents whose column col ("id" or "path", a
-// constant of this package) is one of vals.
+// storedBy returns the documents whose id (col "id") or path (col
+// "path") is one of vals.
 func storedBy(ctx context.Context, tx *sql.Tx, col string, vals []string) ([]stored, error) {
 	var out []stored
+	want := make(map[string]bool, len(vals))
+	for _, v := range vals {
+		want[v] = true
+	}
 	err := chunks(vals, chunkSize, func(c []string) error {
-		rs, err := tx.QueryContext(ctx, "SELECT rid, id, refs_at, refs_n FROM docs WHERE "+col+" IN ("+placeholders(len(c))+")", anys(c)...)
+		q := "SELECT rid, id, path, refs_at, refs_n FROM docs WHERE path IN (" + placeholders(len(c)) + ")"
+		args := anys(c)
+		if col == "id" {
+			q = "SELECT rid, id, path, refs_at, refs_n FROM docs WHERE id_hash IN (" + placeholders(len(c)) + ")"
+			for i, id := range c {
+				args[i] = idHash(id)
+			}
+		}
+		rs, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
 		}
 		defer rs.Close()
 		for rs.Next() {
 			var s stored
-			if err := rs.Scan(&s.rid, &s.id, &s.refsAt, &s.refsN); err != nil {
+			var path string
+			if err := rs.Scan(&s.rid, &s.id, &path, &s.refsAt, &s.refsN); err != nil {
 				return err
 			}
-			out = append(out, s)
+			if col == "id" && want[s.id] || col == "path" && want[path] {
+				out = append(out, s)
+			}
 		}
 		return rs.Err()
 	})
@@ -467,7 +507,7 @@ func storedBy(ctx context.Context, tx *sql.Tx, col string, vals []string) ([]sto
 // inserts rows, and advances the vector generation (see vindex). Rows must
 // have distinct ids, all among ids. It returns the ids of the documents it
 // removed.
-func (b *Backend) writeTx(ctx context.Context, tx *sql.Tx, ids, paths []string, rows []row) ([]string, error) {
+func (b *Backend) writeTx(ctx context.Context, tx *sql.Tx, in *interner, ids, paths []string, rows []row) ([]string, error) {
 	gone, err := storedBy(ctx, tx, "id", ids)
 	if err != nil {
 		return nil, err
@@ -525,7 +565,7 @@ func (b *Backend) writeTx(ctx context.Context, tx *sql.Tx, ids, paths []string, 
 	if len(rows) == 0 {
 		return removed, nil
 	}
-	return removed, b.insertRows(ctx, tx, rows)
+	return removed, b.insertRows(ctx, tx, in, rows)
 }
 
 // deleteRefs deletes the refs rows of the documents gone.
@@ -552,20 +592,20 @@ func deleteRefs(ctx context.Context, tx *sql.Tx, gone []stored) error {
 // insertRows inserts rows (ids not stored) into tx: docs, their refs in
 // consecutive rowids from one past the largest, their vectors and their
 // index entries.
-func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, rows []row) error {
-	var nextRef int64
-	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(rowid), 0) + 1 FROM refs").Scan(&nextRef); err != nil {
+func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, rows []row) error {
+	nextRef, err := nextRefRowid(ctx, tx)
+	if err != nil {
 		return err
 	}
-	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, path, start_line, end_line, symbol, qualified,
+	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, id_hash, path, start_line, end_line, symbol, qualified,
 		symbol_fold, qualified_fold, kind, language, signature, doc, body,
-		content_hash, test, metadata, changed, parser, refs_at, refs_n)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		hash_v, test, meta_v, changed, parser_v, refs_at, refs_n)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer insDoc.Close()
-	refArgs := make([]any, 0, 5*refChunkRows)
+	refArgs := make([]any, 0, 4*refChunkRows)
 	flushRefs := func() error {
 		err := insertRefs(ctx, tx, refArgs)
 		refArgs = refArgs[:0]
@@ -575,17 +615,17 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, rows []row) error 
 	ftsArgs := make([]any, 0, 6*len(rows))
 	for _, r := range rows {
 		d := r.doc
-		test := 0
-		if d.Test {
-			test = 1
+		prov, err := in.provenance(ctx, d, r.metadata)
+		if err != nil {
+			return err
 		}
 		refsAt := int64(0)
 		if len(d.Refs) > 0 {
 			refsAt = nextRef
 		}
-		res, err := insDoc.ExecContext(ctx, d.ID, d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
-			strings.ToLower(d.Symbol), strings.ToLower(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
-			d.ContentHash, test, r.metadata, d.Changed, d.Parser, refsAt, len(d.Refs))
+		res, err := insDoc.ExecContext(ctx, d.ID, idHash(d.ID), d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
+			storedFold(d.Symbol), storedFold(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
+			prov.hash, prov.test, prov.meta, d.Changed, prov.parser, refsAt, len(d.Refs))
 		if err != nil {
 			return err
 		}
@@ -593,11 +633,10 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, rows []row) error 
 		if err != nil {
 			return err
 		}
-		for _, ref := range d.Refs {
-			refArgs = append(refArgs, nextRef, rid, ref.Name, ref.Kind, ref.Line)
-			nextRef++
+		if refArgs, nextRef, err = in.appendRefs(ctx, refArgs, nextRef, rid, d.Refs); err != nil {
+			return err
 		}
-		if len(refArgs) >= 5*refChunkRows {
+		if len(refArgs) >= 4*refChunkRows {
 			if err := flushRefs(); err != nil {
 				return err
 			}
@@ -626,31 +665,77 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, rows []row) error 
 	})
 }
 
-// insertRefs inserts refs rows given as (rowid, doc_rid, name, kind, line)
-// argument quintuples, in multi-row INSERTs: one statement per
+// nextRefRowid is one past the largest refs rowid.
+func nextRefRowid(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var next int64
+	err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(rowid), 0) + 1 FROM refs").Scan(&next)
+	return next, err
+}
+
+// provenance is a document's columns that hold provenance: dictionary ids
+// of its content hash, metadata (JSON) and parser, and test as 0 or 1.
+type provenance struct{ hash, meta, parser, test int64 }
+
+func (in *interner) provenance(ctx context.Context, d retrieval.Document, metadata string) (provenance, error) {
+	var p provenance
+	var err error
+	if p.hash, err = in.val(ctx, d.ContentHash); err != nil {
+		return p, err
+	}
+	if p.meta, err = in.val(ctx, metadata); err != nil {
+		return p, err
+	}
+	if p.parser, err = in.val(ctx, d.Parser); err != nil {
+		return p, err
+	}
+	if d.Test {
+		p.test = 1
+	}
+	return p, nil
+}
+
+// appendRefs appends the refs rows of the document rid, numbered from
+// next, to args as (rowid, doc_rid, nk, line) quadruples, and returns the
+// next free rowid.
+func (in *interner) appendRefs(ctx context.Context, args []any, next, rid int64, refs []retrieval.Ref) ([]any, int64, error) {
+	for _, ref := range refs {
+		nk, err := in.name(ctx, ref.Name, ref.Kind)
+		if err != nil {
+			return args, next, err
+		}
+		args = append(args, next, rid, nk, ref.Line)
+		next++
+	}
+	return args, next, nil
+}
+
+// insertRefs inserts refs rows given as (rowid, doc_rid, nk, line)
+// argument quadruples, in multi-row INSERTs: one statement per
 // refChunkRows rows instead of one per reference.
 func insertRefs(ctx context.Context, tx *sql.Tx, args []any) error {
-	return chunks(args, 5*refChunkRows, func(c []any) error {
-		q := "INSERT INTO refs (rowid, doc_rid, name, kind, line) VALUES " +
-			strings.Repeat("(?, ?, ?, ?, ?), ", len(c)/5-1) + "(?, ?, ?, ?, ?)"
+	return chunks(args, 4*refChunkRows, func(c []any) error {
+		q := "INSERT INTO refs (rowid, doc_rid, nk, line) VALUES " +
+			strings.Repeat("(?, ?, ?, ?), ", len(c)/4-1) + "(?, ?, ?, ?)"
 		_, err := tx.ExecContext(ctx, q, c...)
 		return err
 	})
 }
 
-// refChunkRows is how many references one INSERT statement writes (5
+// refChunkRows is how many references one INSERT statement writes (4
 // parameters each, far below SQLite's limit of 32766).
-const refChunkRows = 200
+const refChunkRows = 250
 
-// docColumns are the docs columns scanDocument reads, in order; the refs
-// are read from the document's rowid range of refs as a JSON array of
-// retrieval.Ref objects in their order, "" when it has none.
+// docColumns are the docs columns scanDocument reads, in order: the
+// dictionary ids resolved, and the refs read from the document's rowid
+// range of refs as a JSON array of retrieval.Ref objects in their order,
+// "" when it has none.
 const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
-	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, ` + refsJSON + `, d.metadata, d.changed, d.parser`
+	d.language, d.signature, d.doc, d.body, (SELECT v FROM vals WHERE id = d.hash_v), d.test, ` + refsJSON + `,
+	(SELECT v FROM vals WHERE id = d.meta_v), d.changed, (SELECT v FROM vals WHERE id = d.parser_v)`
 
 // refsJSON is the refs of the document d as JSON; see docColumns.
-const refsJSON = `CASE WHEN d.refs_n = 0 THEN '' ELSE (SELECT json_group_array(json_object('name', r.name, 'kind', r.kind, 'line', r.line))
-	FROM refs r WHERE r.rowid >= d.refs_at AND r.rowid < d.refs_at + d.refs_n) END`
+const refsJSON = `CASE WHEN d.refs_n = 0 THEN '' ELSE (SELECT json_group_array(json_object('name', n.name, 'kind', n.kind, 'line', r.line) ORDER BY r.rowid)
+	FROM refs r JOIN ref_names n ON n.id = r.nk WHERE r.rowid >= d.refs_at AND r.rowid < d.refs_at + d.refs_n) END`
 
 // scanDocument scans docColumns followed by extra destinations.
 func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {
@@ -689,9 +774,9 @@ func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document
 	}
 	args := make([]any, len(ids))
 	for i, id := range ids {
-		args[i] = id
+		args[i] = idHash(id)
 	}
-	q := "SELECT " + docColumns + " FROM docs d WHERE d.id IN (" + placeholders(len(ids)) + ")"
+	q := "SELECT " + docColumns + " FROM docs d WHERE d.id_hash IN (" + placeholders(len(ids)) + ")"
 	rows, err := b.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: fetch: %w", err)
@@ -730,11 +815,12 @@ func placeholders(n int) string {
 // store holding the same documents (project checks a Chroma collection
 // this way before comparing everything).
 func (b *Backend) Versions(ctx context.Context, sample int) (map[string]string, error) {
-	q := "SELECT id, content_hash FROM docs"
+	const hash = "(SELECT v FROM vals WHERE id = hash_v)"
+	q := "SELECT id, " + hash + " FROM docs"
 	var args []any
 	if sample > 0 {
-		q = "SELECT id, content_hash FROM (SELECT id, content_hash FROM docs ORDER BY rid LIMIT ?) " +
-			"UNION SELECT id, content_hash FROM (SELECT id, content_hash FROM docs ORDER BY rid DESC LIMIT ?)"
+		q = "SELECT id, " + hash + " FROM (SELECT id, hash_v FROM docs ORDER BY rid LIMIT ?) " +
+			"UNION SELECT id, " + hash + " FROM (SELECT id, hash_v FROM docs ORDER BY rid DESC LIMIT ?)"
 		args = []any{(sample + 1) / 2, sample / 2}
 	}
 	rows, err := b.db.QueryContext(ctx, q, args...)

@@ -54,6 +54,7 @@ func (b *Backend) SourceVersions(ctx context.Context) (map[string]string, error)
 type Writer struct {
 	b  *Backend
 	tx *sql.Tx
+	in *interner
 }
 
 // ErrWriterDone is the error of a Writer used after Commit, Rollback or a
@@ -69,7 +70,7 @@ func (b *Backend) BeginWrite(ctx context.Context) (*Writer, error) {
 		b.wmu.Unlock()
 		return nil, fmt.Errorf("embedded: begin write: %w", err)
 	}
-	return &Writer{b: b, tx: tx}, nil
+	return &Writer{b: b, tx: tx, in: b.interner(tx)}, nil
 }
 
 // ReplaceSources replaces the documents of the sources in versions: after
@@ -187,11 +188,11 @@ func (w *Writer) replace(ctx context.Context, versions map[string]string, docs [
 	for _, r := range insert {
 		remove = append(remove, r.doc.ID)
 	}
-	gone, err := w.b.writeTx(ctx, w.tx, remove, nil, insert)
+	gone, err := w.b.writeTx(ctx, w.tx, w.in, remove, nil, insert)
 	if err != nil {
 		return nil, err
 	}
-	if err := moveRows(ctx, w.tx, moves); err != nil {
+	if err := moveRows(ctx, w.tx, w.in, moves); err != nil {
 		return nil, err
 	}
 	if err := setVersions(ctx, w.tx, paths, versions); err != nil {
@@ -208,16 +209,16 @@ func (w *Writer) replace(ctx context.Context, versions map[string]string, docs [
 
 // moveRows gives each moved document its new positions, refs and
 // provenance in place: its row id, index entries and vectors stay.
-func moveRows(ctx context.Context, tx *sql.Tx, moves []moved) error {
+func moveRows(ctx context.Context, tx *sql.Tx, in *interner, moves []moved) error {
 	if len(moves) == 0 {
 		return nil
 	}
-	var nextRef int64
-	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(rowid), 0) + 1 FROM refs").Scan(&nextRef); err != nil {
+	nextRef, err := nextRefRowid(ctx, tx)
+	if err != nil {
 		return err
 	}
-	upd, err := tx.PrepareContext(ctx, `UPDATE docs SET start_line = ?, end_line = ?, language = ?, content_hash = ?, test = ?,
-		metadata = ?, changed = ?, parser = ?, refs_at = ?, refs_n = ? WHERE rid = ?`)
+	upd, err := tx.PrepareContext(ctx, `UPDATE docs SET start_line = ?, end_line = ?, language = ?, hash_v = ?, test = ?,
+		meta_v = ?, changed = ?, parser_v = ?, refs_at = ?, refs_n = ? WHERE rid = ?`)
 	if err != nil {
 		return err
 	}
@@ -233,16 +234,15 @@ func moveRows(ctx context.Context, tx *sql.Tx, moves []moved) error {
 			if refsN > 0 {
 				refsAt = nextRef
 			}
-			for _, ref := range d.Refs {
-				refArgs = append(refArgs, nextRef, s.rid, ref.Name, ref.Kind, ref.Line)
-				nextRef++
+			if refArgs, nextRef, err = in.appendRefs(ctx, refArgs, nextRef, s.rid, d.Refs); err != nil {
+				return err
 			}
 		}
-		test := 0
-		if d.Test {
-			test = 1
+		prov, err := in.provenance(ctx, d, m.meta)
+		if err != nil {
+			return err
 		}
-		if _, err := upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, d.ContentHash, test, m.meta, d.Changed, d.Parser, refsAt, refsN, s.rid); err != nil {
+		if _, err := upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, prov.hash, prov.test, prov.meta, d.Changed, prov.parser, refsAt, refsN, s.rid); err != nil {
 			return err
 		}
 	}
@@ -287,6 +287,9 @@ func (w *Writer) Commit() error {
 		return ErrWriterDone
 	}
 	err := w.tx.Commit()
+	if err == nil {
+		w.in.commit()
+	}
 	w.end()
 	if err != nil {
 		return fmt.Errorf("embedded: commit: %w", err)
@@ -306,6 +309,7 @@ func (w *Writer) Rollback() error {
 }
 
 func (w *Writer) end() {
+	w.in.close()
 	w.tx = nil
 	w.b.wmu.Unlock()
 }
