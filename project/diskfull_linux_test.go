@@ -218,12 +218,13 @@ func lastGeneration(t *testing.T, st *store.Store) int64 {
 func TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		held     bool  // a project keeps reading the earlier index
-		headroom int64 // bytes left free, or tenths of the index's size when held
+		held     bool                   // a project keeps reading the earlier index
+		headroom func(size int64) int64 // bytes left free, given the index's size
 	}{
-		{name: "in place, full while it is opened", headroom: 40 << 10},
-		{name: "in place, full at its commit", headroom: 96 << 10},
-		{name: "in a copy", held: true, headroom: 6},
+		{name: "in place, full while it is opened", headroom: func(int64) int64 { return 40 << 10 }},
+		{name: "in place, full at its commit", headroom: func(int64) int64 { return 96 << 10 }},
+		{name: "in a copy, full while it is copied", held: true, headroom: func(size int64) int64 { return size * 6 / 10 }},
+		{name: "in a copy, full while the copy is updated", held: true, headroom: func(size int64) int64 { return size + 40<<10 }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			disk := smallDisk(t, "16m")
@@ -260,11 +261,7 @@ func TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole(t *testing.
 			sn.Close()
 			st.Close()
 			done()
-			headroom := c.headroom
-			if c.held {
-				headroom = fi.Size() * c.headroom / 10
-			}
-			filler := fillDisk(t, disk, headroom)
+			filler := fillDisk(t, disk, c.headroom(fi.Size()))
 			if p, err := project.Open(t.Context(), root, opts); err == nil {
 				p.Close()
 				t.Fatal("a search index was updated on a full disk")

@@ -18,7 +18,7 @@ mutant "suite: Limit 0 means DefaultLimit" retrieval/retrieval.go 's|return Defa
 mutant "suite: ranks are 1..n" retrieval/embedded/search.go 's|hits\[i\].Rank = i + 1|hits[i].Rank = i + 2|' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
 mutant "suite: bm25 scores are positive, best first" retrieval/embedded/search.go 's|-bm25(fts, |bm25(fts, |' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
 mutant "suite: Fetch skips missing ids" retrieval/embedded/embedded.go 's|if d, ok := byID\[id\]; ok {|if d := byID[id]; true {|' $S/memory_without_embedder/FetchReturnsStoredDocumentsAndSkipsMissingIDs
-mutant "suite: replacing drops the old refs" retrieval/embedded/embedded.go 's|"DELETE FROM refs WHERE doc_id IN ("|"DELETE FROM refs WHERE 0 AND doc_id IN ("|' $S/memory_without_embedder/UpsertOfAStoredIDReplacesIt
+mutant "suite: replacing drops the old refs" retrieval/embedded/embedded.go 's|"DELETE FROM refs WHERE rowid >= ? AND rowid < ?"|"DELETE FROM refs WHERE 0 AND rowid >= ? AND rowid < ?"|' $S/memory_without_embedder/UpsertOfAStoredIDReplacesIt
 mutant "suite: ExcludeTests filters" retrieval/embedded/search.go 's|"d.test = 0"|"d.test >= 0"|' $S/memory_without_embedder/FiltersAreHonouredByEveryStrategy
 mutant "suite: vector without embedder is ErrUnsupported" retrieval/embedded/search.go 's|"embedded: search: %w: %q needs an embedder|"embedded: search: %v: %q needs an embedder|' $S/memory_without_embedder/UnsupportedStrategiesFailWithErrUnsupported
 mutant "suite: a closed backend fails" retrieval/embedded/embedded.go 's|func (b \*Backend) Close() error { return b.db.Close() }|func (b *Backend) Close() error { return nil }|' $S/memory_without_embedder/ClosedBackendFailsEveryCall

@@ -1,0 +1,45 @@
+# Mutants for issue 13, monorepo scale: the search index updated
+# incrementally per generation, compact on disk (see scripts/mutants.sh).
+I='./project -run TestAnIncrementallyUpdatedIndexHoldsWhatAFreshBuildHolds'
+R='./retrieval/embedded -run TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource'
+
+# An update rewrites exactly the files that differ, and the result is a
+# fresh build's.
+mutant "an edited file's documents are not rewritten" project/incremental.go 's|if old\[f.Path\] != fileVersion(f) {|if old[f.Path] == "" {|' $I
+mutant "every file is rewritten (not in proportion)" project/incremental.go 's|if old\[f.Path\] != fileVersion(f) {|if true {|' $I
+mutant "a deleted file's documents stay" project/incremental.go 's|		if !present\[path\] {|		if false \&\& !present[path] {|' $I
+mutant "a base of another embedder is updated" project/incremental.go 's|if ok \&\& k == kind \&\& e.Name() != name {|if ok \&\& (k == kind \|\| true) \&\& e.Name() != name {|' ./project -run TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes
+
+# Readers of the earlier index, crashes, full disks.
+mutant "an index someone reads is updated in place" project/incremental.go 's|		l, ok := tryLockExclusive(c.path)|		l, ok := tryLockExclusive(c.path); ok = true|' ./project -run TestReadersOfTheEarlierIndexKeepWorkingWhileItIsUpdated
+mutant "an update in place writes under the new final name" project/incremental.go 's|	if err := os.Rename(base, tmp); err != nil {|	os.Remove(tmp); tmp = searchPath; if err := os.Rename(base, tmp); err != nil {|' ./project -run TestAKilledUpdateLeavesNothingHalfDoneUnderAFinalName
+mutant "a failed update in place loses the earlier index" project/incremental.go 's|			if os.Rename(tmp, base) != nil {|			if true {|' ./project -run TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole
+mutant "a failed update from a copy leaves the copy" project/incremental.go '/n, _, err := p.updateIndexFile(ctx, sn, files, tmp, current, vectors, false)/,+3 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole
+
+# The embedded backend's replacement of sources.
+mutant "ReplaceSources keeps documents it was not given" retrieval/embedded/sources.go 's|	remove := slices.Collect(maps.Keys(old))|	remove := []string{}|' $R
+mutant "ReplaceSources returns no removed ids" retrieval/embedded/sources.go 's|removed := slices.DeleteFunc(gone, func(id string) bool { return kept\[id\] })|removed := slices.DeleteFunc(gone, func(id string) bool { return true })|' $R
+mutant "a moved document keeps its old refs" retrieval/embedded/sources.go 's|		if !slices.Equal(s.doc.Refs, d.Refs) {|		if false {|' $R
+mutant "a moved document keeps its old provenance" retrieval/embedded/sources.go 's|upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, prov.hash,|upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, s.rid*0+1,|' $R
+mutant "a document whose text is unchanged is embedded again" retrieval/embedded/sources.go 's|		case ok \&\& sameText(o.doc, r.doc):|		case false:|' $R
+mutant "a rolled-back write's dictionary ids are kept" retrieval/embedded/sources.go 's|	err := w.tx.Rollback()|	err := w.tx.Rollback(); w.in.commit()|' ./retrieval/embedded -run TestAWriterIsAllOrNothing
+mutant "a Writer commits each replacement at once" retrieval/embedded/sources.go 's|	slices.Sort(removed)|	slices.Sort(removed); w.tx.Commit(); w.tx, _ = w.b.db.BeginTx(ctx, nil)|' ./retrieval/embedded -run TestAWriterIsAllOrNothing
+
+# Compact storage: nothing stored twice, and nothing lost for it.
+mutant "case folds beyond ASCII are not stored" retrieval/embedded/dict.go 's|	if fold == asciiLower(name) {|	if true {|' ./retrieval/embedded -run TestCaseFoldsBeyondASCIIAreStoredAndFound
+mutant "refs are read back out of order" retrieval/embedded/embedded.go 's|ORDER BY r.rowid)|ORDER BY r.rowid DESC)|' ./retrieval/embedded -run 'TestUpsertFetchDeleteRoundTrip|TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource'
+mutant "the upgrade reorders a document's refs" retrieval/embedded/upgrade.go 's|ORDER BY d.rid, r.rowid`|ORDER BY d.rid, r.rowid DESC`|' ./retrieval/embedded -run TestUpgradeFromSchemaVersion3KeepsEveryDocumentAndAnswer
+mutant "the upgrade loses the refs ranges" retrieval/embedded/upgrade.go 's|UPDATE docs SET refs_at = g.first, refs_n = g.n|UPDATE docs SET refs_at = g.first, refs_n = 0|' ./retrieval/embedded -run TestUpgradeFromSchemaVersion3KeepsEveryDocumentAndAnswer
+
+# Progress: a bar only for a search index phase that has taken a second.
+mutant "a quick update shows a bar" cmd/rlm/flags.go 's|		if e.Phase == "check" {|		if true {|' ./cmd/rlm -run TestSearchIndexWorkShowsABarOnlyWhenLongAndOnATerminal
+mutant "a long update shows no bar" cmd/rlm/flags.go 's|	"update": "updating the search index (changed files)",||' ./cmd/rlm -run TestSearchIndexWorkShowsABarOnlyWhenLongAndOnATerminal
+
+# Chroma: an update deletes and upserts the changed files' records itself.
+if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
+	C='./project -run TestChromaCollectionFollowsIncrementalUpdatesRecordForRecord'
+	mutant "an update leaves removed records in the collection" project/incremental.go 's|if err := ix.vec.Delete(ctx, removed); err != nil {|if err := ix.vec.Delete(ctx, removed[:0]); err != nil {|' $C
+	mutant "an update writes no records" project/incremental.go 's|if err := ix.vec.Upsert(ctx, docs); err != nil {|if err := ix.vec.Upsert(ctx, docs[:0]); err != nil {|' $C
+else
+	echo "note: RLM_CHROMA_URL unset: the 2 Chroma update mutants need a Chroma server and were not run"
+fi
