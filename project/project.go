@@ -3,8 +3,10 @@
 // validates it lazily against the files' exact bytes into a snapshot, and
 // opens the search index built for exactly that snapshot (the embedded
 // SQLite backend, with vectors from the configured embedder, optionally in
-// a Chroma server) — building it the first time. Refresh re-validates and
-// moves to a new snapshot when the bytes changed.
+// a Chroma server) — the first time deriving it from an earlier snapshot's
+// index (only the files that changed rewritten) or,
+// without one, building it whole. Refresh re-validates and moves to a new
+// snapshot when the bytes changed.
 //
 // Every mode walks the tree the same way (sourcefacts' one skip policy);
 // InMemory only puts the knowledge base in a temporary directory.

@@ -116,9 +116,9 @@ func TestInMemoryWritesNothingUnderTheRoot(t *testing.T) {
 // so switching back reuses it without embedding again; across new
 // snapshots each embedder keeps at most its two newest indexes (the current
 // snapshot's among them; an index no one has open is updated in place into
-// the next snapshot's of its embedder, so one project alone keeps one), and
-// at most four embedders keep any besides the current snapshot's, the least
-// recently used dropped first.
+// the next snapshot's of its embedder, so one project alone keeps one, and
+// one that is read is copied), and at most four embedders keep any besides
+// the current snapshot's, the least recently used dropped first.
 func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 	root := testfixture.CopyTree(t, "../testdata/gosample")
 	db := filepath.Join(t.TempDir(), "kb.sqlite")
@@ -191,5 +191,22 @@ func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 	want := []string{"g5 c", "g5 d", "g5 e", "g5 f", "g6 a"}
 	if diff := cmp.Diff(want, kept()); diff != "" {
 		t.Fatalf("with six embedders: search indexes (generation, embedder) (-want +got):\n%s", diff)
+	}
+	// While a project reads a's index of generation 6, generation 7's is
+	// a copy of it; once no one reads them, generation 8's is generation
+	// 7's updated in place and a keeps two (6 and 8): a, used last, and c,
+	// f, e keep indexes of other snapshots, d no longer.
+	hold, err := project.Open(ctx, root, project.Options{DBPath: db, Embedder: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit()
+	open(a)
+	hold.Close()
+	edit()
+	open(a)
+	want = []string{"g5 c", "g5 e", "g5 f", "g6 a", "g8 a"}
+	if diff := cmp.Diff(want, kept()); diff != "" {
+		t.Fatalf("after an index was read during an update: search indexes (generation, embedder) (-want +got):\n%s", diff)
 	}
 }

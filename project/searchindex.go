@@ -279,10 +279,13 @@ func searchIndexName(id store.Identity, embedder string, chroma bool) string {
 }
 
 // Search indexes kept beside a knowledge base: for each embedder (and
-// vector store) the keepPerEmbedder newest snapshots' indexes, for at
-// most keepEmbedders embedders, the most recently built first; the current
-// snapshot's indexes are always kept. Switching embedders back and forth
-// reuses what was built; the directory stays bounded.
+// vector store) at most the keepPerEmbedder newest snapshots' indexes, for
+// at most keepEmbedders embedders, the most recently built first; the
+// current snapshot's indexes are always kept. (An index no one has open is
+// updated in place into the next snapshot's of its embedder, so a project
+// alone keeps one per embedder; one that another project reads is copied.)
+// Switching embedders back and forth reuses what was built; the directory
+// stays bounded.
 const (
 	keepPerEmbedder = 2
 	keepEmbedders   = 4

@@ -246,3 +246,61 @@ func TestAWriterIsAllOrNothing(t *testing.T) {
 		t.Errorf("after Commit: %d documents, want the other paths' and the one replaced", n)
 	}
 }
+
+// TestAReplacedDocumentsOldRefsNeverCount: replacing a document — the one
+// written last (its row id is then given to the new version) or an older
+// one, by Upsert or by ReplaceSources — leaves no trace of its old refs:
+// graph search finds it by its new refs only.
+func TestAReplacedDocumentsOldRefsNeverCount(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		id      string
+		replace func(b *Backend, d retrieval.Document) error
+	}{
+		{"the newest, by Upsert", "py-serve", func(b *Backend, d retrieval.Document) error { return b.Upsert(ctx, []retrieval.Document{d}) }},
+		{"an older one, by Upsert", "srv-serve", func(b *Backend, d retrieval.Document) error { return b.Upsert(ctx, []retrieval.Document{d}) }},
+		{"the newest, by ReplaceSources", "py-serve", func(b *Backend, d retrieval.Document) error {
+			w, err := b.BeginWrite(ctx)
+			if err != nil {
+				return err
+			}
+			d.Doc += " Rewritten." // new text: removed and inserted
+			if _, err := w.ReplaceSources(ctx, map[string]string{d.Path: "v2"}, []retrieval.Document{d}); err != nil {
+				return err
+			}
+			return w.Commit()
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := openMem(t)
+			docs := corpus()
+			for i := range docs {
+				if docs[i].ID == c.id {
+					docs[i].Refs = []retrieval.Ref{{Name: "oldTarget", Kind: "call", Line: 3}}
+				}
+			}
+			if err := b.Upsert(ctx, docs); err != nil {
+				t.Fatal(err)
+			}
+			got, err := b.Fetch(ctx, []string{c.id})
+			if err != nil || len(got) != 1 {
+				t.Fatalf("Fetch %s: %v, %v", c.id, got, err)
+			}
+			d := got[0]
+			d.Refs = []retrieval.Ref{{Name: "newTarget", Kind: "call", Line: 4}}
+			if err := c.replace(b, d); err != nil {
+				t.Fatal(err)
+			}
+			for name, want := range map[string][]string{"oldTarget": nil, "newTarget": {c.id}} {
+				hits, err := b.Search(ctx, retrieval.Request{Strategy: retrieval.Graph, Relation: retrieval.Callers, Name: name})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, ids(hits)); diff != "" {
+					t.Errorf("callers of %s after the replacement (-want +got):\n%s", name, diff)
+				}
+			}
+		})
+	}
+}
