@@ -282,6 +282,9 @@ func (p *Project) deriveSearchIndex(ctx context.Context, sn *store.Snapshot, fil
 		if !ok {
 			continue
 		}
+		if checkIndexFile(c.path) != nil { // damaged: no use to anyone
+			removeIndexFiles(c.path)
+		}
 		if !usableBase(c.path) {
 			l.unlock()
 			continue
@@ -332,8 +335,8 @@ func (p *Project) deriveInPlace(ctx context.Context, sn *store.Snapshot, files [
 	os.Chtimes(tmp, now, now)
 	n, committed, err := p.updateIndexFile(ctx, sn, files, tmp, current, vectors, true)
 	if err != nil {
-		if committed {
-			removeIndexFiles(tmp)
+		if committed || errors.Is(err, ErrCorruptIndex) {
+			removeIndexFiles(tmp) // changed, or damaged: derived data, gone
 		} else {
 			os.Remove(tmp + "-wal")
 			os.Remove(tmp + "-shm")
@@ -374,6 +377,12 @@ func (p *Project) deriveFromCopy(ctx context.Context, sn *store.Snapshot, files 
 	n, _, err := p.updateIndexFile(ctx, sn, files, tmp, current, vectors, false)
 	if err != nil {
 		removeIndexFiles(tmp)
+		if errors.Is(err, ErrCorruptIndex) {
+			if l, ok := tryLockExclusive(base); ok { // a damaged base is no use to anyone
+				removeIndexFiles(base)
+				l.unlock()
+			}
+		}
 		return n, err
 	}
 	return n, publishIndex(tmp, searchPath)

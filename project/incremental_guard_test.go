@@ -267,3 +267,56 @@ func TestAKilledUpdateLeavesNothingHalfDoneUnderAFinalName(t *testing.T) {
 		})
 	}
 }
+
+// TestADamagedEarlierIndexIsNotUpdatedButRemoved: an earlier search index
+// found damaged — short of its header's length, or refused by SQLite — is
+// not updated (nor given its name back): the new snapshot's index is built
+// whole, answers from the new bytes, and the damaged file is gone.
+func TestADamagedEarlierIndexIsNotUpdatedButRemoved(t *testing.T) {
+	for name, damage := range map[string]func(path string) error{
+		"truncated":               func(path string) error { return os.Truncate(path, 4096*3) },
+		"schema page overwritten": overwriteAt(100),
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := indexTree(t, 40)
+			dir := t.TempDir()
+			opts := project.Options{DBPath: filepath.Join(dir, "kb.sqlite")}
+			p, err := project.Open(t.Context(), root, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Close()
+			if err := damage(indexOfGeneration(t, dir, 1)); err != nil {
+				t.Fatal(err)
+			}
+			renameFunc(t, root, "p/f007.go", "Func007", "Gunc007")
+			p, err = project.Open(t.Context(), root, opts)
+			if err != nil {
+				t.Fatalf("open over a damaged earlier index: %v", err)
+			}
+			defer p.Close()
+			if st := p.Stats(); st.DerivedFrom != 0 || st.Reused {
+				t.Errorf("the new index: %+v, want built whole", st)
+			}
+			if got := searchPaths(t, p, "Gunc007"); !cmp.Equal(got, []string{"p/f007.go"}) {
+				t.Errorf("Gunc007 hits %v", got)
+			}
+			if diff := cmp.Diff([]string{filepath.Base(indexOfGeneration(t, dir, 2))}, dirFiles(t, dir, isSearchIndex)); diff != "" {
+				t.Errorf("search index files (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// renameFunc replaces every old with new in the file rel of root.
+func renameFunc(t *testing.T, root, rel, old, new string) {
+	t.Helper()
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(b), old, new)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

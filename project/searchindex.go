@@ -98,6 +98,13 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 		return nil, indexBuild{}, err
 	}
 	how, err := p.deriveSearchIndex(ctx, sn, files, searchPath, current, vectors)
+	if errors.Is(err, errNoBase) {
+		// Another project may have updated the base we waited for into
+		// this very index.
+		if ix, err := p.openIndexFile(ctx, searchPath, current, vectors); err == nil {
+			return ix, indexBuild{Reused: true}, nil
+		}
+	}
 	if errors.Is(err, errNoBase) || errors.Is(err, ErrCorruptIndex) {
 		how = indexBuild{Files: len(files)}
 		err = p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors)

@@ -43,3 +43,7 @@ if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
 else
 	echo "note: RLM_CHROMA_URL unset: the 2 Chroma update mutants need a Chroma server and were not run"
 fi
+
+# A damaged earlier index is not updated, nor kept.
+mutant "a damaged base gets its name back" project/incremental.go 's|		if committed \|\| errors.Is(err, ErrCorruptIndex) {|		if committed {|' ./project -run TestADamagedEarlierIndexIsNotUpdatedButRemoved
+mutant "a truncated base is left in place" project/incremental.go 's|		if checkIndexFile(c.path) != nil { // damaged: no use to anyone|		if false {|' ./project -run TestADamagedEarlierIndexIsNotUpdatedButRemoved
