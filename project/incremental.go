@@ -408,7 +408,7 @@ func copyFile(src, dst string) error {
 // snapshot (fillIndex) and closes and seals it. committed reports whether
 // the file was changed.
 func (p *Project) updateIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors, oneTx bool) (n int, committed bool, err error) {
-	b, err := p.openBackend(ctx, tmp, current, vectors)
+	b, err := p.openBackend(ctx, tmp, current, vectors, embedded.WithUnsyncedWrites()) // sealIndexFile syncs
 	if err != nil {
 		return 0, false, asCorrupt(err)
 	}

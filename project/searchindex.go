@@ -132,7 +132,7 @@ func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, file
 	}
 	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
 	defer lock.unlock()
-	b, err := p.openBackend(ctx, tmp, current, vectors)
+	b, err := p.openBackend(ctx, tmp, current, vectors, embedded.WithUnsyncedWrites()) // sealIndexFile syncs
 	if err != nil {
 		removeIndexFiles(tmp)
 		return err
@@ -192,13 +192,13 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 	return ix, nil
 }
 
-// openBackend opens the embedded backend at path, without vectors, with
-// vectors in it or, with Options.Chroma, in a Chroma server behind a
-// retrieval.Router whose vector hits count only if their content hash is
-// current's.
-func (p *Project) openBackend(ctx context.Context, path string, current map[string]string, vectors bool) (retrieval.Backend, error) {
+// openBackend opens the embedded backend at path (with the options
+// extra), without vectors, with vectors in it or, with Options.Chroma, in
+// a Chroma server behind a retrieval.Router whose vector hits count only
+// if their content hash is current's.
+func (p *Project) openBackend(ctx context.Context, path string, current map[string]string, vectors bool, extra ...embedded.Option) (retrieval.Backend, error) {
 	if !vectors || p.opts.Chroma == nil {
-		var eopts []embedded.Option
+		eopts := slices.Clone(extra)
 		if vectors {
 			eopts = append(eopts, embedded.WithEmbedder(p.opts.Embedder))
 		}
@@ -208,7 +208,7 @@ func (p *Project) openBackend(ctx context.Context, path string, current map[stri
 		}
 		return b, nil
 	}
-	primary, err := embedded.Open(ctx, path)
+	primary, err := embedded.Open(ctx, path, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("project: open search index: %w", err)
 	}

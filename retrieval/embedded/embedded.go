@@ -51,6 +51,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -199,6 +200,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
 		var err error
 		if dsn, err = sqlitefile.DSN(path); err != nil {
 			return nil, fmt.Errorf("embedded: open %q: %w", path, err)
+		}
+		if o.unsynced {
+			dsn += "&_pragma=" + url.QueryEscape("synchronous(OFF)") // after synchronous(NORMAL): it wins
 		}
 	}
 	db, err := sql.Open("sqlite", dsn)

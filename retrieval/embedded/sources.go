@@ -19,6 +19,16 @@ import (
 // strings of the caller's choosing; the backend stores them and compares
 // none.
 
+// WithUnsyncedWrites opens a file database whose writes are never synced
+// to disk (PRAGMA synchronous=OFF): for a file its writer syncs itself
+// before anyone relies on it, such as a search index written under a
+// temporary name and sealed before it is renamed into place (package
+// project). A crash or power loss while it is written can leave it
+// damaged; an in-memory database ignores the option.
+func WithUnsyncedWrites() Option {
+	return func(o *options) { o.unsynced = true }
+}
+
 // MaxSourceVersionBytes bounds one source version string.
 const MaxSourceVersionBytes = 4096
 
@@ -208,7 +218,10 @@ func (w *Writer) replace(ctx context.Context, versions map[string]string, docs [
 }
 
 // moveRows gives each moved document its new positions, refs and
-// provenance in place: its row id, index entries and vectors stay.
+// provenance in place: its row id, index entries and vectors stay. Lines
+// and refs are rewritten per document where they changed; provenance, the
+// same for all documents of one file version, with one statement per
+// distinct value.
 func moveRows(ctx context.Context, tx *sql.Tx, in *interner, moves []moved) error {
 	if len(moves) == 0 {
 		return nil
@@ -217,12 +230,13 @@ func moveRows(ctx context.Context, tx *sql.Tx, in *interner, moves []moved) erro
 	if err != nil {
 		return err
 	}
-	upd, err := tx.PrepareContext(ctx, `UPDATE docs SET start_line = ?, end_line = ?, language = ?, hash_v = ?, test = ?,
-		meta_v = ?, changed = ?, parser_v = ?, refs_at = ?, refs_n = ? WHERE rid = ?`)
-	if err != nil {
-		return err
+	var lines *sql.Stmt
+	type provKey struct {
+		provenance
+		language string
+		changed  int64
 	}
-	defer upd.Close()
+	groups := map[provKey][]int64{} // provenance → rids
 	var stale []stored
 	var refArgs []any
 	for _, m := range moves {
@@ -238,11 +252,31 @@ func moveRows(ctx context.Context, tx *sql.Tx, in *interner, moves []moved) erro
 				return err
 			}
 		}
+		if d.StartLine != s.doc.StartLine || d.EndLine != s.doc.EndLine || refsAt != s.refsAt || refsN != s.refsN {
+			if lines == nil {
+				if lines, err = tx.PrepareContext(ctx, "UPDATE docs SET start_line = ?, end_line = ?, refs_at = ?, refs_n = ? WHERE rid = ?"); err != nil {
+					return err
+				}
+				defer lines.Close()
+			}
+			if _, err := lines.ExecContext(ctx, d.StartLine, d.EndLine, refsAt, refsN, s.rid); err != nil {
+				return err
+			}
+		}
 		prov, err := in.provenance(ctx, d, m.meta)
 		if err != nil {
 			return err
 		}
-		if _, err := upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, prov.hash, prov.test, prov.meta, d.Changed, prov.parser, refsAt, refsN, s.rid); err != nil {
+		k := provKey{prov, d.Language, d.Changed}
+		groups[k] = append(groups[k], s.rid)
+	}
+	for k, rids := range groups {
+		err := chunks(rids, chunkSize, func(c []int64) error {
+			args := append([]any{k.language, k.hash, k.test, k.meta, k.changed, k.parser}, anys(c)...)
+			_, err := tx.ExecContext(ctx, "UPDATE docs SET language = ?, hash_v = ?, test = ?, meta_v = ?, changed = ?, parser_v = ? WHERE rid IN ("+placeholders(len(c))+")", args...)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"maps"
 	"path/filepath"
@@ -101,8 +102,9 @@ func TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource(t *testing.T) 
 		case "hf-serve": // rewritten: the doc comment changed
 			d.Doc = "ServeHTTP calls f(w, r) and nothing else."
 			changedText++
-		case "handler": // a new version of its file, same text
+		case "handler": // a new version of its file, same text and refs, lines shifted
 			d.ContentHash, d.Metadata = "xxh64:00000000000000aa:4100", map[string]string{"package": "http", "generation": "2"}
+			d.StartLine, d.EndLine = d.StartLine+7, d.EndLine+7
 		}
 	}
 	next = slices.DeleteFunc(next, func(d retrieval.Document) bool { return d.ID == "read-req" || d.Path == "tools/serve.py" })
@@ -302,5 +304,31 @@ func TestAReplacedDocumentsOldRefsNeverCount(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnsyncedWritesTurnOffSyncingOnlyWhenAsked: a file database opened
+// WithUnsyncedWrites runs with PRAGMA synchronous=OFF on every connection;
+// one opened without it keeps NORMAL.
+func TestUnsyncedWritesTurnOffSyncingOnlyWhenAsked(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		opts []Option
+		want int // PRAGMA synchronous: 0 OFF, 1 NORMAL
+	}{{nil, 1}, {[]Option{WithUnsyncedWrites()}, 0}} {
+		b := openVec(t, filepath.Join(t.TempDir(), "rlm.db"), c.opts...)
+		conns := make([]*sql.Conn, 3) // several connections of the pool
+		for i := range conns {
+			conn, err := b.db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			conns[i] = conn
+			var got int
+			if err := conn.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&got); err != nil || got != c.want {
+				t.Errorf("options %d: connection %d has synchronous %d, %v; want %d", len(c.opts), i, got, err, c.want)
+			}
+		}
 	}
 }

@@ -20,7 +20,8 @@ mutant "a failed update from a copy leaves the copy" project/incremental.go '/n,
 mutant "ReplaceSources keeps documents it was not given" retrieval/embedded/sources.go 's|	remove := slices.Collect(maps.Keys(old))|	remove := []string{}|' $R
 mutant "ReplaceSources returns no removed ids" retrieval/embedded/sources.go 's|removed := slices.DeleteFunc(gone, func(id string) bool { return kept\[id\] })|removed := slices.DeleteFunc(gone, func(id string) bool { return true })|' $R
 mutant "a moved document keeps its old refs" retrieval/embedded/sources.go 's|		if !slices.Equal(s.doc.Refs, d.Refs) {|		if false {|' $R
-mutant "a moved document keeps its old provenance" retrieval/embedded/sources.go 's|upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, prov.hash,|upd.ExecContext(ctx, d.StartLine, d.EndLine, d.Language, s.rid*0+1,|' $R
+mutant "a moved document keeps its old provenance" retrieval/embedded/sources.go 's|args := append(\[\]any{k.language, k.hash, k.test,|args := append([]any{k.language, k.hash*0 + 1, k.test,|' $R
+mutant "a moved document keeps its old lines" retrieval/embedded/sources.go 's|if d.StartLine != s.doc.StartLine \|\| d.EndLine != s.doc.EndLine \|\| refsAt != s.refsAt \|\| refsN != s.refsN {|if refsAt != s.refsAt \|\| refsN != s.refsN {|' $R
 mutant "a document whose text is unchanged is embedded again" retrieval/embedded/sources.go 's|		case ok \&\& sameText(o.doc, r.doc):|		case false:|' $R
 mutant "a rolled-back write's dictionary ids are kept" retrieval/embedded/sources.go 's|	err := w.tx.Rollback()|	err := w.tx.Rollback(); w.in.commit()|' ./retrieval/embedded -run TestAWriterIsAllOrNothing
 mutant "a Writer commits each replacement at once" retrieval/embedded/sources.go 's|	slices.Sort(removed)|	slices.Sort(removed); w.tx.Commit(); w.tx, _ = w.b.db.BeginTx(ctx, nil)|' ./retrieval/embedded -run TestAWriterIsAllOrNothing
@@ -47,3 +48,4 @@ fi
 # A damaged earlier index is not updated, nor kept.
 mutant "a damaged base gets its name back" project/incremental.go 's|		if committed \|\| errors.Is(err, ErrCorruptIndex) {|		if committed {|' ./project -run TestADamagedEarlierIndexIsNotUpdatedButRemoved
 mutant "a truncated base is left in place" project/incremental.go 's|		if checkIndexFile(c.path) != nil { // damaged: no use to anyone|		if false {|' ./project -run TestADamagedEarlierIndexIsNotUpdatedButRemoved
+mutant "unsynced writes are synced" retrieval/embedded/embedded.go 's|url.QueryEscape("synchronous(OFF)")|url.QueryEscape("synchronous(NORMAL)")|' ./retrieval/embedded -run TestUnsyncedWritesTurnOffSyncingOnlyWhenAsked
