@@ -9,7 +9,9 @@
 //     (the first update after the build copies the index that project
 //     reads; later ones update the index two generations back in place):
 //     the whole Search, the snapshot check, and the search index update
-//     reported apart; -runs edits each, median;
+//     reported apart; -runs edits each, median; and the same on the
+//     project layer with TrustStat (unchanged files vouched for by their
+//     stat, not read), Refresh then an exact search;
 //   - -files files edited at once (a branch switch), then Search;
 //   - the baseline: the same snapshot's search index built whole again;
 //   - the knowledge base and the search index on disk, against the source
@@ -34,6 +36,8 @@ import (
 
 	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/project"
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
 func main() {
@@ -159,6 +163,35 @@ func run(root, embedder string, runs, nfiles int) error {
 	row(fmt.Sprintf("1 file edited → Search, long-lived project, later updates (median of %d)", runs), median(whole), last)
 	lp.Close()
 
+	// One file edited, then Refresh and an exact search on the project
+	// layer with TrustStat: unchanged files are not read again (their
+	// size, mtime and inode vouch for them), so the check no longer
+	// hashes the whole tree.
+	pp, err := project.Open(ctx, abs, project.Options{DBPath: b.opts.DBPath, Embedder: b.opts.Embedder, TrustStat: true})
+	if err != nil {
+		return err
+	}
+	whole, check, build = nil, nil, nil
+	for range runs {
+		time.Sleep(1100 * time.Millisecond) // past the racy second of the last edit: its stat is trusted
+		probe := b.edit(1)
+		t := time.Now()
+		if _, err := pp.Refresh(ctx); err != nil {
+			pp.Close()
+			return err
+		}
+		if err := findExact(ctx, pp, probe); err != nil {
+			pp.Close()
+			return err
+		}
+		st := pp.Stats()
+		last = st
+		whole, check, build = append(whole, time.Since(t)), append(check, st.Check), append(build, st.Build)
+	}
+	last.Check, last.Build = median(check), median(build)
+	row(fmt.Sprintf("1 file edited → Refresh + exact search, long-lived project with TrustStat (median of %d)", runs), median(whole), last)
+	pp.Close()
+
 	// Many files edited at once.
 	probe := b.edit(nfiles)
 	t := time.Now()
@@ -233,6 +266,20 @@ func (b *bench) mustFind(ctx context.Context, p *rlm.Project, name string) error
 		}
 	}
 	return fmt.Errorf("the answer to %s does not have it: not current", name)
+}
+
+// findExact fails unless an exact search of the project finds name.
+func findExact(ctx context.Context, p *project.Project, name string) error {
+	return p.View(func(b retrieval.Backend, _ store.Identity) error {
+		hits, err := b.Search(ctx, retrieval.Request{Strategy: retrieval.Exact, Name: name})
+		if err != nil {
+			return err
+		}
+		if len(hits) == 0 {
+			return fmt.Errorf("no exact hit for %s: not current", name)
+		}
+		return nil
+	})
 }
 
 // sizes are the knowledge base's bytes and the largest search index
