@@ -333,7 +333,7 @@ func (p *Project) deriveInPlace(ctx context.Context, sn *store.Snapshot, files [
 	os.Remove(base + "-shm")
 	now := time.Now() // keeps removeStaleTemps off it, besides the lock
 	os.Chtimes(tmp, now, now)
-	n, committed, err := p.updateIndexFile(ctx, sn, files, tmp, current, vectors, true)
+	n, committed, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, updateInPlace)
 	if err != nil {
 		if committed || errors.Is(err, ErrCorruptIndex) {
 			removeIndexFiles(tmp) // changed, or damaged: derived data, gone
@@ -374,7 +374,7 @@ func (p *Project) deriveFromCopy(ctx context.Context, sn *store.Snapshot, files 
 		removeIndexFiles(tmp)
 		return 0, err
 	}
-	n, _, err := p.updateIndexFile(ctx, sn, files, tmp, current, vectors, false)
+	n, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, updateCopy)
 	if err != nil {
 		removeIndexFiles(tmp)
 		if errors.Is(err, ErrCorruptIndex) {
@@ -404,27 +404,46 @@ func copyFile(src, dst string) error {
 	return errors.Join(err, out.Close())
 }
 
-// updateIndexFile opens the search index file at tmp, brings it to the
-// snapshot (fillIndex) and closes and seals it. committed reports whether
-// the file was changed.
-func (p *Project) updateIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors, oneTx bool) (n int, committed bool, err error) {
+// indexWrite is how writeIndexFile writes a search index file.
+type indexWrite int
+
+const (
+	// writeWhole fills a new file with every file's documents, one
+	// transaction per batch; the seal verifies it whole.
+	writeWhole indexWrite = iota
+	// updateInPlace updates an earlier index renamed for the purpose, in
+	// one transaction: a failure before its commit leaves the file as it
+	// was.
+	updateInPlace
+	// updateCopy updates a copy of an earlier index, one transaction per
+	// batch.
+	updateCopy
+)
+
+// writeIndexFile opens the search index file at tmp, brings it to the
+// snapshot (fillIndex: from the files' versions recorded in it, or from
+// nothing with writeWhole) and closes and seals it. It returns the files
+// written and whether the (last) transaction committed.
+func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors bool, how indexWrite) (n int, committed bool, err error) {
 	b, err := p.openBackend(ctx, tmp, current, vectors, embedded.WithUnsyncedWrites()) // sealIndexFile syncs
 	if err != nil {
 		return 0, false, asCorrupt(err)
 	}
 	ix, err := writerOf(b)
 	var old map[string]string
-	if err == nil {
+	phase := PhaseBuild
+	if err == nil && how != writeWhole {
+		phase = PhaseUpdate
 		old, err = ix.primary.SourceVersions(ctx)
 	}
 	if err == nil {
-		n, committed, err = p.fillIndex(ctx, sn, files, ix, old, oneTx, PhaseUpdate)
+		n, committed, err = p.fillIndex(ctx, sn, files, ix, old, how == updateInPlace, phase)
 	}
 	if cerr := b.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = sealIndexFile(ctx, tmp, false)
+		err = sealIndexFile(ctx, tmp, how == writeWhole)
 	}
 	return n, committed, asCorrupt(err)
 }

@@ -132,22 +132,7 @@ func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, file
 	}
 	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
 	defer lock.unlock()
-	b, err := p.openBackend(ctx, tmp, current, vectors, embedded.WithUnsyncedWrites()) // sealIndexFile syncs
-	if err != nil {
-		removeIndexFiles(tmp)
-		return err
-	}
-	ix, err := writerOf(b)
-	if err == nil {
-		_, _, err = p.fillIndex(ctx, sn, files, ix, nil, false, PhaseBuild)
-	}
-	if cerr := b.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = sealIndexFile(ctx, tmp, true)
-	}
-	if err != nil {
+	if _, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole); err != nil {
 		removeIndexFiles(tmp)
 		return err
 	}

@@ -827,21 +827,28 @@ func (b *Backend) Versions(ctx context.Context, sample int) (map[string]string, 
 			"UNION SELECT id, " + hash + " FROM (SELECT id, hash_v FROM docs ORDER BY rid DESC LIMIT ?)"
 		args = []any{(sample + 1) / 2, sample / 2}
 	}
-	rows, err := b.db.QueryContext(ctx, q, args...)
+	out, err := b.queryPairs(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: versions: %w", err)
+	}
+	return out, nil
+}
+
+// queryPairs runs q, which selects two strings a row, and returns them as
+// a map from the first to the second.
+func (b *Backend) queryPairs(ctx context.Context, q string, args ...any) (map[string]string, error) {
+	rows, err := b.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	out := map[string]string{}
 	for rows.Next() {
-		var id, h string
-		if err := rows.Scan(&id, &h); err != nil {
-			return nil, fmt.Errorf("embedded: versions: %w", err)
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
 		}
-		out[id] = h
+		out[k] = v
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("embedded: versions: %w", err)
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -36,20 +36,8 @@ const MaxSourceVersionBytes = 4096
 // Writer.ReplaceSources: document path → version. Sources written only
 // through Upsert have none.
 func (b *Backend) SourceVersions(ctx context.Context) (map[string]string, error) {
-	rows, err := b.db.QueryContext(ctx, "SELECT path, version FROM sources")
+	out, err := b.queryPairs(ctx, "SELECT path, version FROM sources")
 	if err != nil {
-		return nil, fmt.Errorf("embedded: source versions: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var p, v string
-		if err := rows.Scan(&p, &v); err != nil {
-			return nil, fmt.Errorf("embedded: source versions: %w", err)
-		}
-		out[p] = v
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("embedded: source versions: %w", err)
 	}
 	return out, nil

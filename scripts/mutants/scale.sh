@@ -14,7 +14,7 @@ mutant "a base of another embedder is updated" project/incremental.go 's|if ok \
 mutant "an index someone reads is updated in place" project/incremental.go 's|		l, ok := tryLockExclusive(c.path)|		l, ok := tryLockExclusive(c.path); ok = true|' ./project -run TestReadersOfTheEarlierIndexKeepWorkingWhileItIsUpdated
 mutant "an update in place writes under the new final name" project/incremental.go 's|	if err := os.Rename(base, tmp); err != nil {|	os.Remove(tmp); tmp = searchPath; if err := os.Rename(base, tmp); err != nil {|' ./project -run TestAKilledUpdateLeavesNothingHalfDoneUnderAFinalName
 mutant "a failed update in place loses the earlier index" project/incremental.go 's|			if os.Rename(tmp, base) != nil {|			if true {|' ./project -run TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole
-mutant "a failed update from a copy leaves the copy" project/incremental.go '/n, _, err := p.updateIndexFile(ctx, sn, files, tmp, current, vectors, false)/,+3 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole
+mutant "a failed update from a copy leaves the copy" project/incremental.go '/n, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, updateCopy)/,+3 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole
 
 # The embedded backend's replacement of sources.
 mutant "ReplaceSources keeps documents it was not given" retrieval/embedded/sources.go 's|	remove := slices.Collect(maps.Keys(old))|	remove := []string{}|' $R
