@@ -6,11 +6,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -81,11 +83,12 @@ func renameFunc007(t *testing.T, root, name string) {
 
 // TestFullDiskNeverLeavesAPartialSearchIndexAndKeepsTheKnowledgeBase: on a
 // disk (a small tmpfs) with room for the knowledge base's next generation
-// but not for a new search index — full while the index is opened, while
-// it is filled, or while its WAL is checkpointed — the build fails with
-// nothing renamed into place and no temporary file left; with no room at
-// all, publishing fails and the knowledge base keeps its last generation,
-// whole. Once space is freed, the next open answers from the new bytes.
+// but not for a new search index built whole (there is no earlier index to
+// update) — full while the index is opened, while it is filled, or while
+// its WAL is checkpointed — the build fails with nothing renamed into place
+// and no temporary file left; with no room at all, publishing fails and
+// the knowledge base keeps its last generation, whole. Once space is
+// freed, the next open answers from the new bytes.
 func TestFullDiskNeverLeavesAPartialSearchIndexAndKeepsTheKnowledgeBase(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -144,6 +147,9 @@ func TestFullDiskNeverLeavesAPartialSearchIndexAndKeepsTheKnowledgeBase(t *testi
 				st.Close()
 				done()
 			} else {
+				// No earlier index: the next one is built whole.
+				removeIndexFiles(t, disk)
+				ixs = nil
 				filler := fillDisk(t, disk, fi.Size()*c.headroom/10)
 				if p, err := project.Open(t.Context(), root, opts); err == nil {
 					p.Close()
@@ -200,4 +206,105 @@ func lastGeneration(t *testing.T, st *store.Store) int64 {
 	}
 	defer sn.Close()
 	return sn.Identity().Generation
+}
+
+// TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole: when the
+// disk fills while a search index is updated from an earlier snapshot's —
+// in place (no one reads the earlier index) or in a copy (a project still
+// reads it) — the update fails with no new file under a final name, no
+// temporary file left and the earlier index whole under its own name (in
+// place: its transaction rolled back and the file renamed back). Once space
+// is freed, the next open updates it and answers from the new bytes.
+func TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		held     bool                   // a project keeps reading the earlier index
+		headroom func(size int64) int64 // bytes left free, given the index's size
+	}{
+		{name: "in place, full while it is opened", headroom: func(int64) int64 { return 40 << 10 }},
+		{name: "in place, full at its commit", headroom: func(int64) int64 { return 96 << 10 }},
+		{name: "in a copy, full while it is copied", held: true, headroom: func(size int64) int64 { return size * 6 / 10 }},
+		{name: "in a copy, full while the copy is updated", held: true, headroom: func(size int64) int64 { return size + 40<<10 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			disk := smallDisk(t, "16m")
+			root := indexTree(t, 300)
+			opts := project.Options{DBPath: filepath.Join(disk, "kb.sqlite")}
+			p0, err := project.Open(t.Context(), root, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.held {
+				p0.Close()
+			} else {
+				defer p0.Close()
+			}
+			ixs := dirFiles(t, disk, isSearchIndex)
+			fi, err := os.Stat(filepath.Join(disk, ixs[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			renameFunc007(t, root, "Gunc007")
+			// Publish the new generation first, so the disk fills during
+			// the search index's update (the files' times set in the past:
+			// a time within the second of a read gets its row rewritten at
+			// the next validation).
+			setTimesInPast(t, root)
+			st, done, err := project.OpenStore(t.Context(), root, opts.DBPath, sourcefacts.Lister{}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sn, err := st.Snapshot(t.Context(), store.All(), store.SnapshotOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sn.Close()
+			st.Close()
+			done()
+			filler := fillDisk(t, disk, c.headroom(fi.Size()))
+			if p, err := project.Open(t.Context(), root, opts); err == nil {
+				p.Close()
+				t.Fatal("a search index was updated on a full disk")
+			} else {
+				t.Logf("the update on a full disk failed: %v", err)
+			}
+			if diff := cmp.Diff(ixs, dirFiles(t, disk, isSearchIndex)); diff != "" {
+				t.Errorf("search index files after the failed update (-before +after):\n%s", diff)
+			}
+			if tmps := dirFiles(t, disk, isTemp); len(tmps) != 0 {
+				t.Errorf("the failed update left %v", tmps)
+			}
+			os.Remove(filler)
+			p, err := project.Open(t.Context(), root, opts)
+			if err != nil {
+				t.Fatalf("open once space is freed: %v", err)
+			}
+			defer p.Close()
+			if from := p.Stats().DerivedFrom; from != 1 {
+				t.Errorf("the search index was derived from generation %d, want 1 (updated, not rebuilt)", from)
+			}
+			if got := searchPaths(t, p, "Gunc007"); !cmp.Equal(got, []string{"p/f007.go"}) {
+				t.Errorf("Gunc007 hits %v, want p/f007.go", got)
+			}
+			if got := searchPaths(t, p, "Func007"); len(got) != 0 {
+				t.Errorf("Func007 hits %v after it was renamed", got)
+			}
+		})
+	}
+}
+
+// setTimesInPast sets the modification time of every file under root an
+// hour back.
+func setTimesInPast(t *testing.T, root string) {
+	t.Helper()
+	past := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(path, past, past)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -22,62 +22,75 @@ import (
 // them in its Text (neighbourText), so that BM25 and the embedder read
 // what it does as well as what it is called.
 func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retrieval.Document {
+	scopes := treeScopes(files)
+	var docs []retrieval.Document
+	for _, f := range files {
+		docs = fileDocuments(docs, scopes, f, changed[f.Provenance.Path])
+	}
+	return docs
+}
+
+// treeScopes indexes files, every file of one tree, for call resolution.
+func treeScopes(files []*sourcefacts.FileFacts) *sourcefacts.Scopes {
 	root := ""
 	if len(files) > 0 {
 		root = files[0].Provenance.Project
 	}
-	scopes := sourcefacts.NewScopes(root, files)
-	var docs []retrieval.Document
-	for _, f := range files {
-		base := len(docs)
-		scope := scopes.Of(f.Provenance.Path)
-		nth := map[string]int{} // qualified name -> definitions seen in this file
-		for i, s := range f.Symbols {
-			q := qualifiedName(s)
-			role := f.SymbolRole(i)
-			docs = append(docs, retrieval.Document{
-				ID:          retrieval.SymbolDocumentID(f.Provenance.Path, q, nth[q]),
-				Path:        f.Provenance.Path,
-				StartLine:   s.Range.StartLine,
-				EndLine:     s.Range.EndLine,
-				Symbol:      s.Name,
-				Qualified:   q,
-				Kind:        s.Kind,
-				Language:    f.Language,
-				Signature:   s.Signature,
-				Doc:         s.Doc,
-				ContentHash: f.Provenance.Hash.String(),
-				Test:        role == sourcefacts.RoleTest,
-				Role:        role,
-				Changed:     changed[f.Provenance.Path],
-				Parser:      f.Provenance.Parser,
-				Metadata: map[string]string{
-					"package":    f.Package,
-					"generation": fmt.Sprint(f.Provenance.Generation),
-					"status":     f.Status,
-				},
-			})
-			if scope != "" {
-				docs[len(docs)-1].Metadata[retrieval.MetaScope] = scope
-				docs[len(docs)-1].Metadata[retrieval.MetaModule] = scopes.Name(scope)
-			}
-			nth[q]++
+	return sourcefacts.NewScopes(root, files)
+}
+
+// fileDocuments appends the documents of f (see Documents), whose file
+// last changed in generation changed, to docs; scopes indexes the whole
+// tree f is part of.
+func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, f *sourcefacts.FileFacts, changed int64) []retrieval.Document {
+	base := len(docs)
+	scope := scopes.Of(f.Provenance.Path)
+	nth := map[string]int{} // qualified name -> definitions seen in this file
+	for i, s := range f.Symbols {
+		q := qualifiedName(s)
+		role := f.SymbolRole(i)
+		docs = append(docs, retrieval.Document{
+			ID:          retrieval.SymbolDocumentID(f.Provenance.Path, q, nth[q]),
+			Path:        f.Provenance.Path,
+			StartLine:   s.Range.StartLine,
+			EndLine:     s.Range.EndLine,
+			Symbol:      s.Name,
+			Qualified:   q,
+			Kind:        s.Kind,
+			Language:    f.Language,
+			Signature:   s.Signature,
+			Doc:         s.Doc,
+			ContentHash: f.Provenance.Hash.String(),
+			Test:        role == sourcefacts.RoleTest,
+			Role:        role,
+			Changed:     changed,
+			Parser:      f.Provenance.Parser,
+			Metadata: map[string]string{
+				"package":    f.Package,
+				"generation": fmt.Sprint(f.Provenance.Generation),
+				"status":     f.Status,
+			},
+		})
+		if scope != "" {
+			docs[len(docs)-1].Metadata[retrieval.MetaScope] = scope
+			docs[len(docs)-1].Metadata[retrieval.MetaModule] = scopes.Name(scope)
 		}
-		for _, r := range f.References {
-			if r.Enclosing < 0 || r.Enclosing >= len(f.Symbols) {
-				continue
-			}
-			d := &docs[base+r.Enclosing]
-			ref := retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine}
-			if r.Kind == sourcefacts.RefCall {
-				t := scopes.Call(f, r)
-				ref.Via, ref.Scope, ref.Type = t.Via, t.Scope, t.Type
-			}
-			d.Refs = append(d.Refs, ref)
+		nth[q]++
+	}
+	for _, r := range f.References {
+		if r.Enclosing < 0 || r.Enclosing >= len(f.Symbols) {
+			continue
 		}
-		for i := base; i < len(docs); i++ {
-			docs[i].Text = neighbourText(docs[i])
+		d := &docs[base+r.Enclosing]
+		ref := retrieval.Ref{Name: r.Name, Kind: r.Kind, Line: r.Range.StartLine}
+		if r.Kind == sourcefacts.RefCall {
+			t := scopes.Call(f, r)
+			ref.Via, ref.Scope, ref.Type = t.Via, t.Scope, t.Type
 		}
+		d.Refs = append(d.Refs, ref)
+	}
+	for i := base; i < len(docs); i++ {
+		docs[i].Text = neighbourText(docs[i])
 	}
 	return docs
 }

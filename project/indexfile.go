@@ -81,9 +81,11 @@ func asCorrupt(err error) error {
 
 // sealIndexFile makes the closed, freshly built SQLite file at path whole
 // on its own: every WAL frame checkpointed into it and the WAL truncated,
-// PRAGMA quick_check "ok", the file synced to disk. A full disk shows here
-// as an error, never as a short file.
-func sealIndexFile(ctx context.Context, path string) error {
+// with verify PRAGMA quick_check "ok" (it reads the whole file; an
+// incremental update skips it, see deriveSearchIndex), the header's length
+// checked, the file synced to disk. A full disk shows here as an error,
+// never as a short file.
+func sealIndexFile(ctx context.Context, path string, verify bool) error {
 	db, err := sqlitefile.Open(path)
 	if err != nil {
 		return err
@@ -97,10 +99,12 @@ func sealIndexFile(ctx context.Context, path string) error {
 		db.Close()
 		return fmt.Errorf("checkpoint: %d of %d WAL frames copied (busy %d)", done, logFrames, busy)
 	}
-	var check string
-	if err := db.QueryRowContext(ctx, `PRAGMA quick_check(1)`).Scan(&check); err != nil {
-		db.Close()
-		return fmt.Errorf("quick_check: %w", err)
+	check := "ok"
+	if verify {
+		if err := db.QueryRowContext(ctx, `PRAGMA quick_check(1)`).Scan(&check); err != nil {
+			db.Close()
+			return fmt.Errorf("quick_check: %w", err)
+		}
 	}
 	if err := db.Close(); err != nil {
 		return err

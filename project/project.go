@@ -3,8 +3,10 @@
 // validates it lazily against the files' exact bytes into a snapshot, and
 // opens the search index built for exactly that snapshot (the embedded
 // SQLite backend, with vectors from the configured embedder, optionally in
-// a Chroma server) — building it the first time. Refresh re-validates and
-// moves to a new snapshot when the bytes changed.
+// a Chroma server) — the first time deriving it from an earlier snapshot's
+// index (only the files that changed rewritten) or,
+// without one, building it whole. Refresh re-validates and moves to a new
+// snapshot when the bytes changed.
 //
 // Every mode walks the tree the same way (sourcefacts' one skip policy);
 // InMemory only puts the knowledge base in a temporary directory.
@@ -69,9 +71,11 @@ type Options struct {
 }
 
 // Progress reports work in phases: PhaseCheck while files are hashed
-// against the knowledge base (and re-extracted when changed), PhaseBuild
-// when a search index is built for a new snapshot (Done = 0, Total =
-// files), then PhaseDone.
+// against the knowledge base (and re-extracted when changed); PhaseBuild
+// while a search index is built whole for a new snapshot (Done of Total
+// files written), or PhaseUpdate while it is derived from an earlier
+// snapshot's (Done of Total changed, added or removed files written);
+// then PhaseDone.
 type Progress struct {
 	Phase       string
 	Done, Total int
@@ -79,9 +83,10 @@ type Progress struct {
 
 // Progress phases.
 const (
-	PhaseCheck = "check"
-	PhaseBuild = "build"
-	PhaseDone  = "done"
+	PhaseCheck  = "check"
+	PhaseBuild  = "build"
+	PhaseUpdate = "update"
+	PhaseDone   = "done"
 )
 
 // Stats describe the current snapshot and the last Open or Refresh.
@@ -103,6 +108,12 @@ type Stats struct {
 	// Reused is true when the search index of this snapshot was already
 	// built.
 	Reused bool
+	// DerivedFrom is the generation whose search index this snapshot's was
+	// updated from (only the files that differ rewritten); 0 when it was
+	// built whole or Reused. IndexFiles counts the files whose documents
+	// the build or update wrote or removed (0 with Reused).
+	DerivedFrom int64
+	IndexFiles  int
 }
 
 // Project is one source tree's knowledge base, current snapshot and search
@@ -412,11 +423,11 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 		stats.Symbols, stats.Refs = ss.Symbols, ss.References
 	}
 	t := time.Now()
-	ix, reused, err := p.openSearchIndex(ctx, sn, id, files, current)
+	ix, how, err := p.openSearchIndex(ctx, sn, id, files, current)
 	if err != nil {
 		return false, err
 	}
-	stats.Build, stats.Reused = time.Since(t), reused
+	stats.Build, stats.Reused, stats.DerivedFrom, stats.IndexFiles = time.Since(t), how.Reused, how.From, how.Files
 	if p.opts.Progress != nil {
 		p.opts.Progress(Progress{Phase: PhaseDone, Done: len(files), Total: len(files)})
 	}

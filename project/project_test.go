@@ -122,9 +122,11 @@ func TestInMemoryWritesNothingUnderTheRoot(t *testing.T) {
 // TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes: the search index
 // of a snapshot built with one embedder survives building it with another,
 // so switching back reuses it without embedding again; across new
-// snapshots each embedder keeps its two newest indexes (the current
-// snapshot's among them), and at most four embedders keep any besides the
-// current snapshot's, the least recently used dropped first.
+// snapshots each embedder keeps at most its two newest indexes (the current
+// snapshot's among them; an index no one has open is updated in place into
+// the next snapshot's of its embedder, so one project alone keeps one, and
+// one that is read is copied), and at most four embedders keep any besides
+// the current snapshot's, the least recently used dropped first.
 func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 	root := testfixture.CopyTree(t, "../testdata/gosample")
 	db := filepath.Join(t.TempDir(), "kb.sqlite")
@@ -172,10 +174,10 @@ func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 		use  retrieval.Embedder
 		want []string
 	}{
-		{nil, []string{"g1 a", "g1 b", "g1 none", "g2 none"}},
-		{nil, []string{"g1 a", "g1 b", "g2 none", "g3 none"}},
-		{a, []string{"g1 a", "g1 b", "g2 none", "g3 none", "g4 a"}},
-		{a, []string{"g1 b", "g2 none", "g3 none", "g4 a", "g5 a"}},
+		{nil, []string{"g1 a", "g1 b", "g2 none"}},
+		{nil, []string{"g1 a", "g1 b", "g3 none"}},
+		{a, []string{"g1 b", "g3 none", "g4 a"}},
+		{a, []string{"g1 b", "g3 none", "g5 a"}},
 	}
 	for i, s := range steps {
 		edit()
@@ -185,16 +187,34 @@ func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 		}
 	}
 	// Four more embedders at generation 5, c used again last; then at
-	// generation 6 only the four most recently used (a, c, f, e) keep
-	// indexes of other snapshots: d, none and b keep nothing.
+	// generation 6 (a's index of generation 5 updated into it) only the
+	// four most recently used (c, f, e, d) keep indexes of other
+	// snapshots: none and b keep nothing.
 	for _, m := range []string{"c", "d", "e", "f", "c"} {
 		time.Sleep(10 * time.Millisecond) // distinct modification times
 		open(word(m))
 	}
 	edit()
 	open(a)
-	want := []string{"g5 a", "g5 c", "g5 e", "g5 f", "g6 a"}
+	want := []string{"g5 c", "g5 d", "g5 e", "g5 f", "g6 a"}
 	if diff := cmp.Diff(want, kept()); diff != "" {
 		t.Fatalf("with six embedders: search indexes (generation, embedder) (-want +got):\n%s", diff)
+	}
+	// While a project reads a's index of generation 6, generation 7's is
+	// a copy of it; once no one reads them, generation 8's is generation
+	// 7's updated in place and a keeps two (6 and 8): a, used last, and c,
+	// f, e keep indexes of other snapshots, d no longer.
+	hold, err := project.Open(ctx, root, project.Options{DBPath: db, Embedder: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit()
+	open(a)
+	hold.Close()
+	edit()
+	open(a)
+	want = []string{"g5 c", "g5 e", "g5 f", "g6 a", "g8 a"}
+	if diff := cmp.Diff(want, kept()); diff != "" {
+		t.Fatalf("after an index was read during an update: search indexes (generation, embedder) (-want +got):\n%s", diff)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +21,7 @@ import (
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
-// buildBatch is how many documents one Upsert writes.
+// buildBatch is about how many documents one ReplaceSources call writes.
 const buildBatch = 2000
 
 // searchIndex is an open search index and the shared lock that keeps
@@ -47,36 +46,38 @@ func (ix *searchIndex) close() error {
 // snapshot's index without vectors instead, as a noVectors: exact,
 // lexical and graph search keep working, vector and hybrid steps report
 // the failure.
-func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, bool, error) {
+func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, indexBuild, error) {
 	vectors := p.opts.Embedder != nil
-	ix, reused, err := p.openIndex(ctx, sn, id, files, current, vectors)
+	ix, how, err := p.openIndex(ctx, sn, id, files, current, vectors)
 	ue, unavailable := errors.AsType[*retrieval.UnavailableError](err)
 	if !vectors || !unavailable || ctx.Err() != nil {
-		return ix, reused, err
+		return ix, how, err
 	}
-	if ix, reused, err = p.openIndex(ctx, sn, id, files, current, false); err != nil {
-		return nil, false, err
+	if ix, how, err = p.openIndex(ctx, sn, id, files, current, false); err != nil {
+		return nil, how, err
 	}
 	ix.backend = &noVectors{Backend: ix.backend, caps: Capabilities(p.opts), err: ue, since: time.Now()}
-	return ix, reused, nil
+	return ix, how, nil
 }
 
 // openIndex opens the search index of snapshot id, with the configured
-// vectors or none, building it from the snapshot's facts the first time,
-// or again when the file is damaged (ErrCorruptIndex): into a temporary
-// file of its own (os.CreateTemp: concurrent builders never share one;
-// locked while it is built) that is checkpointed, verified and synced
-// before it is renamed into place, so that a search index file, once
-// present, is complete. Temporary files of builds that failed or were
-// killed are removed first.
-func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, bool, error) {
+// vectors or none. The first time, it derives it from the index of an
+// earlier snapshot (deriveSearchIndex: only the changed files' documents
+// are rewritten) or, when there is none, builds it from the snapshot's
+// facts; also again when the file is damaged (ErrCorruptIndex). Either way
+// the file is written under a temporary name of its own (os.CreateTemp:
+// concurrent builders never share one; locked while it is written) that is
+// checkpointed, verified and synced before it is renamed into place, so
+// that a search index file, once present, is complete. Temporary files of
+// builds that failed or were killed are removed first.
+func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, indexBuild, error) {
 	dir := filepath.Dir(p.st.DBPath())
 	removeStaleTemps(dir)
 	searchPath := filepath.Join(dir, searchIndexName(id, "none", false))
 	if vectors {
 		emb, err := p.embedderIdentity(ctx)
 		if err != nil {
-			return nil, false, err
+			return nil, indexBuild{}, err
 		}
 		searchPath = filepath.Join(dir, searchIndexName(id, emb, p.opts.Chroma != nil))
 	}
@@ -85,7 +86,7 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 	case err == nil:
 		now := time.Now() // most recently used: kept longest (removeOldSearchIndexes)
 		os.Chtimes(searchPath, now, now)
-		return ix, true, nil
+		return ix, indexBuild{Reused: true}, nil
 	case errors.Is(err, ErrCorruptIndex):
 		// Derived data: rebuilt below, renamed over the damaged file
 		// (removed first if no one has it open).
@@ -94,13 +95,26 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 			l.unlock()
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, false, err
+		return nil, indexBuild{}, err
 	}
-	if p.opts.Progress != nil {
-		p.opts.Progress(Progress{Phase: PhaseBuild, Total: len(files)})
+	how, err := p.deriveSearchIndex(ctx, sn, files, searchPath, current, vectors)
+	if errors.Is(err, errNoBase) {
+		// Another project may have updated the base we waited for into
+		// this very index.
+		if ix, err := p.openIndexFile(ctx, searchPath, current, vectors); err == nil {
+			return ix, indexBuild{Reused: true}, nil
+		}
 	}
-	if err := p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors); err != nil {
-		return nil, false, fmt.Errorf("project: build search index: %w", err)
+	if errors.Is(err, errNoBase) || errors.Is(err, ErrCorruptIndex) {
+		how = indexBuild{Files: len(files)}
+		err = p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors)
+	}
+	if err != nil {
+		verb := "build"
+		if how.From != 0 {
+			verb = "update"
+		}
+		return nil, how, fmt.Errorf("project: %s search index: %w", verb, err)
 	}
 	ix, err = p.openIndexFile(ctx, searchPath, current, vectors)
 	if ix != nil {
@@ -110,60 +124,27 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 		if eb, ok := ix.backend.(*embedded.Backend); ok {
 			if err := eb.CompactVectors(ctx); err != nil {
 				ix.close()
-				return nil, false, fmt.Errorf("project: build search index: %w", err)
+				return nil, how, fmt.Errorf("project: build search index: %w", err)
 			}
 		}
 	}
-	return ix, false, err
+	return ix, how, err
 }
 
 // buildSearchIndex writes the search index of the snapshot's files to
-// searchPath; see openSearchIndex. On failure nothing is left behind.
+// searchPath, whole; see openIndex. On failure nothing is left behind.
 func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, searchPath string, current map[string]string, vectors bool) error {
-	facts := make([]*sourcefacts.FileFacts, 0, len(files))
-	changed := make(map[string]int64, len(files))
-	for _, f := range files {
-		changed[f.Path] = f.PublishedIn
-		r, err := sn.Facts(ctx, f.Path)
-		if err != nil {
-			return fmt.Errorf("facts of %s: %w", f.Path, err)
-		}
-		facts = append(facts, r.Facts)
-	}
-	tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
+	tmp, err := newIndexTemp(searchPath)
 	if err != nil {
 		return err
 	}
-	tmp := tf.Name()
-	tf.Close()
 	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
 	defer lock.unlock()
-	b, err := p.openBackend(ctx, tmp, current, vectors)
-	if err != nil {
+	if _, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole); err != nil {
 		removeIndexFiles(tmp)
 		return err
 	}
-	docs := Documents(facts, changed)
-	for i := 0; i < len(docs); i += buildBatch {
-		if err := b.Upsert(ctx, docs[i:min(i+buildBatch, len(docs))]); err != nil {
-			b.Close()
-			removeIndexFiles(tmp)
-			return err
-		}
-	}
-	err = b.Close()
-	if err == nil {
-		err = sealIndexFile(ctx, tmp)
-	}
-	if err == nil {
-		err = os.Rename(tmp, searchPath)
-	}
-	if err != nil {
-		removeIndexFiles(tmp)
-		return err
-	}
-	removeIndexFiles(tmp) // the -wal/-shm of the closed build, if any
-	return syncPath(filepath.Dir(searchPath))
+	return publishIndex(tmp, searchPath)
 }
 
 // openIndexFile opens an existing search index file under a shared lock;
@@ -204,13 +185,13 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 	return ix, nil
 }
 
-// openBackend opens the embedded backend at path, without vectors, with
-// vectors in it or, with Options.Chroma, in a Chroma server behind a
-// retrieval.Router whose vector hits count only if their content hash is
-// current's.
-func (p *Project) openBackend(ctx context.Context, path string, current map[string]string, vectors bool) (retrieval.Backend, error) {
+// openBackend opens the embedded backend at path (with the options
+// extra), without vectors, with vectors in it or, with Options.Chroma, in
+// a Chroma server behind a retrieval.Router whose vector hits count only
+// if their content hash is current's.
+func (p *Project) openBackend(ctx context.Context, path string, current map[string]string, vectors bool, extra ...embedded.Option) (retrieval.Backend, error) {
 	if !vectors || p.opts.Chroma == nil {
-		var eopts []embedded.Option
+		eopts := slices.Clone(extra)
 		if vectors {
 			eopts = append(eopts, embedded.WithEmbedder(p.opts.Embedder))
 		}
@@ -220,7 +201,7 @@ func (p *Project) openBackend(ctx context.Context, path string, current map[stri
 		}
 		return b, nil
 	}
-	primary, err := embedded.Open(ctx, path)
+	primary, err := embedded.Open(ctx, path, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("project: open search index: %w", err)
 	}
@@ -285,8 +266,9 @@ const searchIndexPrefix = "search-g"
 // format builds new index files. 2: Changed and Parser (provenance).
 // 3: Role. 4: Text holds the names a definition calls and references
 // (Documents). 5: how calls resolve (Ref.Via, Scope, Type; Metadata scope
-// and module).
-const indexFormat = "f5"
+// and module). 6: the compact embedded schema (version 5) and the files'
+// versions (fileVersion) that incremental updates compare.
+const indexFormat = "f6"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,
@@ -300,10 +282,13 @@ func searchIndexName(id store.Identity, embedder string, chroma bool) string {
 }
 
 // Search indexes kept beside a knowledge base: for each embedder (and
-// vector store) the keepPerEmbedder newest snapshots' indexes, for at
-// most keepEmbedders embedders, the most recently built first; the current
-// snapshot's indexes are always kept. Switching embedders back and forth
-// reuses what was built; the directory stays bounded.
+// vector store) at most the keepPerEmbedder newest snapshots' indexes, for
+// at most keepEmbedders embedders, the most recently built first; the
+// current snapshot's indexes are always kept. (An index no one has open is
+// updated in place into the next snapshot's of its embedder, so a project
+// alone keeps one per embedder; one that another project reads is copied.)
+// Switching embedders back and forth reuses what was built; the directory
+// stays bounded.
 const (
 	keepPerEmbedder = 2
 	keepEmbedders   = 4
@@ -327,15 +312,10 @@ func removeOldSearchIndexes(dir string, id store.Identity) {
 	used := map[string]time.Time{} // embedder -> when its newest index last changed or was opened
 	for _, e := range ents {
 		n := e.Name()
-		parts := strings.SplitN(strings.TrimPrefix(n, searchIndexPrefix), "-", 3)
-		if !strings.HasPrefix(n, searchIndexPrefix) || !strings.HasSuffix(n, ".sqlite") || len(parts) != 3 {
+		gen, _, emb, ok := parseIndexName(n)
+		if !ok {
 			continue
 		}
-		gen, err := strconv.ParseInt(parts[0], 10, 64)
-		if err != nil {
-			continue
-		}
-		emb := parts[2]
 		var mod time.Time
 		if fi, err := e.Info(); err == nil {
 			mod = fi.ModTime()

@@ -139,7 +139,7 @@ func checkRoot(root string) error {
 
 // openProject opens root with the flags' options. On a terminal, once the
 // work has taken over a second, it shows a progress bar while files are
-// checked and a message when a search index is built.
+// checked and while the search index is built or updated.
 func openProject(ctx context.Context, root string, bf *backendFlags, stderr io.Writer) (*rlm.Project, error) {
 	if err := checkRoot(root); err != nil {
 		return nil, err
@@ -158,23 +158,36 @@ func openProject(ctx context.Context, root string, bf *backendFlags, stderr io.W
 	return p, err
 }
 
-// progress shows a bar for the check phase and a line for the build phase,
-// on a terminal only, and only once the work has taken over a second.
+// progress shows a bar for each phase that reports files (the check, the
+// search index build or update), on a terminal only, and only once the
+// work (the check: since the start; a search index phase: since it began)
+// has taken over a second.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	tty   bool
-	start time.Time
-	bar   *progressbar.ProgressBar
-	done  bool
+	mu         sync.Mutex
+	w          io.Writer
+	tty        bool
+	now        func() time.Time
+	start      time.Time
+	phase      string    // the phase of bar or of phaseStart
+	phaseStart time.Time // when the search index phase began
+	bar        *progressbar.ProgressBar
+	done       bool
 }
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w, start: time.Now()}
+	p := &progress{w: w, now: time.Now}
+	p.start = p.now()
 	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		p.tty = true
 	}
 	return p
+}
+
+// progressLabels describe the phases that show a bar.
+var progressLabels = map[string]string{
+	"check":  "checking files",
+	"build":  "building the search index (files)",
+	"update": "updating the search index (changed files)",
 }
 
 func (p *progress) report(e rlm.Progress) {
@@ -186,26 +199,32 @@ func (p *progress) report(e rlm.Progress) {
 	if p.done {
 		return
 	}
-	switch e.Phase {
-	case "check":
-		if p.bar == nil {
-			if time.Since(p.start) < time.Second {
-				return
-			}
-			p.bar = progressbar.NewOptions(e.Total,
-				progressbar.OptionSetWriter(p.w),
-				progressbar.OptionSetDescription("checking files"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish())
-		}
-		_ = p.bar.Set(e.Done)
-	case "build":
+	label, ok := progressLabels[e.Phase]
+	if !ok {
 		p.finishBar()
-		fmt.Fprintf(p.w, "building the search index of %d files for this snapshot ...\n", e.Total)
-	default:
-		p.finishBar()
+		return
 	}
+	if e.Phase != p.phase {
+		p.finishBar()
+		p.phase, p.phaseStart = e.Phase, p.now()
+	}
+	if p.bar == nil {
+		since := p.phaseStart
+		if e.Phase == "check" {
+			since = p.start
+		}
+		if p.now().Sub(since) < time.Second {
+			return
+		}
+		p.bar = progressbar.NewOptions(e.Total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(label),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+	}
+	_ = p.bar.Set(e.Done)
 }
 
 func (p *progress) finishBar() {

@@ -28,7 +28,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"partial": st.Partial, "errors": st.Errors, "stale": st.Stale, "skipped": st.Skipped,
 			"extract_ms": st.Check.Milliseconds(), "store_ms": st.Build.Milliseconds(),
 			"generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
-			"search_index_reused": st.Reused, "in_memory": bf.inMemory, "unreadable": faultsOut(faults),
+			"search_index_reused": st.Reused, "search_index_derived_from": st.DerivedFrom, "search_index_files": st.IndexFiles,
+			"in_memory": bf.inMemory, "unreadable": faultsOut(faults),
 			"knowledge_base": p.DBPath(),
 		}
 		if chroma {
@@ -41,8 +42,11 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		(st.Check + st.Build).Round(time.Millisecond))
 	printFaults(stdout, faultsOut(faults))
 	how := "built"
-	if st.Reused {
+	switch {
+	case st.Reused:
 		how = "reused"
+	case st.DerivedFrom != 0:
+		how = fmt.Sprintf("updated from generation %d's (%d files written)", st.DerivedFrom, st.IndexFiles)
 	}
 	where := ""
 	if bf.inMemory {

@@ -25,8 +25,9 @@ func searchCallers(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]re
 		return nil, err
 	}
 	where, fargs := filterSQL(req.Filter)
-	q := "SELECT d.rid, d.test, d.path, d.start_line, d.id, r.line, r.via, r.scope, r.type" +
-		" FROM refs r JOIN docs d ON d.id = r.doc_id WHERE r.name = ? AND r.kind = 'call'" + where
+	q := "SELECT d.rid, d.test, d.path, d.start_line, d.id, r.line, k.via, k.scope, k.type" +
+		" FROM ref_names k JOIN refs r ON r.nk = k.id JOIN docs d ON d.rid = r.doc_rid" +
+		" WHERE k.name = ? AND k.kind = 'call'" + where
 	rows, err := tx.QueryContext(ctx, q, append([]any{base}, fargs...)...)
 	if err != nil {
 		return nil, err
@@ -180,7 +181,7 @@ func splitName(name string) (qual, base string) {
 func callTargets(ctx context.Context, tx *sql.Tx, name string) (map[callTarget]bool, error) {
 	out := map[callTarget]bool{}
 	add := func(cond string, args ...any) error {
-		rows, err := tx.QueryContext(ctx, "SELECT d.symbol, d.qualified, d.metadata FROM docs d WHERE "+cond, args...)
+		rows, err := tx.QueryContext(ctx, "SELECT d.symbol, d.qualified, "+metaSQL+" FROM docs d WHERE "+cond, args...)
 		if err != nil {
 			return err
 		}
@@ -226,7 +227,7 @@ func scopeQualified(name string) (string, []any, bool) {
 	if qual == "" {
 		return "", nil, false
 	}
-	const one = "(d.symbol = ? AND d.qualified = ? AND json_extract(nullif(d.metadata, ''), '$." + retrieval.MetaModule + "') = ?)"
+	const one = "(d.symbol = ? AND d.qualified = ? AND json_extract(nullif(" + metaSQL + ", ''), '$." + retrieval.MetaModule + "') = ?)"
 	cond, args := one, []any{base, base, qual}
 	if pkg, typ := splitName(qual); pkg != "" {
 		cond += " OR " + one

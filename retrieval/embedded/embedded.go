@@ -9,14 +9,25 @@
 // retrieval.ErrUnsupported; callers with their own vectors use
 // UpsertVectors and QueryVector (WithVectorModel).
 //
-// Storage: a docs table (every Document field; Refs and Metadata as JSON), a
-// refs table (doc_id, name, kind, line, and for calls via, scope and type:
-// what they resolve to, retrieval.Ref) indexed by name and by doc_id for the
-// graph strategy, a vectors table and an FTS5 table (unicode61 tokenizer,
-// '_' a token character) with the columns name, doc, signature, path and
-// body. Every indexed field is pre-split in Go by SplitIdentifier, so that
-// "ServeHTTP" is indexed as "serve http servehttp" and a query for "serve
-// http" finds it.
+// Storage: a docs table (every Document field but Refs; the content hash,
+// the parser and Metadata as JSON are ids of a vals dictionary of
+// strings; the id is found through an index on a 64-bit hash of it; the
+// case-folded names are stored only when SQLite's ASCII lower() would not
+// give them; the role as given), a refs table (doc_rid, id of the ref's
+// name, kind and, for calls, via, scope and type — what it resolves to,
+// retrieval.Ref — in the ref_names dictionary, line) indexed by that id
+// for the graph strategy, whose
+// rows of one document have consecutive rowids (docs.refs_at, docs.refs_n:
+// a document's Refs are read and deleted as one rowid range, in the order
+// given), a vectors table, a sources table (path → version, see
+// Writer.ReplaceSources) and a contentless FTS5 table (content option
+// empty, contentless_delete=1: the index holds no copy of the text;
+// unicode61 tokenizer, '_' a token character) with the columns name, doc,
+// signature, path and body. Every indexed field is pre-split in Go by
+// SplitIdentifier, so that "ServeHTTP" is indexed as "serve http
+// servehttp" and a query for "serve http" finds it. No text is stored
+// twice. Dictionary entries are never deleted (a content hash of an old
+// file version stays behind, a few dozen bytes).
 //
 // Vectors are stored per (embedder model id, dimensions): a row keyed
 // (model, dims, doc_id) holding the vector as a BLOB of little-endian
@@ -60,6 +71,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -83,11 +95,12 @@ const MaxFilterValues = 256
 
 // schemaVersion is stored in PRAGMA user_version. Open upgrades a version
 // 1 database (which lacks the vector tables), a version 2 one (whose docs
-// lack the changed and parser columns) and a version 3 one (whose docs
-// lack the role column, whose vectors lack their generation, see
-// vectorSchema, and whose refs lack the via, scope and type columns: its
-// calls read as by name) and refuses any other non-zero version.
-const schemaVersion = 4
+// lack the changed and parser columns), a version 3 one (refs as JSON in
+// docs and keyed by document id in refs, FTS5 with its own copy of the
+// text) and a version 4 one (version 3 plus the role column, vectorSchema
+// and the refs columns via, scope and type), see upgrade, and refuses any
+// other non-zero version.
+const schemaVersion = 5
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
 // the FTS5 table declares them. The name counts most.
@@ -96,45 +109,57 @@ const bm25Weights = "10.0, 2.0, 3.0, 1.5, 1.0"
 const schema = `
 CREATE TABLE IF NOT EXISTS docs (
 	rid            INTEGER PRIMARY KEY,
-	id             TEXT NOT NULL UNIQUE,
+	id             TEXT NOT NULL,
+	id_hash        INTEGER NOT NULL, -- idHash(id): documents are found by id through docs_id
 	path           TEXT NOT NULL,
 	start_line     INTEGER NOT NULL,
 	end_line       INTEGER NOT NULL,
 	symbol         TEXT NOT NULL,
 	qualified      TEXT NOT NULL,
-	symbol_fold    TEXT NOT NULL,
-	qualified_fold TEXT NOT NULL,
+	symbol_fold    TEXT,             -- NULL when the ASCII lower() of symbol is its fold
+	qualified_fold TEXT,             -- likewise
 	kind           TEXT NOT NULL,
 	language       TEXT NOT NULL,
 	signature      TEXT NOT NULL,
 	doc            TEXT NOT NULL,
 	body           TEXT NOT NULL,
-	content_hash   TEXT NOT NULL,
+	hash_v         INTEGER NOT NULL, -- vals.id of the content hash
 	test           INTEGER NOT NULL,
-	refs           TEXT NOT NULL,
-	metadata       TEXT NOT NULL,
-	changed        INTEGER NOT NULL DEFAULT 0,
-	parser         TEXT NOT NULL DEFAULT '',
+	meta_v         INTEGER NOT NULL, -- vals.id of the metadata as JSON ('' for none)
+	changed        INTEGER NOT NULL,
+	parser_v       INTEGER NOT NULL, -- vals.id of the parser
+	refs_at        INTEGER NOT NULL, -- rowid of the document's first refs row
+	refs_n         INTEGER NOT NULL, -- its number of refs rows
 	role           TEXT NOT NULL DEFAULT '' -- Document.Role as given ('' : see roleSQL)
 );
+CREATE INDEX IF NOT EXISTS docs_id ON docs(id_hash);
 CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
 CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
-CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(symbol_fold);
-CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(qualified_fold);
+CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(coalesce(symbol_fold, lower(symbol)));
+CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(coalesce(qualified_fold, lower(qualified)));
 CREATE INDEX IF NOT EXISTS docs_path ON docs(path, start_line);
-CREATE TABLE IF NOT EXISTS refs (
-	doc_id TEXT NOT NULL,
-	name   TEXT NOT NULL,
-	kind   TEXT NOT NULL,
-	line   INTEGER NOT NULL,
-	via    TEXT NOT NULL DEFAULT '',
-	scope  TEXT NOT NULL DEFAULT '',
-	type   TEXT NOT NULL DEFAULT ''
+CREATE TABLE IF NOT EXISTS vals (
+	id INTEGER PRIMARY KEY,
+	v  TEXT NOT NULL UNIQUE
 );
-CREATE INDEX IF NOT EXISTS refs_name ON refs(name, kind);
-CREATE INDEX IF NOT EXISTS refs_doc_id ON refs(doc_id);
+CREATE TABLE IF NOT EXISTS ref_names (
+	id    INTEGER PRIMARY KEY,
+	name  TEXT NOT NULL,
+	kind  TEXT NOT NULL,
+	via   TEXT NOT NULL, -- for a call, what it resolves to (retrieval.Ref)
+	scope TEXT NOT NULL,
+	type  TEXT NOT NULL,
+	UNIQUE (name, kind, via, scope, type)
+);
+CREATE TABLE IF NOT EXISTS refs (
+	doc_rid INTEGER NOT NULL, -- docs.rid of the document that holds the reference
+	nk      INTEGER NOT NULL, -- ref_names.id of its name and kind
+	line    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS refs_nk ON refs(nk);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 	name, doc, signature, path, body,
+	content = '', contentless_delete = 1,
 	tokenize = "unicode61 tokenchars '_'"
 );
 CREATE TABLE IF NOT EXISTS vectors (
@@ -151,6 +176,10 @@ CREATE TABLE IF NOT EXISTS vector_generation (
 	gen INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO vector_generation (id, gen) VALUES (0, 0);
+CREATE TABLE IF NOT EXISTS sources (
+	path    TEXT PRIMARY KEY,
+	version TEXT NOT NULL
+) WITHOUT ROWID;
 `
 
 // vectorSchema is what the quantised vector index (qindex.go) adds, run
@@ -189,6 +218,8 @@ type Backend struct {
 	qbase     baseState              // base in use; guarded by vload
 	vmode     atomic.Pointer[vmode]  // exact or quantised, per generation
 	persisted atomic.Int64           // generation of the base this Backend wrote, -1 if none
+
+	dicts dicts // committed dictionary ids (see interner)
 }
 
 var _ retrieval.Backend = (*Backend)(nil)
@@ -221,6 +252,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
 		var err error
 		if dsn, err = sqlitefile.DSN(path); err != nil {
 			return nil, fmt.Errorf("embedded: open %q: %w", path, err)
+		}
+		if o.unsynced {
+			dsn += "&_pragma=" + url.QueryEscape("synchronous(OFF)") // after synchronous(NORMAL): it wins
 		}
 	}
 	db, err := sql.Open("sqlite", dsn)
@@ -260,26 +294,19 @@ func (b *Backend) init(ctx context.Context) error {
 	switch v {
 	case schemaVersion:
 		return b.readUID(ctx, tx)
-	case 0, 1, 2, 3: // version 2 added the vector tables (all statements are IF NOT EXISTS), version 3 two docs columns, version 4 role, vectorSchema and three refs columns
+	case 0:
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return err
+		}
+		if err := addVectorSchema(ctx, tx); err != nil {
+			return err
+		}
+	case 1, 2, 3, 4:
+		if err := upgrade(ctx, tx); err != nil {
+			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
+		}
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
-	}
-	if _, err := tx.ExecContext(ctx, schema); err != nil {
-		return err
-	}
-	if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "changed", Decl: "INTEGER NOT NULL DEFAULT 0"}, {Name: "parser", Decl: "TEXT NOT NULL DEFAULT ''"},
-		{Name: "role", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
-		return err
-	}
-	if err := sqlitefile.AddColumns(ctx, tx, "vectors", []sqlitefile.Column{{Name: "gen", Decl: "INTEGER NOT NULL DEFAULT 0"}}); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, vectorSchema); err != nil {
-		return err
-	}
-	if err := sqlitefile.AddColumns(ctx, tx, "refs", []sqlitefile.Column{{Name: "via", Decl: "TEXT NOT NULL DEFAULT ''"},
-		{Name: "scope", Decl: "TEXT NOT NULL DEFAULT ''"}, {Name: "type", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
-		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		return err
@@ -345,25 +372,18 @@ func validateDocument(d retrieval.Document) error {
 
 // row is a Document encoded for the tables.
 type row struct {
-	doc            retrieval.Document
-	vec            []float32 // stored under the backend's vector model when non-nil
-	refs, metadata string
-	ftsName        string
-	ftsDoc         string
-	ftsSignature   string
-	ftsPath        string
-	ftsBody        string
+	doc          retrieval.Document
+	vec          []float32 // stored under the backend's vector model when non-nil
+	metadata     string
+	ftsName      string
+	ftsDoc       string
+	ftsSignature string
+	ftsPath      string
+	ftsBody      string
 }
 
 func encode(d retrieval.Document) (row, error) {
 	r := row{doc: d}
-	if len(d.Refs) > 0 {
-		b, err := json.Marshal(d.Refs)
-		if err != nil {
-			return r, err
-		}
-		r.refs = string(b)
-	}
 	if len(d.Metadata) > 0 {
 		b, err := json.Marshal(d.Metadata)
 		if err != nil {
@@ -464,188 +484,20 @@ func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	return nil
 }
 
-// chunkSize bounds the SQL parameters of one statement.
-const chunkSize = 500
-
-// ftsChunkRows is the number of rows per multi-row FTS insert. Each
-// statement that writes the FTS5 table flushes its pending index data, so
-// rows are written a chunk at a time rather than one by one.
-const ftsChunkRows = 80
-
-func chunks[T any](xs []T, n int, fn func([]T) error) error {
-	for len(xs) > 0 {
-		k := min(n, len(xs))
-		if err := fn(xs[:k]); err != nil {
-			return err
-		}
-		xs = xs[k:]
-	}
-	return nil
-}
-
-func anys[T any](xs []T) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = x
-	}
-	return out
-}
-
-// write removes the documents with the ids in remove, then inserts rows, in
-// one transaction, and advances the vector generation (see vindex). Rows
-// must have distinct ids, all among remove.
-func (b *Backend) write(ctx context.Context, remove []string, rows []row) error {
-	tx, err := b.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-
-	// Advance the vector generation (see vindex and qindex) and stamp this
-	// write's vector rows and tombstones with it.
-	var gen int64
-	if err := tx.QueryRowContext(ctx, "UPDATE vector_generation SET gen = gen + 1 WHERE id = 0 RETURNING gen").Scan(&gen); err != nil {
-		return err
-	}
-	// Tombstones older than the base this Backend wrote are covered by it.
-	if p := b.persisted.Load(); p >= 0 {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM vector_tombstones WHERE gen <= ?", p); err != nil {
-			return err
-		}
-	}
-
-	// Remove: index entries first (they are found through docs.rid), then
-	// refs and docs.
-	var rids []int64
-	err = chunks(remove, chunkSize, func(c []string) error {
-		rs, err := tx.QueryContext(ctx, "SELECT rid FROM docs WHERE id IN ("+placeholders(len(c))+")", anys(c)...)
-		if err != nil {
-			return err
-		}
-		defer rs.Close()
-		for rs.Next() {
-			var rid int64
-			if err := rs.Scan(&rid); err != nil {
-				return err
-			}
-			rids = append(rids, rid)
-		}
-		return rs.Err()
-	})
-	if err != nil {
-		return err
-	}
-	err = chunks(rids, chunkSize, func(c []int64) error {
-		_, err := tx.ExecContext(ctx, "DELETE FROM fts WHERE rowid IN ("+placeholders(len(c))+")", anys(c)...)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	err = chunks(remove, chunkSize, func(c []string) error {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM refs WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
-			return err
-		}
-		args := append([]any{gen}, anys(c)...)
-		if _, err := tx.ExecContext(ctx, "INSERT INTO vector_tombstones (doc_rid, gen) SELECT doc_rid, ? FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", args...); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, "DELETE FROM docs WHERE id IN ("+placeholders(len(c))+")", anys(c)...)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if len(rows) == 0 {
-		return tx.Commit()
-	}
-
-	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, path, start_line, end_line, symbol, qualified,
-		symbol_fold, qualified_fold, kind, language, signature, doc, body,
-		content_hash, test, refs, metadata, changed, parser, role)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insDoc.Close()
-	// References go in multi-row INSERTs: one statement per refChunkRows
-	// rows instead of one per reference.
-	const refCols = 7
-	refArgs := make([]any, 0, refCols*refChunkRows)
-	flushRefs := func() error {
-		err := chunks(refArgs, refCols*refChunkRows, func(c []any) error {
-			q := "INSERT INTO refs (doc_id, name, kind, line, via, scope, type) VALUES " +
-				strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(c)/refCols-1) + "(?, ?, ?, ?, ?, ?, ?)"
-			_, err := tx.ExecContext(ctx, q, c...)
-			return err
-		})
-		refArgs = refArgs[:0]
-		return err
-	}
-	var insVec *sql.Stmt
-	ftsArgs := make([]any, 0, 6*len(rows))
-	for _, r := range rows {
-		d := r.doc
-		test := 0
-		if d.Test {
-			test = 1
-		}
-		res, err := insDoc.ExecContext(ctx, d.ID, d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
-			strings.ToLower(d.Symbol), strings.ToLower(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
-			d.ContentHash, test, r.refs, r.metadata, d.Changed, d.Parser, d.Role)
-		if err != nil {
-			return err
-		}
-		rid, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
-		for _, ref := range d.Refs {
-			refArgs = append(refArgs, d.ID, ref.Name, ref.Kind, ref.Line, ref.Via, ref.Scope, ref.Type)
-		}
-		if len(refArgs) >= refCols*refChunkRows {
-			if err := flushRefs(); err != nil {
-				return err
-			}
-		}
-		if r.vec != nil {
-			if insVec == nil {
-				if insVec, err = tx.PrepareContext(ctx, "INSERT INTO vectors (model, dims, doc_id, doc_rid, vec, gen) VALUES (?, ?, ?, ?, ?, ?)"); err != nil {
-					return err
-				}
-				defer insVec.Close()
-			}
-			if _, err := insVec.ExecContext(ctx, b.opts.model, b.opts.dims, d.ID, rid, encodeVector(r.vec), gen); err != nil {
-				return err
-			}
-		}
-		ftsArgs = append(ftsArgs, rid, r.ftsName, r.ftsDoc, r.ftsSignature, r.ftsPath, r.ftsBody)
-	}
-	if err := flushRefs(); err != nil {
-		return err
-	}
-	err = chunks(ftsArgs, 6*ftsChunkRows, func(c []any) error {
-		q := "INSERT INTO fts (rowid, name, doc, signature, path, body) VALUES " +
-			strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(c)/6-1) + "(?, ?, ?, ?, ?, ?)"
-		_, err := tx.ExecContext(ctx, q, c...)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// refChunkRows is how many references one INSERT statement writes (7
-// parameters each, far below SQLite's limit of 32766).
-const refChunkRows = 250
-
-// docColumns are the docs columns scanDocument reads, in order.
+// docColumns are the docs columns scanDocument reads, in order: the
+// dictionary ids resolved, and the refs read from the document's rowid
+// range of refs as a JSON array of retrieval.Ref objects in their order,
+// "" when it has none.
 const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
-	d.language, d.signature, d.doc, d.body, d.content_hash, d.test, d.refs, d.metadata, d.changed, d.parser, d.role`
+	d.language, d.signature, d.doc, d.body, (SELECT v FROM vals WHERE id = d.hash_v), d.test, ` + refsJSON + `,
+	` + metaSQL + `, d.changed, (SELECT v FROM vals WHERE id = d.parser_v), d.role`
+
+// metaSQL is the metadata of the document d as JSON, "" for none.
+const metaSQL = "(SELECT v FROM vals WHERE id = d.meta_v)"
+
+// refsJSON is the refs of the document d as JSON; see docColumns.
+const refsJSON = `CASE WHEN d.refs_n = 0 THEN '' ELSE (SELECT json_group_array(json_object('name', n.name, 'kind', n.kind, 'line', r.line, 'via', n.via, 'scope', n.scope, 'type', n.type) ORDER BY r.rowid)
+	FROM refs r JOIN ref_names n ON n.id = r.nk WHERE r.rowid >= d.refs_at AND r.rowid < d.refs_at + d.refs_n) END`
 
 // scanDocument scans docColumns followed by extra destinations.
 func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, error) {
@@ -684,9 +536,9 @@ func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document
 	}
 	args := make([]any, len(ids))
 	for i, id := range ids {
-		args[i] = id
+		args[i] = idHash(id)
 	}
-	q := "SELECT " + docColumns + " FROM docs d WHERE d.id IN (" + placeholders(len(ids)) + ")"
+	q := "SELECT " + docColumns + " FROM docs d WHERE d.id_hash IN (" + placeholders(len(ids)) + ")"
 	rows, err := b.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: fetch: %w", err)
@@ -725,28 +577,36 @@ func placeholders(n int) string {
 // store holding the same documents (project checks a Chroma collection
 // this way before comparing everything).
 func (b *Backend) Versions(ctx context.Context, sample int) (map[string]string, error) {
-	q := "SELECT id, content_hash FROM docs"
+	const hash = "(SELECT v FROM vals WHERE id = hash_v)"
+	q := "SELECT id, " + hash + " FROM docs"
 	var args []any
 	if sample > 0 {
-		q = "SELECT id, content_hash FROM (SELECT id, content_hash FROM docs ORDER BY rid LIMIT ?) " +
-			"UNION SELECT id, content_hash FROM (SELECT id, content_hash FROM docs ORDER BY rid DESC LIMIT ?)"
+		q = "SELECT id, " + hash + " FROM (SELECT id, hash_v FROM docs ORDER BY rid LIMIT ?) " +
+			"UNION SELECT id, " + hash + " FROM (SELECT id, hash_v FROM docs ORDER BY rid DESC LIMIT ?)"
 		args = []any{(sample + 1) / 2, sample / 2}
 	}
-	rows, err := b.db.QueryContext(ctx, q, args...)
+	out, err := b.queryPairs(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: versions: %w", err)
+	}
+	return out, nil
+}
+
+// queryPairs runs q, which selects two strings a row, and returns them as
+// a map from the first to the second.
+func (b *Backend) queryPairs(ctx context.Context, q string, args ...any) (map[string]string, error) {
+	rows, err := b.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	out := map[string]string{}
 	for rows.Next() {
-		var id, h string
-		if err := rows.Scan(&id, &h); err != nil {
-			return nil, fmt.Errorf("embedded: versions: %w", err)
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
 		}
-		out[id] = h
+		out[k] = v
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("embedded: versions: %w", err)
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -315,17 +315,15 @@ func TestOpenRefusesOtherSchemaVersion(t *testing.T) {
 func TestUpgradeFromSchemaVersion2AddsTheProvenanceColumns(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rlm.db")
-	b, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := v3Database(t, path, nil, false)
 	for _, q := range []string{"ALTER TABLE docs DROP COLUMN changed", "ALTER TABLE docs DROP COLUMN parser", "PRAGMA user_version = 2"} {
-		if _, err := b.db.ExecContext(ctx, q); err != nil {
+		if _, err := db.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b.Close()
-	if b, err = Open(ctx, path); err != nil {
+	db.Close()
+	b, err := Open(ctx, path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()

@@ -227,7 +227,7 @@ func filterSQL(f retrieval.Filter) (string, []any) {
 	if len(f.Parsers) > 0 {
 		// The name before the first "/" (retrieval.ParserName), compared
 		// byte-wise.
-		conds = append(conds, "(CASE WHEN instr(d.parser, '/') > 0 THEN substr(d.parser, 1, instr(d.parser, '/') - 1) ELSE d.parser END) IN ("+placeholders(len(f.Parsers))+")")
+		conds = append(conds, "(SELECT CASE WHEN instr(v, '/') > 0 THEN substr(v, 1, instr(v, '/') - 1) ELSE v END FROM vals WHERE id = d.parser_v) IN ("+placeholders(len(f.Parsers))+")")
 		for _, p := range f.Parsers {
 			args = append(args, p)
 		}
@@ -322,7 +322,7 @@ func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 		return nil, nil
 	}
 	fold := strings.ToLower(req.Name)
-	q = "SELECT " + docColumns + ", 0.5 FROM docs d WHERE (d.symbol_fold = ? OR d.qualified_fold = ?)" + where + order
+	q = "SELECT " + docColumns + ", 0.5 FROM docs d WHERE (coalesce(d.symbol_fold, lower(d.symbol)) = ? OR coalesce(d.qualified_fold, lower(d.qualified)) = ?)" + where + order
 	args = append(append([]any{fold, fold}, fargs...), req.Limit)
 	return queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
 }
@@ -355,8 +355,8 @@ func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 			names = append(names, req.Name[i+1:])
 		}
 		q := "SELECT " + docColumns + ", COUNT(*) AS score, group_concat(r.line, ',')" +
-			" FROM refs r JOIN docs d ON d.id = r.doc_id" +
-			" WHERE r.name IN (" + placeholders(len(names)) + ")" + where +
+			" FROM refs r JOIN docs d ON d.rid = r.doc_rid" +
+			" WHERE r.nk IN (SELECT id FROM ref_names WHERE name IN (" + placeholders(len(names)) + "))" + where +
 			" GROUP BY d.rid" + order
 		args := append(append(names, fargs...), req.Limit)
 		hits, err := queryHits(ctx, tx, retrieval.ScoreCount, true, q, args...)
@@ -373,9 +373,13 @@ func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 		if cond, cargs, ok := scopeQualified(req.Name); ok && n == 0 {
 			src, sargs = cond, cargs
 		}
-		q := "WITH src(id) AS (SELECT d.id FROM docs d WHERE " + src + ")," +
-			" called(name, n) AS (SELECT r.name, COUNT(*) FROM refs r" +
-			" WHERE r.kind = 'call' AND r.doc_id IN (SELECT id FROM src) GROUP BY r.name)" +
+		// A document's refs are one rowid range of refs (docs.refs_at,
+		// refs_n).
+		q := "WITH src(refs_at, refs_n) AS (SELECT d.refs_at, d.refs_n FROM docs d WHERE " + src + ")," +
+			" called(name, n) AS (SELECT k.name, COUNT(*) FROM src s" +
+			" JOIN refs r ON r.rowid >= s.refs_at AND r.rowid < s.refs_at + s.refs_n" +
+			" JOIN ref_names k ON k.id = r.nk" +
+			" WHERE k.kind = 'call' GROUP BY k.name)" +
 			" SELECT " + docColumns + ", SUM(c.n) AS score" +
 			" FROM called c JOIN docs d ON (d.symbol = c.name OR d.qualified = c.name)" +
 			" WHERE 1" + where +

@@ -45,6 +45,7 @@ type options struct {
 	model      string
 	dims       int
 	embedBatch int
+	unsynced   bool                   // WithUnsyncedWrites
 	stopword   func(term string) bool // nil: IsStopword
 	exact      bool                   // WithExactVectors
 }

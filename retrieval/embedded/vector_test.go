@@ -242,21 +242,15 @@ func TestCapabilities(t *testing.T) {
 func TestUpgradeFromSchemaVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rlm.db")
-	b, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Upsert(ctx, corpus()); err != nil {
-		t.Fatal(err)
-	}
+	db := v3Database(t, path, corpus(), false)
 	// Make it a version 1 database: no vector tables.
 	for _, q := range []string{"DROP TABLE vectors", "DROP TABLE vector_generation", "PRAGMA user_version = 1"} {
-		if _, err := b.db.ExecContext(ctx, q); err != nil {
+		if _, err := db.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b.Close()
-	b = openVec(t, path, WithEmbedder(newWords()))
+	db.Close()
+	b := openVec(t, path, WithEmbedder(newWords()))
 	var v int
 	if err := b.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != schemaVersion {
 		t.Fatalf("user_version = %d, %v; want %d", v, err, schemaVersion)

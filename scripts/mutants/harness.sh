@@ -16,7 +16,7 @@ mutant "rule files are checked against the step vocabulary" planner/planner.go '
 mutant "packages import only downward" architecture_test.go 's|^\t"planner": *{"bridge", |\t"planner": {|' . -run TestPackagesImportOnlyDownward
 mutant "unlisted files leave the project" sourcefacts/store/validate.go 's|rr := s.readListed(w.path)|rr := readSource(s.abs(w.path), s.maxBytes)|' ./sourcefacts/store -run TestFilesNoLongerListed
 mutant "same-snapshot search indexes of other embedders stay" project/searchindex.go 's|if strings.HasPrefix(n, current) {|if false \&\& strings.HasPrefix(n, current) {|' ./project -run TestSwitchingEmbedder
-mutant "concurrent builds use their own temporary file" project/searchindex.go 's|tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp\*")|tf, err := os.Create(searchPath + ".tmp")|' ./project -run TestConcurrentOpensOfOneRootAllSucceed
+mutant "concurrent builds use their own temporary file" project/incremental.go 's|tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp\*")|tf, err := os.Create(searchPath + ".tmp")|' ./project -run TestConcurrentOpensOfOneRootAllSucceed
 mutant "an index in use is not removed" project/searchindex.go 's|if l, ok := tryLockExclusive(path); ok {|if l, ok := (\&fileLock{}), true; ok {|' ./project -run TestAnotherProjectsRefreshKeepsAnOpenSearchIndex
 mutant "refresh after close is ErrClosed" project/project.go 's|	if p.closed {|	if false {|' ./project -run TestSearchAndRefreshAfterCloseAreErrors
 mutant "bad queries are refused before the tree is checked" rlm.go 's|	if len(query) > MaxQueryBytes {|	if false {|' . -run TestBadQueriesAreRefusedBeforeTheTreeIsChecked

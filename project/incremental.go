@@ -1,0 +1,482 @@
+package project
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/retrieval/embedded"
+	"github.com/rlm-dev/rlm/sourcefacts"
+	"github.com/rlm-dev/rlm/sourcefacts/store"
+)
+
+// Incremental search indexes. A search index file shows one snapshot (its
+// name holds the generation and fingerprint), and it records with each
+// file the version of the file its documents were made from (fileVersion,
+// kept by embedded.Writer.ReplaceSources). The index of a new snapshot is
+// derived from the index of an earlier one of the same knowledge base,
+// embedder, vector store and format: the documents of the files whose
+// version differs, that are new or that are gone are deleted and the
+// changed and new files' documents inserted (with their vectors, and in
+// the Chroma collection with Options.Chroma). Every file's facts are read
+// (calls resolve across the tree), but the writes — index entries,
+// embeddings — are in proportion to the documents changed. Since the
+// version covers the file's FileState and its documents themselves
+// (fileVersion), an index so derived holds exactly the documents a fresh
+// build of the snapshot would.
+//
+// The guarantees of a built index hold for a derived one:
+//
+//   - A search index file under its final name is complete and verified:
+//     the derivation writes under a temporary name (isIndexTemp), which is
+//     sealed (checkpointed, header-checked, synced) and only then renamed
+//     into place.
+//   - Readers of the earlier index are never disturbed. Its file is updated
+//     in place only when no one holds a lock on it (tryLockExclusive: no
+//     Project in any process has it open; a Project that starts to open it
+//     meanwhile waits for the lock and then finds it gone). It is first
+//     renamed to the temporary name, under the lock, so that its final name
+//     never shows anything but its own snapshot. An index that someone reads
+//     is copied instead (the copy costs one read and write of the file), and
+//     the copy is updated.
+//   - A crash leaves nothing half-done under a final name: only the
+//     temporary file, which removeStaleTemps deletes. An update in place is
+//     one SQLite transaction; when it fails before its commit (a full disk,
+//     an embedder or Chroma error), the file, unchanged, gets its name back.
+//
+// The seal of a derived index skips the full PRAGMA quick_check of a build
+// (it reads the whole file, which would cost more than the update): the
+// earlier index passed it when it was sealed, and what the update wrote is
+// SQLite's own committed, checkpointed transaction.
+
+// fileVersion is the version recorded for f's documents in a search index:
+// a hash of every FileState field the facts of the file depend on and of
+// its documents docs themselves (JSON), which also depend on other files
+// (calls resolved across the tree, Documents). Any change of bytes,
+// extraction, status, provenance or of what the file's calls resolve to
+// changes it.
+func fileVersion(f store.FileState, docs []retrieval.Document) string {
+	h := xxhash.New()
+	for _, s := range []string{
+		f.Hash.String(), strconv.FormatInt(f.FileGeneration, 10), strconv.FormatInt(f.ParseGeneration, 10),
+		strconv.FormatInt(f.PublishedIn, 10), f.Status, strconv.FormatBool(f.Dirty), f.Error, f.Parser,
+		f.Grammar, f.GrammarVersion, f.Extractor, strconv.Itoa(f.SchemaVersion), f.Language,
+		strconv.FormatBool(f.Test), f.Package, f.LanguageBy,
+	} {
+		h.WriteString(s)
+		h.Write([]byte{0})
+	}
+	// Documents are plain strings, numbers and maps: they always encode,
+	// maps in key order.
+	json.NewEncoder(h).Encode(docs)
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// indexBuild says how a search index was come by: reused as it was, built
+// whole, or derived from the index of generation From.
+type indexBuild struct {
+	Reused bool
+	From   int64 // the generation whose index was updated; 0 when built whole
+	Files  int   // files whose documents were written (or removed)
+}
+
+// indexWriter is where a build or update writes: the embedded file and,
+// with Options.Chroma, the collection that holds its vectors.
+type indexWriter struct {
+	primary *embedded.Backend
+	vec     retrieval.Backend
+}
+
+// writerOf is the indexWriter of a backend opened by openBackend.
+func writerOf(b retrieval.Backend) (indexWriter, error) {
+	switch b := b.(type) {
+	case *embedded.Backend:
+		return indexWriter{primary: b}, nil
+	case *retrieval.Router:
+		if e, ok := b.Primary.(*embedded.Backend); ok {
+			return indexWriter{primary: e, vec: b.Vectors}, nil
+		}
+	}
+	return indexWriter{}, fmt.Errorf("project: search index backend %T", b)
+}
+
+// fillIndex brings the search index ix, whose files had the versions old
+// (path → fileVersion; empty for a new file), to the snapshot's files: the
+// documents of every file whose version differs are replaced and those of
+// the files no longer in the snapshot removed, in batches of about
+// buildBatch documents. With oneTx everything is one transaction, else each
+// batch is. It reports phase progress in files, and returns how many files
+// it wrote and whether the (last) transaction committed.
+func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, ix indexWriter, old map[string]string, oneTx bool, phase string) (int, bool, error) {
+	// Calls resolve across the tree (Documents): every file's facts are
+	// read, and a file's documents made, to see whether they changed.
+	facts := make([]*sourcefacts.FileFacts, len(files))
+	for i, f := range files {
+		r, err := sn.Facts(ctx, f.Path)
+		if err != nil {
+			return 0, false, fmt.Errorf("facts of %s: %w", f.Path, err)
+		}
+		facts[i] = r.Facts
+	}
+	scopes := treeScopes(facts)
+	type fileDocs struct {
+		path, version string
+		docs          []retrieval.Document
+	}
+	var todo []fileDocs
+	present := make(map[string]bool, len(files))
+	for i, f := range files {
+		present[f.Path] = true
+		docs := fileDocuments(nil, scopes, facts[i], f.PublishedIn)
+		if v := fileVersion(f, docs); old[f.Path] != v {
+			todo = append(todo, fileDocs{f.Path, v, docs})
+		}
+	}
+	facts, scopes = nil, nil
+	var gone []string
+	for path := range old {
+		if !present[path] {
+			gone = append(gone, path)
+		}
+	}
+	slices.Sort(gone)
+	total := len(todo) + len(gone)
+	report := func(done int) {
+		if p.opts.Progress != nil {
+			p.opts.Progress(Progress{Phase: phase, Done: done, Total: total})
+		}
+	}
+	report(0)
+	w, err := ix.primary.BeginWrite(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	defer func() {
+		if w != nil {
+			w.Rollback() // after Commit: ErrWriterDone, nothing to undo
+		}
+	}()
+	written := 0
+	versions := map[string]string{}
+	for _, path := range gone {
+		versions[path] = ""
+	}
+	var docs []retrieval.Document
+	flush := func() error {
+		if len(versions) == 0 {
+			return nil
+		}
+		removed, err := w.ReplaceSources(ctx, versions, docs)
+		if err != nil {
+			return err
+		}
+		if ix.vec != nil {
+			if err := ix.vec.Delete(ctx, removed); err != nil {
+				return fmt.Errorf("project: chroma delete: %w", err)
+			}
+			if err := ix.vec.Upsert(ctx, docs); err != nil {
+				return fmt.Errorf("project: chroma upsert: %w", err)
+			}
+		}
+		written += len(versions)
+		report(written)
+		docs, versions = nil, map[string]string{}
+		if oneTx {
+			return nil
+		}
+		if err := w.Commit(); err != nil {
+			return err
+		}
+		w, err = ix.primary.BeginWrite(ctx)
+		return err
+	}
+	for _, f := range todo {
+		docs = append(docs, f.docs...)
+		versions[f.path] = f.version
+		if len(docs) >= buildBatch {
+			if err := flush(); err != nil {
+				return written, false, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return written, false, err
+	}
+	if err := w.Commit(); err != nil {
+		return written, false, err
+	}
+	return written, true, nil
+}
+
+// errNoBase: there is no earlier search index to derive from.
+var errNoBase = errors.New("project: no earlier search index to derive from")
+
+// baseIndex is an earlier search index file a new one can be derived from.
+type baseIndex struct {
+	path string
+	gen  int64
+}
+
+// baseCandidates lists the search index files in dir of the same embedder,
+// vector store and format as searchPath (of generation gen), other than
+// searchPath: the nearest generation first, the newer of two equally near.
+func baseCandidates(searchPath string, gen int64) []baseIndex {
+	dir, name := filepath.Split(searchPath)
+	_, _, kind, ok := parseIndexName(name)
+	if !ok {
+		return nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []baseIndex
+	for _, e := range ents {
+		g, _, k, ok := parseIndexName(e.Name())
+		if ok && k == kind && e.Name() != name {
+			out = append(out, baseIndex{filepath.Join(dir, e.Name()), g})
+		}
+	}
+	dist := func(g int64) int64 {
+		if g > gen {
+			return g - gen
+		}
+		return gen - g
+	}
+	slices.SortFunc(out, func(a, b baseIndex) int {
+		if d := dist(a.gen) - dist(b.gen); d != 0 {
+			return int(min(max(d, -1), 1))
+		}
+		return int(min(max(b.gen-a.gen, -1), 1))
+	})
+	return out
+}
+
+// parseIndexName splits a search index file name (searchIndexName) into
+// its generation, fingerprint and kind (embedder, vector store and format,
+// with the .sqlite suffix).
+func parseIndexName(n string) (gen int64, fp, kind string, ok bool) {
+	parts := strings.SplitN(strings.TrimPrefix(n, searchIndexPrefix), "-", 3)
+	if !strings.HasPrefix(n, searchIndexPrefix) || !strings.HasSuffix(n, ".sqlite") || len(parts) != 3 {
+		return 0, "", "", false
+	}
+	gen, err := strconv.ParseInt(parts[0], 10, 64)
+	if err != nil {
+		return 0, "", "", false
+	}
+	return gen, parts[1], parts[2], true
+}
+
+// usableBase reports whether the search index file at path can be derived
+// from: whole (checkIndexFile) and with nothing in a -wal file beside it
+// (a final file is never written, so its WAL holds no frames).
+func usableBase(path string) bool {
+	if checkIndexFile(path) != nil {
+		return false
+	}
+	fi, err := os.Stat(path + "-wal")
+	return errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0
+}
+
+// deriveSearchIndex writes the search index of the snapshot to searchPath
+// by updating an earlier index (see above): in place if one is free, else
+// a copy of one that is read. errNoBase when there is none.
+func (p *Project) deriveSearchIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, searchPath string, current map[string]string, vectors bool) (indexBuild, error) {
+	cands := baseCandidates(searchPath, sn.Identity().Generation)
+	for _, c := range cands {
+		l, ok := tryLockExclusive(c.path)
+		if !ok {
+			continue
+		}
+		if checkIndexFile(c.path) != nil { // damaged: no use to anyone
+			removeIndexFiles(c.path)
+		}
+		if !usableBase(c.path) {
+			l.unlock()
+			continue
+		}
+		n, err := p.deriveInPlace(ctx, sn, files, c.path, searchPath, current, vectors)
+		l.unlock()
+		return indexBuild{From: c.gen, Files: n}, err
+	}
+	for _, c := range cands {
+		n, err := p.deriveFromCopy(ctx, sn, files, c.path, searchPath, current, vectors)
+		if errors.Is(err, errNoBase) {
+			continue
+		}
+		return indexBuild{From: c.gen, Files: n}, err
+	}
+	return indexBuild{}, errNoBase
+}
+
+// newIndexTemp creates an empty temporary file for the search index at
+// searchPath (a name isIndexTemp knows) and returns its path.
+func newIndexTemp(searchPath string) (string, error) {
+	tf, err := os.CreateTemp(filepath.Dir(searchPath), strings.TrimSuffix(filepath.Base(searchPath), ".sqlite")+".tmp*")
+	if err != nil {
+		return "", err
+	}
+	tmp := tf.Name()
+	return tmp, tf.Close()
+}
+
+// deriveInPlace updates the index file base, which the caller holds an
+// exclusive lock on, into searchPath's: renamed to a temporary name, updated
+// in one transaction, sealed and renamed to searchPath. If the update fails
+// before its commit, base gets its name back.
+func (p *Project) deriveInPlace(ctx context.Context, sn *store.Snapshot, files []store.FileState, base, searchPath string, current map[string]string, vectors bool) (int, error) {
+	tmp, err := newIndexTemp(searchPath)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.Rename(base, tmp); err != nil {
+		os.Remove(tmp)
+		return 0, err
+	}
+	// The -wal and -shm of a file no one has open hold nothing
+	// (usableBase); the temporary name gets its own.
+	os.Remove(base + "-wal")
+	os.Remove(base + "-shm")
+	// Its quantised vector bases (embedded.SidecarFiles) are of the old
+	// rows: gone, written anew for the updated file (openIndex).
+	for _, f := range embedded.SidecarFiles(base) {
+		os.Remove(f)
+	}
+	now := time.Now() // keeps removeStaleTemps off it, besides the lock
+	os.Chtimes(tmp, now, now)
+	n, committed, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, updateInPlace)
+	if err != nil {
+		if committed || errors.Is(err, ErrCorruptIndex) {
+			removeIndexFiles(tmp) // changed, or damaged: derived data, gone
+		} else {
+			os.Remove(tmp + "-wal")
+			os.Remove(tmp + "-shm")
+			if os.Rename(tmp, base) != nil {
+				removeIndexFiles(tmp)
+			}
+		}
+		return n, err
+	}
+	return n, publishIndex(tmp, searchPath)
+}
+
+// deriveFromCopy copies the index file base (held under a shared lock while
+// it is copied) to a temporary file and updates the copy into searchPath's.
+// errNoBase if base is gone or unusable.
+func (p *Project) deriveFromCopy(ctx context.Context, sn *store.Snapshot, files []store.FileState, base, searchPath string, current map[string]string, vectors bool) (int, error) {
+	sl, err := lockShared(base)
+	if err != nil {
+		return 0, errNoBase
+	}
+	if !usableBase(base) {
+		sl.unlock()
+		return 0, errNoBase
+	}
+	tmp, err := newIndexTemp(searchPath)
+	if err != nil {
+		sl.unlock()
+		return 0, err
+	}
+	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
+	defer lock.unlock()
+	err = copyFile(base, tmp)
+	sl.unlock()
+	if err != nil {
+		removeIndexFiles(tmp)
+		return 0, err
+	}
+	n, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, updateCopy)
+	if err != nil {
+		removeIndexFiles(tmp)
+		if errors.Is(err, ErrCorruptIndex) {
+			if l, ok := tryLockExclusive(base); ok { // a damaged base is no use to anyone
+				removeIndexFiles(base)
+				l.unlock()
+			}
+		}
+		return n, err
+	}
+	return n, publishIndex(tmp, searchPath)
+}
+
+// copyFile copies the bytes of src over dst (not synced: sealIndexFile
+// syncs).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	return errors.Join(err, out.Close())
+}
+
+// indexWrite is how writeIndexFile writes a search index file.
+type indexWrite int
+
+const (
+	// writeWhole fills a new file with every file's documents, one
+	// transaction per batch; the seal verifies it whole.
+	writeWhole indexWrite = iota
+	// updateInPlace updates an earlier index renamed for the purpose, in
+	// one transaction: a failure before its commit leaves the file as it
+	// was.
+	updateInPlace
+	// updateCopy updates a copy of an earlier index, one transaction per
+	// batch.
+	updateCopy
+)
+
+// writeIndexFile opens the search index file at tmp, brings it to the
+// snapshot (fillIndex: from the files' versions recorded in it, or from
+// nothing with writeWhole) and closes and seals it. It returns the files
+// written and whether the (last) transaction committed.
+func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors bool, how indexWrite) (n int, committed bool, err error) {
+	b, err := p.openBackend(ctx, tmp, current, vectors, embedded.WithUnsyncedWrites()) // sealIndexFile syncs
+	if err != nil {
+		return 0, false, asCorrupt(err)
+	}
+	ix, err := writerOf(b)
+	var old map[string]string
+	phase := PhaseBuild
+	if err == nil && how != writeWhole {
+		phase = PhaseUpdate
+		old, err = ix.primary.SourceVersions(ctx)
+	}
+	if err == nil {
+		n, committed, err = p.fillIndex(ctx, sn, files, ix, old, how == updateInPlace, phase)
+	}
+	if cerr := b.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = sealIndexFile(ctx, tmp, how == writeWhole)
+	}
+	return n, committed, asCorrupt(err)
+}
+
+// publishIndex renames the sealed temporary file tmp to searchPath and
+// syncs the directory; on failure tmp is removed.
+func publishIndex(tmp, searchPath string) error {
+	if err := os.Rename(tmp, searchPath); err != nil {
+		removeIndexFiles(tmp)
+		return err
+	}
+	removeIndexFiles(tmp) // the -wal/-shm of the closed file, if any
+	return syncPath(filepath.Dir(searchPath))
+}

@@ -1,0 +1,56 @@
+# Mutants for issue 13, monorepo scale: the search index updated
+# incrementally per generation, compact on disk (see scripts/mutants.sh).
+I='./project -run TestAnIncrementallyUpdatedIndexHoldsWhatAFreshBuildHolds'
+R='./retrieval/embedded -run TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource'
+
+# An update rewrites exactly the files that differ, and the result is a
+# fresh build's.
+mutant "an edited file's documents are not rewritten" project/incremental.go 's|if v := fileVersion(f, docs); old\[f.Path\] != v {|if v := fileVersion(f, docs); old[f.Path] == "" {|' $I
+mutant "every file is rewritten (not in proportion)" project/incremental.go 's|if v := fileVersion(f, docs); old\[f.Path\] != v {|if v := fileVersion(f, docs); true {|' $I
+mutant "a file's version ignores what its calls resolve to" project/incremental.go 's|^\tjson.NewEncoder(h).Encode(docs)$|\t_ = json.NewEncoder|' $I
+mutant "a deleted file's documents stay" project/incremental.go 's|		if !present\[path\] {|		if false \&\& !present[path] {|' $I
+mutant "a base of another embedder is updated" project/incremental.go 's|if ok \&\& k == kind \&\& e.Name() != name {|if ok \&\& (k == kind \|\| true) \&\& e.Name() != name {|' ./project -run TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes
+
+# Readers of the earlier index, crashes, full disks.
+mutant "an index someone reads is updated in place" project/incremental.go 's|		l, ok := tryLockExclusive(c.path)|		l, ok := tryLockExclusive(c.path); ok = true|' ./project -run TestReadersOfTheEarlierIndexKeepWorkingWhileItIsUpdated
+mutant "an update in place writes under the new final name" project/incremental.go 's|	if err := os.Rename(base, tmp); err != nil {|	os.Remove(tmp); tmp = searchPath; if err := os.Rename(base, tmp); err != nil {|' ./project -run TestAKilledUpdateLeavesNothingHalfDoneUnderAFinalName
+mutant "a failed update in place loses the earlier index" project/incremental.go 's|			if os.Rename(tmp, base) != nil {|			if true {|' ./project -run TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole
+mutant "a failed update from a copy leaves the copy" project/incremental.go '/n, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, updateCopy)/,+3 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole
+
+# The embedded backend's replacement of sources.
+mutant "ReplaceSources keeps documents it was not given" retrieval/embedded/sources.go 's|	remove := slices.Collect(maps.Keys(old))|	remove := []string{}|' $R
+mutant "ReplaceSources returns no removed ids" retrieval/embedded/sources.go 's|removed := slices.DeleteFunc(gone, func(id string) bool { return kept\[id\] })|removed := slices.DeleteFunc(gone, func(id string) bool { return true })|' $R
+mutant "a moved document keeps its old refs" retrieval/embedded/sources.go 's|		if !slices.Equal(s.doc.Refs, d.Refs) {|		if false {|' $R
+mutant "a moved document keeps its old provenance" retrieval/embedded/sources.go 's|args := append(\[\]any{k.language, k.role, k.hash, k.test,|args := append([]any{k.language, k.role, k.hash*0 + 1, k.test,|' $R
+mutant "a moved document keeps its old lines" retrieval/embedded/sources.go 's|if d.StartLine != s.doc.StartLine \|\| d.EndLine != s.doc.EndLine \|\| refsAt != s.refsAt \|\| refsN != s.refsN {|if refsAt != s.refsAt \|\| refsN != s.refsN {|' $R
+mutant "a document whose text is unchanged is embedded again" retrieval/embedded/sources.go 's|		case ok \&\& sameText(o.doc, r.doc):|		case false:|' $R
+mutant "a rolled-back write's dictionary ids are kept" retrieval/embedded/sources.go 's|	err := w.tx.Rollback()|	err := w.tx.Rollback(); w.in.commit()|' ./retrieval/embedded -run TestAWriterIsAllOrNothing
+mutant "a Writer commits each replacement at once" retrieval/embedded/sources.go 's|	slices.Sort(removed)|	slices.Sort(removed); w.tx.Commit(); w.tx, _ = w.b.db.BeginTx(ctx, nil)|' ./retrieval/embedded -run TestAWriterIsAllOrNothing
+
+# Compact storage: nothing stored twice, and nothing lost for it.
+mutant "case folds beyond ASCII are not stored" retrieval/embedded/dict.go 's|	if fold == asciiLower(name) {|	if true {|' ./retrieval/embedded -run TestCaseFoldsBeyondASCIIAreStoredAndFound
+mutant "refs are read back out of order" retrieval/embedded/embedded.go 's|ORDER BY r.rowid)|ORDER BY r.rowid DESC)|' ./retrieval/embedded -run 'TestUpsertFetchDeleteRoundTrip|TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource'
+mutant "the upgrade reorders a document's refs" retrieval/embedded/upgrade.go 's|ORDER BY d.rid, r.rowid`|ORDER BY d.rid, r.rowid DESC`|' ./retrieval/embedded -run TestUpgradeFromSchemaVersion3KeepsEveryDocumentAndAnswer
+mutant "the upgrade loses the refs ranges" retrieval/embedded/upgrade.go 's|UPDATE docs SET refs_at = g.first, refs_n = g.n|UPDATE docs SET refs_at = g.first, refs_n = 0|' ./retrieval/embedded -run TestUpgradeFromSchemaVersion3KeepsEveryDocumentAndAnswer
+
+# Progress: a bar only for a search index phase that has taken a second.
+mutant "a quick update shows a bar" cmd/rlm/flags.go 's|		if e.Phase == "check" {|		if true {|' ./cmd/rlm -run TestSearchIndexWorkShowsABarOnlyWhenLongAndOnATerminal
+mutant "a long update shows no bar" cmd/rlm/flags.go 's|	"update": "updating the search index (changed files)",||' ./cmd/rlm -run TestSearchIndexWorkShowsABarOnlyWhenLongAndOnATerminal
+
+# Chroma: an update deletes and upserts the changed files' records itself.
+if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
+	C='./project -run TestChromaCollectionFollowsIncrementalUpdatesRecordForRecord'
+	mutant "an update leaves removed records in the collection" project/incremental.go 's|if err := ix.vec.Delete(ctx, removed); err != nil {|if err := ix.vec.Delete(ctx, removed[:0]); err != nil {|' $C
+	mutant "an update writes no records" project/incremental.go 's|if err := ix.vec.Upsert(ctx, docs); err != nil {|if err := ix.vec.Upsert(ctx, docs[:0]); err != nil {|' $C
+else
+	echo "note: RLM_CHROMA_URL unset: the 2 Chroma update mutants need a Chroma server and were not run"
+fi
+
+# A damaged earlier index is not updated, nor kept.
+mutant "a damaged base gets its name back" project/incremental.go 's|		if committed \|\| errors.Is(err, ErrCorruptIndex) {|		if committed {|' ./project -run TestADamagedEarlierIndexIsNotUpdatedButRemoved
+mutant "a truncated base is left in place" project/incremental.go 's|		if checkIndexFile(c.path) != nil { // damaged: no use to anyone|		if false {|' ./project -run TestADamagedEarlierIndexIsNotUpdatedButRemoved
+mutant "unsynced writes are synced" retrieval/embedded/embedded.go 's|url.QueryEscape("synchronous(OFF)")|url.QueryEscape("synchronous(NORMAL)")|' ./retrieval/embedded -run TestUnsyncedWritesTurnOffSyncingOnlyWhenAsked
+
+# A version 4 database (main's roles and call resolutions) upgrades
+# keeping them.
+mutant "the upgrade from version 4 drops roles" retrieval/embedded/upgrade.go "s|parser), 0, 0, role\$|parser), 0, 0, ''|" ./retrieval/embedded -run TestUpgradeFromSchemaVersion4KeepsRolesAndCallResolutions
