@@ -247,7 +247,9 @@ func NormalizeLimit(n int) (int, error) {
 	return n, nil
 }
 
-// Hit is one ranked result.
+// Hit is one ranked result. Its Document is the stored document without
+// its Refs (nil in every backend: a hit's references are not read, as no
+// ranking or answer needs them; Fetch returns the whole document).
 type Hit struct {
 	Document  Document  `json:"document"`
 	Score     float64   `json:"score"`
@@ -334,7 +336,9 @@ func (c Capabilities) Supports(s Strategy) bool {
 // Backend is a retrieval store. Implementations are safe for concurrent use.
 // Errors wrap the sentinel errors below where they apply.
 type Backend interface {
+	// Search ranks the stored documents for req; hits carry no Refs.
 	Search(ctx context.Context, req Request) ([]Hit, error)
+	// Fetch returns whole stored documents, Refs included.
 	Fetch(ctx context.Context, ids []string) ([]Document, error)
 	Upsert(ctx context.Context, docs []Document) error
 	Delete(ctx context.Context, ids []string) error

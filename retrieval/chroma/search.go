@@ -14,6 +14,20 @@ import (
 // and Hybrid return an error wrapping retrieval.ErrUnsupported; bad requests
 // wrap retrieval.ErrBadRequest or retrieval.ErrTooLarge.
 func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieval.Hit, error) {
+	hits, err := b.search(ctx, req)
+	return withoutRefs(hits), err
+}
+
+// withoutRefs clears the Refs of the hits' documents (retrieval.Hit: a
+// hit carries no references; Fetch returns them).
+func withoutRefs(hits []retrieval.Hit) []retrieval.Hit {
+	for i := range hits {
+		hits[i].Document.Refs = nil
+	}
+	return hits
+}
+
+func (b *Backend) search(ctx context.Context, req retrieval.Request) ([]retrieval.Hit, error) {
 	if err := b.check(); err != nil {
 		return nil, err
 	}
@@ -62,7 +76,8 @@ func (b *Backend) QueryVector(ctx context.Context, vec []float32, n int, filter 
 	if err := b.checkVector(vec); err != nil {
 		return nil, fmt.Errorf("chroma query: %w", err)
 	}
-	return b.query(ctx, vec, n, filter)
+	hits, err := b.query(ctx, vec, n, filter)
+	return withoutRefs(hits), err
 }
 
 type queryResponse struct {

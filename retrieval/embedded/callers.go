@@ -3,7 +3,6 @@ package embedded
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -18,7 +17,7 @@ type callTarget struct{ scope, typ, name string }
 // searchCallers answers a Callers request: the documents holding calls of
 // the definitions req.Name denotes (see Search), each call matched as
 // resolved, external or by name (retrieval.Match*).
-func searchCallers(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+func searchCallers(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
 	qual, base := splitName(req.Name)
 	targets, err := callTargets(ctx, tx, req.Name)
 	if err != nil {
@@ -85,21 +84,13 @@ func searchCallers(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]re
 	for i, c := range callers {
 		rids[i] = c.rid
 	}
-	docs := map[string]retrieval.Document{}
-	drows, err := tx.QueryContext(ctx, "SELECT "+docColumns+" FROM docs d WHERE d.rid IN ("+placeholders(len(rids))+")", rids...)
+	list, err := readDocs(ctx, tx, false, "SELECT "+docColumns+" FROM docs d WHERE d.rid IN ("+placeholders(len(rids))+")", rids...)
 	if err != nil {
 		return nil, err
 	}
-	defer drows.Close()
-	for drows.Next() {
-		d, err := scanDocument(drows)
-		if err != nil {
-			return nil, err
-		}
+	docs := make(map[string]retrieval.Document, len(list))
+	for _, d := range list {
 		docs[d.ID] = d
-	}
-	if err := drows.Err(); err != nil {
-		return nil, err
 	}
 	hits := make([]retrieval.Hit, 0, len(callers))
 	for _, c := range callers {
@@ -178,7 +169,7 @@ func splitName(name string) (qual, base string) {
 // or a top-level "Serve"); else whose name is name ("Serve": every
 // method so named); else, for "Q.N" and "Q.T.N", those of a scope named
 // Q (scopeQualified: "json.Unmarshal").
-func callTargets(ctx context.Context, tx *sql.Tx, name string) (map[callTarget]bool, error) {
+func callTargets(ctx context.Context, tx readTx, name string) (map[callTarget]bool, error) {
 	out := map[callTarget]bool{}
 	add := func(cond string, args ...any) error {
 		rows, err := tx.QueryContext(ctx, "SELECT d.symbol, d.qualified, "+metaSQL+" FROM docs d WHERE "+cond, args...)

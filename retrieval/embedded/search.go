@@ -109,7 +109,7 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 	if err := checkFilter(req.Filter); err != nil {
 		return nil, fmt.Errorf("embedded: search: %w", err)
 	}
-	var run func(context.Context, *sql.Tx, retrieval.Request) ([]retrieval.Hit, error)
+	var run func(context.Context, readTx, retrieval.Request) ([]retrieval.Hit, error)
 	switch req.Strategy {
 	case retrieval.Exact:
 		run = searchExact
@@ -131,11 +131,11 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 			return nil, fmt.Errorf("embedded: search %s: %w", req.Strategy, err)
 		}
 		if req.Strategy == retrieval.Vector {
-			run = func(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+			run = func(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
 				return b.searchVector(ctx, tx, q, req.Limit, req.Filter)
 			}
 		} else {
-			run = func(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+			run = func(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
 				return b.searchHybrid(ctx, tx, req, q)
 			}
 		}
@@ -146,8 +146,10 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 	if err != nil {
 		return nil, fmt.Errorf("embedded: search: %w", err)
 	}
-	defer tx.Rollback()
-	hits, err := run(ctx, tx, req)
+	hits, err := run(ctx, readTx{tx, &b.stmts}, req)
+	tx.Rollback()
+	// Outside the transaction: its connection is back in the pool.
+	b.stmts.prepareWanted(ctx, b.db)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: search %s: %w", req.Strategy, err)
 	}
@@ -240,7 +242,7 @@ func filterSQL(f retrieval.Filter) (string, []any) {
 
 // queryHits runs q and turns each row (docColumns, then a float score and
 // an optional comma-separated line list when withLines) into a hit.
-func queryHits(ctx context.Context, tx *sql.Tx, kind retrieval.ScoreKind, withLines bool, q string, args ...any) ([]retrieval.Hit, error) {
+func queryHits(ctx context.Context, tx readTx, kind retrieval.ScoreKind, withLines bool, q string, args ...any) ([]retrieval.Hit, error) {
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -254,7 +256,7 @@ func queryHits(ctx context.Context, tx *sql.Tx, kind retrieval.ScoreKind, withLi
 		if withLines {
 			extra = append(extra, &lines)
 		}
-		d, err := scanDocument(rows, extra...)
+		d, _, err := scanDocument(rows, extra...)
 		if err != nil {
 			return nil, err
 		}
@@ -301,7 +303,7 @@ const roleSQL = "(CASE WHEN d.role <> '' THEN d.role WHEN d.test <> 0 THEN 'test
 // pathDepthSQL is the number of slashes in a document's path.
 const pathDepthSQL = "(length(d.path) - length(replace(d.path, '/', '')))"
 
-func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+func searchExact(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
 	where, fargs := filterSQL(req.Filter)
 	// Non-test first, definitions before members, then shallower paths (a
 	// package's own files before its subpackages'), then path and line.
@@ -327,7 +329,7 @@ func searchExact(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 	return queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
 }
 
-func (b *Backend) searchLexical(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
 	match := b.matchExpression(req.Text)
 	where, fargs := filterSQL(req.Filter)
 	// The inner query ranks and cuts to the limit carrying only rid, id and
@@ -341,7 +343,7 @@ func (b *Backend) searchLexical(ctx context.Context, tx *sql.Tx, req retrieval.R
 	return queryHits(ctx, tx, retrieval.ScoreBM25, false, q, args...)
 }
 
-func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+func searchGraph(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
 	where, fargs := filterSQL(req.Filter)
 	// Graph hits: non-test code first, then by the number of matching
 	// edges, then shallower paths.
@@ -390,7 +392,7 @@ func searchGraph(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retr
 	return nil, fmt.Errorf("%w: unknown relation %q", retrieval.ErrBadRequest, req.Relation)
 }
 
-func searchStructural(ctx context.Context, tx *sql.Tx, req retrieval.Request) ([]retrieval.Hit, error) {
+func searchStructural(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
 	where, fargs := filterSQL(req.Filter)
 	var args []any
 	nameCond := ""

@@ -109,19 +109,38 @@ type storedDoc struct {
 func storedDocs(ctx context.Context, tx *sql.Tx, paths []string) (map[string]storedDoc, error) {
 	out := map[string]storedDoc{}
 	err := chunks(paths, chunkSize, func(c []string) error {
-		rs, err := tx.QueryContext(ctx, "SELECT "+docColumns+", d.rid, d.refs_at, d.refs_n FROM docs d WHERE d.path IN ("+placeholders(len(c))+")", anys(c)...)
+		rs, err := tx.QueryContext(ctx, "SELECT "+docColumns+", d.rid FROM docs d WHERE d.path IN ("+placeholders(len(c))+")", anys(c)...)
 		if err != nil {
 			return err
 		}
 		defer rs.Close()
+		var got []*storedDoc
+		var spans []refSpan
 		for rs.Next() {
-			var s storedDoc
-			if s.doc, err = scanDocument(rs, &s.rid, &s.refsAt, &s.refsN); err != nil {
+			s := new(storedDoc)
+			var span refSpan
+			if s.doc, span, err = scanDocument(rs, &s.rid); err != nil {
 				return err
 			}
-			out[s.doc.ID] = s
+			s.refsAt, s.refsN = span.at, span.n
+			got = append(got, s)
+			spans = append(spans, span)
 		}
-		return rs.Err()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+		rs.Close()
+		docs := make([]*retrieval.Document, len(got))
+		for i, s := range got {
+			docs[i] = &s.doc
+		}
+		if err := readRefs(ctx, tx, docs, spans); err != nil {
+			return err
+		}
+		for _, s := range got {
+			out[s.doc.ID] = *s
+		}
+		return nil
 	})
 	return out, err
 }

@@ -313,7 +313,7 @@ func (b *Backend) QueryVector(ctx context.Context, vec []float32, n int, filter 
 		return nil, fmt.Errorf("embedded: query vector: %w", err)
 	}
 	defer tx.Rollback()
-	hits, err := b.searchVector(ctx, tx, q, n, filter)
+	hits, err := b.searchVector(ctx, readTx{tx, &b.stmts}, q, n, filter)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: query vector: %w", err)
 	}
@@ -356,20 +356,20 @@ type ranked struct {
 // exact (nearestExact) or quantised with exact re-ranking
 // (nearestQuantized), see useQuantized — and reads the documents of the k
 // best hits.
-func (b *Backend) searchVector(ctx context.Context, tx *sql.Tx, q []float32, k int, f retrieval.Filter) ([]retrieval.Hit, error) {
-	g, err := readGeneration(ctx, tx)
+func (b *Backend) searchVector(ctx context.Context, tx readTx, q []float32, k int, f retrieval.Filter) ([]retrieval.Hit, error) {
+	g, err := readGeneration(ctx, tx.Tx)
 	if err != nil {
 		return nil, err
 	}
-	quant, err := b.useQuantized(ctx, tx, g)
+	quant, err := b.useQuantized(ctx, tx.Tx, g)
 	if err != nil {
 		return nil, err
 	}
 	var best []ranked
 	if quant {
-		best, err = b.nearestQuantized(ctx, tx, g, q, k, f)
+		best, err = b.nearestQuantized(ctx, tx.Tx, g, q, k, f)
 	} else {
-		best, err = b.nearestExact(ctx, tx, q, k, f)
+		best, err = b.nearestExact(ctx, tx.Tx, q, k, f)
 	}
 	if err != nil || len(best) == 0 {
 		return nil, err
@@ -386,7 +386,7 @@ func (b *Backend) searchVector(ctx context.Context, tx *sql.Tx, q []float32, k i
 	byRID := make(map[int64]retrieval.Document, len(best))
 	for rows.Next() {
 		var rid int64
-		d, err := scanDocument(rows, &rid)
+		d, _, err := scanDocument(rows, &rid)
 		if err != nil {
 			return nil, err
 		}
@@ -506,7 +506,7 @@ func hybridDepth(limit int) int {
 
 // searchHybrid fuses lexical and vector results for req.Text by reciprocal
 // rank fusion (retrieval.FuseRRF, k = retrieval.DefaultRRFK).
-func (b *Backend) searchHybrid(ctx context.Context, tx *sql.Tx, req retrieval.Request, q []float32) ([]retrieval.Hit, error) {
+func (b *Backend) searchHybrid(ctx context.Context, tx readTx, req retrieval.Request, q []float32) ([]retrieval.Hit, error) {
 	depth := hybridDepth(req.Limit)
 	var lex []retrieval.Hit
 	if b.matchExpression(req.Text) != "" {

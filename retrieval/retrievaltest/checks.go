@@ -67,10 +67,14 @@ var scoreKinds = map[retrieval.Strategy]retrieval.ScoreKind{
 }
 
 // checkHits checks the shape of a result list of req: strategy, rank, one
-// score kind (the strategy's, when it has a fixed one) and best first.
+// score kind (the strategy's, when it has a fixed one), best first, and no
+// Refs in the hits' documents (retrieval.Hit).
 func checkHits(t *testing.T, req retrieval.Request, hits []retrieval.Hit) {
 	t.Helper()
 	for i, h := range hits {
+		if h.Document.Refs != nil {
+			t.Errorf("hit %d (%s): carries %d refs, want none (Fetch returns them)", i, h.Document.ID, len(h.Document.Refs))
+		}
 		if h.Strategy != req.Strategy || h.Rank != i+1 {
 			t.Errorf("hit %d (%s): strategy %q rank %d, want %q and %d", i, h.Document.ID, h.Strategy, h.Rank, req.Strategy, i+1)
 		}
