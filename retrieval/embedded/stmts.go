@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"sync/atomic"
 )
 
 // maxCachedStmts bounds the statements a Backend keeps prepared. Search
@@ -32,6 +33,7 @@ type stmtCache struct {
 	stmts  map[string]*sql.Stmt
 	wanted map[string]bool
 	closed bool
+	reused atomic.Int64 // queries run through a prepared statement
 }
 
 // get returns the prepared statement of q, or nil after remembering q to
@@ -113,6 +115,7 @@ type readTx struct {
 func (t readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if t.stmts != nil {
 		if st := t.stmts.get(q); st != nil {
+			t.stmts.reused.Add(1)
 			return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 		}
 	}

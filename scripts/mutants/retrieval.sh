@@ -7,3 +7,11 @@ mutant "a changed query is looked up afresh" planner/featmemo.go 's#if !ok || e.
 mutant "another backend is looked up afresh" planner/featmemo.go 's#return ta == reflect.TypeOf(b) \&\& ta.Comparable() \&\& a == b#return ta != nil#' ./planner -run 'TestRunReusesTheFeaturesItsPlanWasMadeWith'
 mutant "PlanTabled's plans carry their features" planner/table.go 's#\tp.feats.put(cp, b, term)#\t_ = term#' ./planner -run 'TestRunReusesTheFeaturesItsPlanWasMadeWith'
 mutant "a retarget without a relation is the definition" rules/retrieval/strategy.pl 's#feature(relation(R), F), R \\== none, !.#feature(relation(R), F), !.#' ./rules -run 'TestRules'
+
+# The embedded backend's statement cache (retrieval/embedded/stmts.go).
+mutant "statements are prepared outside the search's transaction" retrieval/embedded/search.go 's#^\ttx.Rollback()$#\tb.stmts.prepareWanted(ctx, b.db); tx.Rollback()#' ./retrieval/embedded -run 'TestSearchesOnOneConnectionNeverWaitForAStatement'
+mutant "a repeated search runs its prepared statement" retrieval/embedded/stmts.go 's#if st := t.stmts.get(q); st != nil {#if st := t.stmts.get(q); false \&\& st != nil {#' ./retrieval/embedded -run 'TestRepeatedSearchesRunPreparedStatementsAndAnswerTheSame'
+mutant "the statement cache is bounded" retrieval/embedded/stmts.go 's#len(c.stmts)+len(c.wanted) < maxCachedStmts#true#' ./retrieval/embedded -run 'TestTheStatementCacheIsBounded'
+mutant "Close closes the prepared statements" retrieval/embedded/embedded.go 's#^\tb.stmts.close()#\t_ = 0#' ./retrieval/embedded -run 'TestClosingTheBackendClosesItsStatementsAndLaterSearchesFail'
+mutant "a hit carries no refs (embedded callers)" retrieval/embedded/callers.go 's#readDocs(ctx, tx, false, #readDocs(ctx, tx, true, #' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract'
+mutant "Fetch returns the refs" retrieval/embedded/embedded.go 's#docs, err := readDocs(ctx, tx, true, q, args...)#docs, err := readDocs(ctx, tx, false, q, args...)#' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract|TestUpsertFetchDeleteRoundTrip'
