@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/loop"
 	"github.com/rlm-dev/rlm/providers"
 )
 
@@ -106,10 +107,23 @@ func main() {
 	}
 	measure("Search alone (baseline)", func(q string) error { _, err := p.Search(ctx, q, 6); return err })
 	measure("snapshot check alone (Refresh)", func(string) error { _, err := p.Refresh(ctx); return err })
+	phases := map[string][]time.Duration{}
 	measure("Ask turn, model answers at once", func(q string) error {
-		_, err := p.Ask(ctx, q, rlm.AskOptions{Model: instant{}})
+		res, err := p.Ask(ctx, q, rlm.AskOptions{Model: instant{}})
+		if err == nil {
+			for _, e := range res.Trace {
+				phases[e.Kind] = append(phases[e.Kind], e.Elapsed)
+			}
+			phases["whole run"] = append(phases["whole run"], res.Elapsed)
+		}
 		return err
 	})
+	for _, k := range []string{loop.EventEvidence, loop.EventCompile, loop.EventModel, "whole run"} {
+		if ds := phases[k]; len(ds) > 0 {
+			sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+			fmt.Printf("    of which %-23s p50 %8.2f ms\n", k, ms(ds[len(ds)/2]))
+		}
+	}
 	measure("Ask turn with one retrieve call", func(q string) error {
 		_, err := p.Ask(ctx, q, rlm.AskOptions{Model: instant{retrieve: true}})
 		return err

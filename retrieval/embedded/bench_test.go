@@ -144,3 +144,16 @@ func TestSyntheticCorpusSearch(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOpenInMemory: a private in-memory database, as every ephemeral
+// prompt catalog opens one.
+func BenchmarkOpenInMemory(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		be, err := Open(ctx, ":memory:")
+		if err != nil {
+			b.Fatal(err)
+		}
+		be.Close()
+	}
+}

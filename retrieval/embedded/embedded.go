@@ -276,6 +276,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
 		b.path = path
 	}
 	b.persisted.Store(-1)
+	if memory {
+		// A copy of the empty schema image; should that fail, init
+		// creates the schema (it reads the version either way).
+		_ = startFromImage(ctx, db)
+	}
 	if err := b.init(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("embedded: open %q: %w", path, err)
