@@ -54,3 +54,6 @@ A='TestSwitchingBackendsBothWaysEndsWithTheCurrentRecords|TestAServerRestartedEm
 mutant "reconcile deletes no extra records" project/vectorsync.go 's|if err := vec.Delete(ctx, extra); err != nil {|if err := vec.Delete(ctx, nil); err != nil {|' ./project -run "$A"
 mutant "reconcile re-embeds no stale records" project/vectorsync.go 's|case hv != h:|case false \&\& hv != h:|' ./project -run "$A"
 mutant "no reconcile at open (acceptance)" project/searchindex.go 's|if primary != nil \&\& vec != nil {|if primary != nil \&\& vec == nil {|' ./project -run "$A"
+
+# A hit carries no refs (retrieval.Hit); needs RLM_CHROMA_URL.
+mutant "chroma hits carry no refs" retrieval/chroma/search.go 's#^\t\thits\[i\].Document.Refs = nil#\t\t_ = i#' ./retrieval/chroma -run 'TestChromaBackendKeepsTheRetrievalContract'
