@@ -68,6 +68,10 @@ type Options struct {
 	MaxFileBytes int64
 	// Progress, if set, is told what Open and Refresh are doing.
 	Progress func(Progress)
+
+	// madeIndex, if set (by this package's tests), is called with the
+	// path of a search index just built or updated, before it is opened.
+	madeIndex func(searchPath string)
 }
 
 // Progress reports work in phases: PhaseCheck while files are hashed

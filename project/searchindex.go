@@ -70,7 +70,30 @@ func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id st
 // checkpointed, verified and synced before it is renamed into place, so
 // that a search index file, once present, is complete. Temporary files of
 // builds that failed or were killed are removed first.
+//
+// Between its rename into place and this project's shared lock on it, a
+// new index file is free: another project (or process) may take it as the
+// base of a newer snapshot's index and update it in place under another
+// name (deriveSearchIndex). Then it is made again, up to indexAttempts
+// times in all.
 func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, indexBuild, error) {
+	for attempt := 1; ; attempt++ {
+		ix, how, err := p.openIndexOnce(ctx, sn, id, files, current, vectors)
+		if !errors.Is(err, errIndexTaken) || attempt == indexAttempts {
+			return ix, how, err
+		}
+	}
+}
+
+// indexAttempts bounds how often openIndex makes an index another project
+// took before it could be opened.
+const indexAttempts = 3
+
+// errIndexTaken: a search index just made was gone when it was opened.
+var errIndexTaken = errors.New("project: the search index just made was taken by another project before it was opened")
+
+// openIndexOnce is one attempt of openIndex.
+func (p *Project) openIndexOnce(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, vectors bool) (*searchIndex, indexBuild, error) {
 	dir := filepath.Dir(p.st.DBPath())
 	removeStaleTemps(dir)
 	searchPath := filepath.Join(dir, searchIndexName(id, "none", false))
@@ -116,7 +139,13 @@ func (p *Project) openIndex(ctx context.Context, sn *store.Snapshot, id store.Id
 		}
 		return nil, how, fmt.Errorf("project: %s search index: %w", verb, err)
 	}
+	if p.opts.madeIndex != nil {
+		p.opts.madeIndex(searchPath)
+	}
 	ix, err = p.openIndexFile(ctx, searchPath, current, vectors)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("%w: %w", errIndexTaken, err)
+	}
 	if ix != nil {
 		ix.vectors.Built = true
 		// Write the quantised vector base now, so the first vector search

@@ -48,3 +48,7 @@ mutant "a toolchain tree keeps its knowledge base in the user cache" project/sea
 K='./internal/soak -short -run TestSharedKnowledgeBaseAnswersAsAFreshIndexAfterEveryRound'
 mutant "soak: a changed file of the same size is taken as unchanged" sourcefacts/store/validate.go 's|if r == nil \|\| !r.present \|\| r.hash != o.hash {|if r == nil \|\| !r.present \|\| r.hash.Len != o.hash.Len {|' $K
 mutant "soak: a file under a removed directory stays in the snapshot" sourcefacts/store/validate.go 's|pl.work = append(pl.work, \&workItem{path: p, row: r, gone: true})|_ = r|' $K
+
+# A search index taken by another project between its rename and its lock is made again.
+mutant "openIndex makes a taken index again" project/searchindex.go 's#^const indexAttempts = 3#const indexAttempts = 1#' ./project -run 'TestAnIndexTakenBeforeItIsOpenedIsMadeAgain'
+mutant "a taken index is told from a missing one" project/searchindex.go 's#err = fmt.Errorf("%w: %w", errIndexTaken, err)#_ = errIndexTaken#' ./project -run 'TestAnIndexTakenBeforeItIsOpenedIsMadeAgain'
