@@ -120,3 +120,28 @@ func TestARewritersCorrectionAloneDoesNotExplainAModelsChoice(t *testing.T) {
 		t.Errorf("the same words typed by the user: %s %v, want the accept", res.Kind, rules(res))
 	}
 }
+
+// TestAContestedSideEffectIsConfirmedFirst: a repair's pick of an intent
+// that changes something (write, external) is asked back when a word it
+// leaves unexplained is a word of another offered intent ("remind" after
+// a pick of lights_off); a read-only pick, or a write no other intent
+// contests, stands.
+func TestAContestedSideEffectIsConfirmedFirst(t *testing.T) {
+	for _, tc := range []struct {
+		utterance, answer string
+		kind              intent.Kind
+		rule              string
+	}{
+		{"remind me in 5 minutes to switch off the heater", `{"result":"accept","intent":"lights_off","args":{"room":"the heater"}}`, intent.Clarify, "rg_contested_side_effect"},
+		{"in a while call my sister about the timer", `{"result":"accept","intent":"call_contact","args":{"who":"my sister"}}`, intent.Clarify, "rg_contested_side_effect"},
+		{"is it going to rain when the timer ends", `{"result":"accept","intent":"weather_get","args":{}}`, intent.Accept, "rg_grounded"},
+		{"shut off the lamps", `{"result":"accept","intent":"lights_off","args":{}}`, intent.Accept, "rg_grounded"},
+	} {
+		m, _, calls := scripted(t, says(tc.answer))
+		r := newRouter(t, intent.Options{Model: m, Compiler: theCompiler(t)})
+		res := route(t, r, tc.utterance)
+		if calls.Load() != 1 || res.Kind != tc.kind || !slices.Contains(rules(res), tc.rule) {
+			t.Errorf("%q answered %s: %s %s %v after %d calls; want %s by %s", tc.utterance, tc.answer, res.Kind, res.Intent, rules(res), calls.Load(), tc.kind, tc.rule)
+		}
+	}
+}
