@@ -166,3 +166,19 @@ func TestTheAlarmTakesWhatItsSlotDeclares(t *testing.T) {
 	contains(t, assist(t, "", "set an alarm for today"), "[clarify by rules]\nI didn't get the time of day; what should it be?")
 	contains(t, assist(t, "", "wake me up at half past six"), "Alarm set for 06:30.")
 }
+
+// TestTheMusicPlayerPlaysOnlyItsStations: the player's library is the 80
+// ID3v1 genres (library.pl): a genre is played, said with articles and
+// "music" or not; anything else — an artist, a kettle — is asked about,
+// and nothing plays.
+func TestTheMusicPlayerPlaysOnlyItsStations(t *testing.T) {
+	contains(t, assist(t, "", "play some classic rock music"), "Playing some classic rock music.")
+	contains(t, assist(t, "", "play r&b"), "[accept music_play")
+	for _, u := range []string{"play the dishwasher", "play music"} {
+		out := assist(t, "", u)
+		contains(t, out, "[clarify by rules]\nI couldn't find")
+		if strings.Contains(out, "Playing") {
+			t.Errorf("%q played something:\n%s", u, out)
+		}
+	}
+}
