@@ -31,6 +31,22 @@ func contains(t *testing.T, out string, wants ...string) {
 	}
 }
 
+// exampleRouter loads the example's embedded intent files; it is closed
+// when the test ends.
+func exampleRouter(t *testing.T) *rlm.Router {
+	t.Helper()
+	dir := t.TempDir()
+	if err := copyIntents(dir); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rlm.NewRouter(context.Background(), rlm.RouterOptions{IntentsDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
 // TestAOneShotRequestRunsItsHandler: one command on the command line is
 // routed by the rules and its handler acts on the home.
 func TestAOneShotRequestRunsItsHandler(t *testing.T) {
@@ -71,15 +87,7 @@ func TestAConversationChangesTheHome(t *testing.T) {
 // bounds are done, one step past either is refused by the handler too
 // (defence in depth), so the router refuses exactly what the home would.
 func TestTheIntentsRangesAreTheHandlersRanges(t *testing.T) {
-	dir := t.TempDir()
-	if err := copyIntents(dir); err != nil {
-		t.Fatal(err)
-	}
-	r, err := rlm.NewRouter(context.Background(), rlm.RouterOptions{IntentsDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := exampleRouter(t)
 	ranged := 0
 	for _, in := range r.Intents() {
 		for _, s := range in.Slots {
@@ -117,15 +125,7 @@ func TestTheScriptedRepairAnswersWhatTheRulesCannot(t *testing.T) {
 // time, and the rest neither; so the router asks again for "today"
 // before the handler could refuse it.
 func TestTheAlarmTakesWhatItsSlotDeclares(t *testing.T) {
-	dir := t.TempDir()
-	if err := copyIntents(dir); err != nil {
-		t.Fatal(err)
-	}
-	r, err := rlm.NewRouter(context.Background(), rlm.RouterOptions{IntentsDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := exampleRouter(t)
 	var pattern string
 	for _, in := range r.Intents() {
 		for _, s := range in.Slots {
