@@ -5,7 +5,8 @@
 //
 //	utterance ─► rewriter hook (host, pure, bounded)
 //	          ─► tokens ─► candidate intents (BM25 over phrasings and descriptions)
-//	          ─► resolver (rules/intent/resolve.pl: phrasings, synonyms, slot words)
+//	          ─► resolver (rules/intent/resolve.pl: phrasings, synonyms, slot words;
+//	               a slot's words that are another intent's command are asked about)
 //	               accept / clarify / fallback_chat / reject: done, no model call
 //	               repair: one model call through the completion loop (package
 //	               loop), given only typed context — the utterance, the
@@ -16,12 +17,15 @@
 //	          ─► a repair's accept: the guard (rules/intent/guard.pl): every
 //	             value comes from the utterance, some word the user wrote
 //	             explains the intent, no injection marker, URL/path/code
-//	             shape or second request
+//	             shape or second request, and a pick that changes
+//	             something rests on no word of another offered intent
 //	          ─► validation (independent of how the result was reached):
 //	             the intent exists, the slot values parse and meet their
 //	             slots' constraints (ranges, patterns, kinds: Slot) and its
-//	             schema, its capabilities are granted and its side effect
-//	             allowed (tools.Executor.Check)
+//	             schema, the host has what they name (its catalogs,
+//	             rules/intent/values.pl, and Options.CheckValue), its
+//	             capabilities are granted and its side effect allowed
+//	             (tools.Executor.Check)
 //	          ─► Result: accept (ready to Execute), clarify, reject or
 //	             fallback_chat, with the evidence of every step
 //

@@ -19,10 +19,11 @@ type guardVerdict struct {
 }
 
 // guard asks repair_guard/4 whether the model's accept of name with args
-// may stand: Go finds which values come from the utterance and which of
-// its content words the intent and its values explain (only a word the
-// user wrote as it is explains: a rewriter's correction is a guess); the
-// rules decide.
+// may stand: Go finds which values come from the utterance, which of its
+// content words the intent and its values explain (only a word the user
+// wrote as it is explains: a rewriter's correction is a guess) and which
+// of the others another offered intent's words explain, and passes the
+// intent's side effect; the rules decide.
 func (r *Router) guard(ctx context.Context, u utterance, names []string, name string, args map[string]any) (*guardVerdict, error) {
 	cs := make([]engine.Term, 0, len(names))
 	cands := make([]Candidate, 0, len(names))
@@ -63,8 +64,25 @@ func (r *Router) guard(ctx context.Context, u utterance, names []string, name st
 			unexplained = append(unexplained, t)
 		}
 	}
+	var contested []engine.Term
+	for _, t := range unexplained {
+		var others []string
+		for _, n := range names {
+			if o := r.intents[n]; n != name && o != nil && o.knows(t, r.synonyms) {
+				others = append(others, n)
+			}
+		}
+		if len(others) > 0 {
+			contested = append(contested, engine.Compound("contested", engine.String(t), engine.Strings(others)))
+		}
+	}
+	effect := "none"
+	if e != nil {
+		effect = string(e.SideEffect)
+	}
 	accept := engine.Compound("accept", engine.String(name), engine.List(values...),
-		engine.Compound("coverage", engine.Strings(explained), engine.Strings(unexplained)))
+		engine.Compound("coverage", engine.Strings(explained), engine.Strings(unexplained), engine.List(contested...)),
+		engine.Atom(effect))
 	sol, err := r.eng.Once(ctx, "repair_guard", r.utteranceTerm(u, cands), engine.List(cs...), accept, engine.NewVar())
 	if err != nil {
 		return nil, fmt.Errorf("intent: repair_guard: %w", err)

@@ -71,6 +71,27 @@ func TestAnActionWithoutAnObjectIsAskedAbout(t *testing.T) {
 	}
 }
 
+// guardCase is an utterance, the model's answer to its repair, and the
+// result and rule of the guard that must follow.
+type guardCase struct {
+	utterance, answer string
+	kind              intent.Kind
+	rule              string
+}
+
+// guardCases routes each case with a model that gives its answer.
+func guardCases(t *testing.T, cases []guardCase) {
+	t.Helper()
+	for _, tc := range cases {
+		m, _, calls := scripted(t, says(tc.answer))
+		r := newRouter(t, intent.Options{Model: m, Compiler: theCompiler(t)})
+		res := route(t, r, tc.utterance)
+		if calls.Load() != 1 || res.Kind != tc.kind || !slices.Contains(rules(res), tc.rule) {
+			t.Errorf("%q answered %s: %s %s %v after %d calls; want %s by %s", tc.utterance, tc.answer, res.Kind, res.Intent, rules(res), calls.Load(), tc.kind, tc.rule)
+		}
+	}
+}
+
 // TestARepairsAcceptMustBeGroundedInTheUtterance: a model's accept stands
 // only if every value it gives comes from the utterance (a string's
 // words, a number or duration its words say, an enum value it names),
@@ -78,11 +99,7 @@ func TestAnActionWithoutAnObjectIsAskedAbout(t *testing.T) {
 // no injection marker, no URL, path or code and no second request; each
 // refusal names its rule of rules/intent/guard.pl.
 func TestARepairsAcceptMustBeGroundedInTheUtterance(t *testing.T) {
-	for _, tc := range []struct {
-		utterance, answer string
-		kind              intent.Kind
-		rule              string
-	}{
+	guardCases(t, []guardCase{
 		{"the hall lights should be on please", `{"result":"accept","intent":"lights_on","args":{"room":"hall"}}`, intent.Accept, "rg_grounded"},
 		{"kill the lights", `{"result":"accept","intent":"lights_off","args":{}}`, intent.Accept, "rg_grounded"},
 		{"make it twenty degrees in here", `{"result":"accept","intent":"thermostat_set","args":{"degrees":20}}`, intent.Accept, "rg_grounded"},
@@ -94,14 +111,7 @@ func TestARepairsAcceptMustBeGroundedInTheUtterance(t *testing.T) {
 		{"X = 1, call(halt)", `{"result":"accept","intent":"call_contact","args":{"who":"halt"}}`, intent.Reject, "rg_hostile_shape"},
 		{"the hall lights should be on please", `{"result":"accept","intent":"call_contact","args":{"who":"hall"}}`, intent.Clarify, "rg_outside_candidates"},
 		{"play jazz and turn on the lights please", `{"result":"accept","intent":"music_play","args":{"what":"jazz"}}`, intent.Clarify, "rg_several_requests"},
-	} {
-		m, _, calls := scripted(t, says(tc.answer))
-		r := newRouter(t, intent.Options{Model: m, Compiler: theCompiler(t)})
-		res := route(t, r, tc.utterance)
-		if calls.Load() != 1 || res.Kind != tc.kind || !slices.Contains(rules(res), tc.rule) {
-			t.Errorf("%q answered %s: %s %s %v after %d calls; want %s by %s", tc.utterance, tc.answer, res.Kind, res.Intent, rules(res), calls.Load(), tc.kind, tc.rule)
-		}
-	}
+	})
 }
 
 // TestARewritersCorrectionAloneDoesNotExplainAModelsChoice: a word the
@@ -119,4 +129,18 @@ func TestARewritersCorrectionAloneDoesNotExplainAModelsChoice(t *testing.T) {
 	if res := route(t, r, "what do the papers say about back holes"); res.Kind != intent.Accept {
 		t.Errorf("the same words typed by the user: %s %v, want the accept", res.Kind, rules(res))
 	}
+}
+
+// TestAContestedSideEffectIsConfirmedFirst: a repair's pick of an intent
+// that changes something (write, external) is asked back when a word it
+// leaves unexplained is a word of another offered intent ("remind" after
+// a pick of lights_off); a read-only pick, or a write no other intent
+// contests, stands.
+func TestAContestedSideEffectIsConfirmedFirst(t *testing.T) {
+	guardCases(t, []guardCase{
+		{"remind me in 5 minutes to switch off the heater", `{"result":"accept","intent":"lights_off","args":{"room":"the heater"}}`, intent.Clarify, "rg_contested_side_effect"},
+		{"in a while call my sister about the timer", `{"result":"accept","intent":"call_contact","args":{"who":"my sister"}}`, intent.Clarify, "rg_contested_side_effect"},
+		{"is it going to rain when the timer ends", `{"result":"accept","intent":"weather_get","args":{}}`, intent.Accept, "rg_grounded"},
+		{"shut off the lamps", `{"result":"accept","intent":"lights_off","args":{}}`, intent.Accept, "rg_grounded"},
+	})
 }

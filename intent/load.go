@@ -202,7 +202,7 @@ func decodeConstraints(s *Slot, v any) error {
 func (r *Router) readValidation(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
 	for _, check := range []string{"passed", "unknown_intent", "bad_slot", "bad_arguments", "capability_denied",
-		"side_effect_denied", "bad_model_output"} {
+		"side_effect_denied", "bad_model_output", "unknown_value"} {
 		sol, err := r.eng.Once(ctx, "validation", engine.Atom(check), engine.List(), engine.NewVar())
 		if err != nil {
 			return nil, fmt.Errorf("intent: validation/3 for %s: %w", check, err)

@@ -150,6 +150,14 @@ func (r *Router) repair(ctx context.Context, res *Result, t Turn, u utterance, n
 				clarifyAll("repair_refused")
 				return nil
 			}
+			known, err := r.knownValue(ctx, res, out.Intent, s, v)
+			if err != nil {
+				return err
+			}
+			if !known {
+				clarifyAll("repair_refused")
+				return nil
+			}
 		}
 		r.finishAccept(ctx, res, out.Intent, args, func() { clarifyAll("repair_refused") })
 	case "clarify":

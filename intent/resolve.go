@@ -56,10 +56,24 @@ func (r *Router) candTerm(name string, score int) engine.Term {
 }
 
 // utteranceTerm is utterance(Tokens, [shapes(Shapes),
-// function_words(Words)]) (rules/intent/requests.pl): the function words
-// are those among the tokens and the candidates' phrasing words.
+// function_words(Words), slot_kinds(Kinds)]) (rules/intent/requests.pl):
+// the function words are those among the tokens and the candidates'
+// phrasing words; Kinds are kind(Intent, Slot, text|name|any), one per
+// string slot of the candidates.
 func (r *Router) utteranceTerm(u utterance, cands []Candidate) engine.Term {
 	var fw []string
+	var kinds []engine.Term
+	for _, c := range cands {
+		for _, s := range r.intents[c.Intent].Slots {
+			if s.Type == TypeString {
+				k := s.Kind
+				if k == "" {
+					k = KindText
+				}
+				kinds = append(kinds, engine.Compound("kind", engine.String(c.Intent), engine.String(s.Name), engine.Atom(string(k))))
+			}
+		}
+	}
 	add := func(w string) {
 		if functionWord(w) && !slices.Contains(fw, w) {
 			fw = append(fw, w)
@@ -80,7 +94,8 @@ func (r *Router) utteranceTerm(u utterance, cands []Candidate) engine.Term {
 		shapes[i] = engine.Atom(s)
 	}
 	return engine.Compound("utterance", engine.Strings(u.toks),
-		engine.List(engine.Compound("shapes", engine.List(shapes...)), engine.Compound("function_words", engine.Strings(fw))))
+		engine.List(engine.Compound("shapes", engine.List(shapes...)), engine.Compound("function_words", engine.Strings(fw)),
+			engine.Compound("slot_kinds", engine.List(kinds...))))
 }
 
 // functionWord reports whether a token is an English function word

@@ -50,6 +50,16 @@ type Options struct {
 	Policy tools.Policy
 	// Inferences is the rules' per-query budget (0: the engine's).
 	Inferences int64
+	// CheckValue, if set, is the host's own check of a slot value before
+	// an accept stands, whoever decided: e.g. a music player looking the
+	// value up in its library. It gets the intent's and the slot's names
+	// and the parsed value (see ParseSlot); a non-nil error refuses the
+	// value — the turn asks for it again (a clarify, reason
+	// "unknown_value") — and its text, clipped, is the evidence: it must
+	// not hold secrets. It runs after the slot's own constraints and the
+	// rules' catalog (catalog/2, rules/intent/values.pl), only for values
+	// those let through.
+	CheckValue func(ctx context.Context, intent, slot string, value any) error
 }
 
 // Router routes utterances to intents. Safe for concurrent use.
@@ -60,9 +70,10 @@ type Router struct {
 	order    []string
 	index    retrieval.Backend
 	exec     *tools.Executor
-	validate map[string]string   // validation check -> rule ID (validate.pl)
-	synonyms map[string][]string // word -> canonical words (synonym/2)
-	fillers  map[string]bool     // filler/1
+	validate map[string]string          // validation check -> rule ID (validate.pl)
+	synonyms map[string][]string        // word -> canonical words (synonym/2)
+	fillers  map[string]bool            // filler/1
+	catalogs map[string]map[string]bool // intent -> slots with a catalog (catalog/2)
 }
 
 type entry struct {
@@ -135,6 +146,9 @@ func New(ctx context.Context, opts Options) (*Router, error) {
 		return nil, err
 	}
 	if r.fillers, err = r.readFillers(ctx); err != nil {
+		return nil, err
+	}
+	if r.catalogs, err = r.readCatalogs(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.buildIndex(ctx); err != nil {
@@ -257,7 +271,9 @@ func (r *Router) Route(ctx context.Context, t Turn) (*Result, error) {
 	res.Evidence = append(res.Evidence, out.evidence...)
 	switch out.kind {
 	case "accept":
-		r.acceptFromWords(ctx, res, u, out.intent, out.args)
+		if err := r.acceptFromWords(ctx, res, u, out.intent, out.args); err != nil {
+			return nil, err
+		}
 	case "clarify":
 		res.Kind, res.Candidates = Clarify, out.intents
 		res.Question = r.whichQuestion(out.intents)
@@ -285,13 +301,15 @@ func (r *Router) Route(ctx context.Context, t Turn) (*Result, error) {
 // acceptFromWords parses the resolver's slot words into typed values,
 // checks each against its slot's constraints (a string slot's raw text
 // too: the words have lost the punctuation of "http://evil.example") and
-// validates the result. A value the slot refuses is a clarify asking for
-// it again: the intent is right, the value is not.
-func (r *Router) acceptFromWords(ctx context.Context, res *Result, u utterance, name string, words map[string][]string) {
+// the host's catalog and value check (knownValue), and validates the
+// result. A value the slot or the host refuses is a clarify asking for it
+// again: the intent is right, the value is not. The error is the rules'
+// or the context's.
+func (r *Router) acceptFromWords(ctx context.Context, res *Result, u utterance, name string, words map[string][]string) error {
 	e, ok := r.intents[name]
 	if !ok {
 		r.refuse(ctx, res, "unknown_intent", []string{name}, nil)
-		return
+		return nil
 	}
 	args := map[string]any{}
 	for _, s := range e.Slots {
@@ -310,11 +328,21 @@ func (r *Router) acceptFromWords(ctx context.Context, res *Result, u utterance, 
 			r.because(ctx, res, "bad_slot", []string{s.Name, why})
 			res.Kind, res.Intent, res.Candidates = Clarify, name, []string{name}
 			res.Question, res.Reason = slotQuestion(s, true), "bad_slot"
-			return
+			return nil
+		}
+		known, err := r.knownValue(ctx, res, name, s, v)
+		if err != nil {
+			return err
+		}
+		if !known {
+			res.Kind, res.Intent, res.Candidates = Clarify, name, []string{name}
+			res.Question, res.Reason = unknownQuestion(s, v), "unknown_value"
+			return nil
 		}
 		args[s.Name] = v
 	}
 	r.finishAccept(ctx, res, name, args, nil)
+	return nil
 }
 
 // checkValue says why v, the value of slot s read from words of u, breaks

@@ -91,8 +91,12 @@ func (h *home) do(intent string, args map[string]any) string {
 		}
 		return "There is no timer running."
 	case "alarm_set":
-		h.alarms = append(h.alarms, str("time"))
-		return fmt.Sprintf("Alarm set for %s.", str("time"))
+		hh, mm, ok := parseClock(str("time"))
+		if !ok {
+			return fmt.Sprintf("The alarm takes a time of day, not %q.", str("time"))
+		}
+		h.alarms = append(h.alarms, clockText(hh, mm))
+		return fmt.Sprintf("Alarm set for %s.", clockText(hh, mm))
 	case "lights_on", "lights_off", "lights_dim":
 		return h.setLights(intent, str("room"), args)
 	case "thermostat_set":

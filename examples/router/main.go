@@ -9,6 +9,12 @@
 //	go run ./examples/router -scripted "the hall lights should be on"
 //	go run ./examples/router -model gpt-4o-mini "the hall lights should be on"
 //
+// The home is small on purpose: the alarm takes times of day as its
+// handler reads them (clock.go; the slot's pattern in intents/home.pl
+// says the same), and the music player is a genre radio with a station
+// for each of the 80 ID3v1 genres (intents/library.pl), so "play the
+// beatles" is asked about rather than played.
+//
 // The rules decide what they can without a model. A request they cannot
 // decide is a question back to the user, unless a repair model is given:
 // -scripted (a deterministic word-matching stand-in) or -model with an

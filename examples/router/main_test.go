@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,22 @@ func contains(t *testing.T, out string, wants ...string) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
+}
+
+// exampleRouter loads the example's embedded intent files; it is closed
+// when the test ends.
+func exampleRouter(t *testing.T) *rlm.Router {
+	t.Helper()
+	dir := t.TempDir()
+	if err := copyIntents(dir); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rlm.NewRouter(context.Background(), rlm.RouterOptions{IntentsDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
 // TestAOneShotRequestRunsItsHandler: one command on the command line is
@@ -70,15 +87,7 @@ func TestAConversationChangesTheHome(t *testing.T) {
 // bounds are done, one step past either is refused by the handler too
 // (defence in depth), so the router refuses exactly what the home would.
 func TestTheIntentsRangesAreTheHandlersRanges(t *testing.T) {
-	dir := t.TempDir()
-	if err := copyIntents(dir); err != nil {
-		t.Fatal(err)
-	}
-	r, err := rlm.NewRouter(context.Background(), rlm.RouterOptions{IntentsDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := exampleRouter(t)
 	ranged := 0
 	for _, in := range r.Intents() {
 		for _, s := range in.Slots {
@@ -108,4 +117,68 @@ func TestTheIntentsRangesAreTheHandlersRanges(t *testing.T) {
 func TestTheScriptedRepairAnswersWhatTheRulesCannot(t *testing.T) {
 	contains(t, assist(t, "", "-scripted", "-explain", "countdown 10 minutes please"),
 		"[accept timer_start {\"duration\":600} by repair, 1 model call(s)]", "Timer set for 10m0s.", "because in_no_phrasing")
+}
+
+// TestTheAlarmTakesWhatItsSlotDeclares: the alarm's time slot declares
+// (pattern, home.pl) exactly the times of day its handler reads
+// (parseClock): the same strings match and parse, to the right clock
+// time, and the rest neither; so the router asks again for "today"
+// before the handler could refuse it.
+func TestTheAlarmTakesWhatItsSlotDeclares(t *testing.T) {
+	r := exampleRouter(t)
+	var pattern string
+	for _, in := range r.Intents() {
+		for _, s := range in.Slots {
+			if in.Name == "alarm_set" && s.Name == "time" {
+				pattern = s.Pattern
+			}
+		}
+	}
+	re, err := regexp.Compile(pattern)
+	if pattern == "" || err != nil {
+		t.Fatalf("the alarm's time slot declares no usable pattern %q: %v", pattern, err)
+	}
+	for text, want := range map[string]string{
+		"7": "07:00", "07:30": "07:30", "19:45": "19:45", "7 am": "07:00", "7am": "07:00", "7:15 pm": "19:15",
+		"12 am": "00:00", "12 pm": "12:00", "7 a.m": "07:00", "7 p.m.": "19:00", "7 o'clock": "07:00",
+		"seven": "07:00", "seven pm": "19:00", "seven thirty": "07:30", "twelve o'clock": "12:00",
+		"half past six": "06:30", "a quarter to seven": "06:45", "twenty five past 9": "09:25", "quarter to one": "00:45",
+		"noon": "12:00", "midnight": "00:00", "6 in the evening": "18:00", "half past six tonight": "18:30",
+		"7 tomorrow": "07:00", "8 tomorrow morning": "08:00", "Seven AM": "07:00",
+		"today": "", "soon": "", "tomorrow": "", "24": "", "7:60": "", "7:5": "", "13 pm": "", "0 am": "",
+		"+7": "", "-7": "", "half past +7": "", "7:+5": "", "a half past six": "", "half past": "", "seven thirty pm": "", "thirteen": "", "": "",
+	} {
+		hh, mm, ok := parseClock(text)
+		got := ""
+		if ok {
+			got = clockText(hh, mm)
+		}
+		if got != want {
+			t.Errorf("parseClock(%q) = %q, want %q", text, got, want)
+		}
+		if re.MatchString(text) != ok {
+			t.Errorf("%q: the pattern matches %v, the handler reads it %v", text, re.MatchString(text), ok)
+		}
+		if msg := newHome(clock).do("alarm_set", map[string]any{"time": text}); strings.Contains(msg, "not") == ok {
+			t.Errorf("%q: the handler said %q", text, msg)
+		}
+	}
+	contains(t, assist(t, "", "set an alarm for today"), "[clarify by rules]\nI didn't get the time of day; what should it be?")
+	contains(t, assist(t, "", "wake me up at half past six"), "Alarm set for 06:30.")
+}
+
+// TestTheMusicPlayerPlaysOnlyItsStations: the player's library is the 80
+// ID3v1 genres (library.pl): a genre is played, said with articles and
+// "music" or not; anything else — an artist, a kettle — is asked about,
+// and nothing plays.
+func TestTheMusicPlayerPlaysOnlyItsStations(t *testing.T) {
+	contains(t, assist(t, "", "play some classic rock music"), "Playing some classic rock music.")
+	contains(t, assist(t, "", "play r&b"), "[accept music_play")
+	for _, u := range []string{"play the dishwasher", "play music"} {
+		out := assist(t, "", u)
+		contains(t, out, "[clarify by rules]\nI couldn't find")
+		if strings.Contains(out, "Playing") {
+			t.Errorf("%q played something:\n%s", u, out)
+		}
+	}
 }

@@ -24,7 +24,8 @@
                                            name: no pronoun or indefinite
                                            word either) or any
                        enforced by validation whoever decided (package
-                       intent, docs/intent-router.md)
+                       intent, docs/intent-router.md); what the host has
+                       (a catalog of the slot's values) is values.pl's
           Policy       [capabilities([Cap|...]), side_effect(E)]: E is
                        none, read, write or external
       phrasing(Name, Pattern)

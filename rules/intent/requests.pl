@@ -10,6 +10,11 @@
       function_words(Ws)  the English function words ("a", "the", "it",
                           "my", ...) among the utterance's words and the
                           candidates' phrasing words (strings)
+      slot_kinds(Ks)      the kinds of the candidates' string slots,
+                          kind(Intent, Slot, Kind) with Kind text, name or
+                          any (package intent, Slot.Kind): what a slot's
+                          words are — words to act on, a name, or any text
+                          the host keeps as written
 
     Hooks (declare multifile in your own file):
       request_verb(Word)        a verb that leads a request ("book",
@@ -35,6 +40,12 @@ ut_tokens(utterance(Ts, _), Ts).
 %! ut_feature(+Utterance, ?Feature) is nondet.
 ut_feature(utterance(_, Fs), F) :-
     member(F, Fs).
+
+%! slot_kind(+Utterance, +Intent, +Slot, -Kind) is semidet.
+%  The kind of a candidate's string slot (the slot_kinds/1 feature).
+slot_kind(U, I, S, K) :-
+    ut_feature(U, slot_kinds(Ks)),
+    memberchk(kind(I, S, K), Ks).
 
 %! function_word(+Utterance, +Word) is semidet.
 function_word(U, W) :-

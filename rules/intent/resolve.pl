@@ -73,6 +73,7 @@ rule_id(in_same_phrasing, "several intents' phrasings match the whole utterance"
 rule_id(in_no_phrasing, "no phrasing matches the whole utterance: the model may choose among the nearest intents").
 rule_id(in_joined_requests, "a phrasing matches only if a slot takes in a second request joined by a conjunction: the model may choose among the nearest intents").
 rule_id(in_unresolved_request, "a conjunction is followed by a second request, led by a verb, that no candidate's phrasing matches: ask, never do only a part").
+rule_id(in_command_in_value, "the words a slot takes are another intent's command, a phrasing without slots and with as many literal words or more: two readings, ask which").
 rule_id(in_no_object, "the utterance names an action but not what to act on (its content words are only verbs and particles): ask about the candidates whose phrasings say it").
 
 conjunction("and").
@@ -129,8 +130,37 @@ resolve(U, Cs, R) :-
         objectless_intents(U, Cs, Objectless),
         Objectless \== []
     ->  R = clarify(no_object(Objectless), Objectless, [because(in_no_object, [intents(Objectless)])])
+    ;   Matches = [I-Args],
+        command_in_value(U, Cs, Starts, I, Args, S, Others)
+    ->  Is = [I|Others],
+        R = clarify(which(Is), Is, [because(in_command_in_value, [intent(I), slot(S), commands(Others)])])
     ;   decide(Matches, Cs, R)
     ).
+
+%! command_in_value(+Utterance, +Candidates, +Starts, +Intent, +Args, -Slot, -Others) is semidet.
+%  Intent's phrasing matched the whole utterance, but the words one of its
+%  slots took are, whole (fillers aside), another candidate's command: a
+%  phrasing of Others without slots and with at least as many literal
+%  words as Intent's. "play the next track" is music called "the next
+%  track" to "play {what}", and "next track" to "next song" (a synonym);
+%  the literal reading is the more specific, the slot's the one the
+%  phrasing chose. Two readings: ask. Only slots whose words are acted on
+%  count — kind text or name (the slot_kinds/1 feature, requests.pl); a
+%  kind any slot holds what the host keeps as written ("write down turn
+%  off the lights"), and a typed slot (a number, a duration) is no
+%  phrasing's words.
+command_in_value(U, Cs, Starts, I, Args, S, Others) :-
+    ut_tokens(U, Ts),
+    member(cand(I, Ps, _), Cs),
+    best_match(Ps, Ts, Starts, N, Args0), Args0 == Args, !,
+    member(arg(S, Ws), Args),
+    slot_kind(U, I, S, K),
+    ( K == text ; K == name ),
+    findall(J, ( member(cand(J, Qs, _), Cs), J \== I,
+                 once(( member(Q, Qs), \+ member(slot(_), Q),
+                        literal_count(Q, M), M >= N,
+                        match(Q, Ws, Starts, []) )) ), Others),
+    Others \== [], !.
 
 %! objectless_intents(+Utterance, +Candidates, -Intents) is det.
 %  When the utterance names an action but nothing to act on — each of its
@@ -181,8 +211,13 @@ decide([], Cs, repair(Is, [because(in_no_phrasing, [candidates(Is)])])) :-
 %  Starts are the first words of the candidates' phrasings: no slot takes
 %  in a conjunction followed by one of them.
 best_match(Ps, Ts, Starts, Args) :-
-    findall(N-A, ( member(P, Ps), once(match(P, Ts, Starts, A)), literal_count(P, N) ), [N0-A0|More]),
-    best_of(More, N0-A0, _-Args).
+    best_match(Ps, Ts, Starts, _, Args).
+
+%! best_match(+Phrasings, +Tokens, +Starts, -Literals, -Args) is semidet.
+%  best_match/4 with the number of literal words of the phrasing.
+best_match(Ps, Ts, Starts, N, Args) :-
+    findall(N1-A, ( member(P, Ps), once(match(P, Ts, Starts, A)), literal_count(P, N1) ), [N0-A0|More]),
+    best_of(More, N0-A0, N-Args).
 
 best_of([], Best, Best).
 best_of([N-A|More], N0-A0, Best) :-

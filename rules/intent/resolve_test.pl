@@ -5,6 +5,10 @@ timer(cand("timer_start", [[w("set"), w("a"), w("timer"), w("for"), slot("durati
 lights(cand("lights_on", [[w("turn"), w("on"), w("the"), w("lights"), w("in"), slot("room")],
                          [w("turn"), w("on"), w("the"), w("lights")]], 80)).
 
+play(cand("music_play", [[w("play"), slot("what")]], 100)).
+skip(cand("music_skip", [[w("next"), w("track")], [w("skip")]], 90)).
+kinds(Ts, Ks, utterance(Ts, [shapes([]), function_words(["the"]), slot_kinds(Ks)])).
+
 test(exact_phrasing_is_accepted_with_its_slot_words) :-
     timer(C),
     resolve(utterance(["set", "a", "timer", "for", "5", "minutes"]), [C], R),
@@ -115,3 +119,41 @@ test(a_content_word_that_is_no_action_is_not_objectless) :-
     Cal = cand("calendar_next", [[w("what"), w("is"), w("next"), w("on"), w("my"), w("calendar")]], 100),
     resolve(utterance(["what's", "on", "my", "calendar"], [shapes([]), function_words(["what's", "is", "on", "my"])]), [Cal], R),
     R = repair(_, _).
+
+
+test(a_command_inside_an_open_value_is_asked_about) :-
+    play(P), skip(S),
+    kinds(["play", "the", "next", "track"], [kind("music_play", "what", text)], U),
+    resolve(U, [P, S], R),
+    R = clarify(which(Is), Is, [because(Rule, [intent(I), slot(Slot), commands(Cs)])]),
+    Is == ["music_play", "music_skip"], Rule == in_command_in_value,
+    I == "music_play", Slot == "what", Cs == ["music_skip"].
+
+test(words_kept_as_written_may_hold_a_command) :-
+    N = cand("note_add", [[w("write"), w("down"), slot("text")]], 100),
+    Off = cand("lights_off", [[w("turn"), w("off"), w("the"), w("lights")]], 90),
+    kinds(["write", "down", "turn", "off", "the", "lights"], [kind("note_add", "text", any)], U),
+    resolve(U, [N, Off], R),
+    R = accept(I, _, _),
+    I == "note_add".
+
+test(a_command_less_specific_than_the_phrasing_is_a_value) :-
+    P = cand("music_play", [[w("put"), w("on"), slot("what")]], 100), skip(S),
+    kinds(["put", "on", "skip"], [kind("music_play", "what", text)], U),
+    resolve(U, [P, S], R),
+    R = accept(I, [arg("what", Ws)], _),
+    I == "music_play", Ws == ["skip"].
+
+test(a_command_that_is_only_part_of_the_value_is_a_value) :-
+    play(P), skip(S),
+    kinds(["play", "the", "next", "track", "by", "the", "band"], [kind("music_play", "what", text)], U),
+    resolve(U, [P, S], R),
+    R = accept(I, _, _),
+    I == "music_play".
+
+test(a_command_with_a_slot_is_a_value) :-
+    play(P), C = cand("call_contact", [[w("call"), w("me"), slot("who")]], 80),
+    kinds(["play", "call", "me", "maybe"], [kind("music_play", "what", text)], U),
+    resolve(U, [P, C], R),
+    R = accept(I, _, _),
+    I == "music_play".

@@ -8,8 +8,10 @@
 
       validation(+Check, +Premises, -Because)
         Check one of: passed, unknown_intent, bad_slot, bad_arguments,
-        capability_denied, side_effect_denied, bad_model_output
-    (a model's accept is guarded first: guard.pl)
+        capability_denied, side_effect_denied, bad_model_output,
+        unknown_value
+    (a model's accept is guarded first: guard.pl; a catalog's verdict on a
+    value has its own rules: values.pl)
 */
 
 :- multifile(rule_id/2).
@@ -21,6 +23,7 @@ rule_id(val_bad_arguments, "the arguments do not match the intent's slot schema"
 rule_id(val_capability_denied, "the intent needs a capability that is not granted").
 rule_id(val_side_effect_denied, "the intent's side effect is not allowed").
 rule_id(val_bad_model_output, "the model's answer is not one JSON object of the result family").
+rule_id(val_unknown_value, "the host's value check refused a slot's value (it does not have what the value names): ask for it again").
 
 %! validation(+Check, +Premises, -Because) is semidet.
 validation(passed, P, because(val_passed, P)).
@@ -30,3 +33,4 @@ validation(bad_arguments, P, because(val_bad_arguments, P)).
 validation(capability_denied, P, because(val_capability_denied, P)).
 validation(side_effect_denied, P, because(val_side_effect_denied, P)).
 validation(bad_model_output, P, because(val_bad_model_output, P)).
+validation(unknown_value, P, because(val_unknown_value, P)).

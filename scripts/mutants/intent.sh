@@ -77,3 +77,24 @@ mutant "a repair that did not answer is counted as failed" intent/eval/eval.go '
 mutant "a run whose every repair failed fails" cmd/rlm/route.go 's/if s.Repairs > 0 \&\& sum(s.FailedRepairs) == s.Repairs {/if s.Repairs < 0 \&\& sum(s.FailedRepairs) == s.Repairs {/' ./cmd/rlm -run TestRouteEvalReportsFailedRepairsAndFailsWhenAllFail
 mutant "the clarify question addresses the user as you" intent/router.go 's/ds = append(ds, toUser.Replace(lowerFirst(/ds = append(ds, (lowerFirst(/' ./intent -run TestTheClarifyQuestionIsTheAssistantsOffer
 mutant "an over-long corpus line is said in plain words" intent/eval/corpus.go 's/if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {/if err := sc.Err(); errors.Is(err, io.EOF) {/' ./intent/eval -run TestReadCorpusRefusesMalformedLinesByNumber
+mutant "a command in an open value is asked about" rules/intent/resolve.pl 's/^    Others \\== \[\], !\.$/    Others == x, !./' ./rules -run 'TestRules/intent/resolve_test'
+mutant "only a command as specific as the phrasing counts" rules/intent/resolve.pl 's/literal_count(Q, M), M >= N,/literal_count(Q, M), M >= 0,/' ./rules -run 'TestRules/intent/resolve_test'
+mutant "a command only part of a value is a value" rules/intent/resolve.pl 's/match(Q, Ws, Starts, \[\]) )) ), Others),/append(_, Rest, Ws), append(Part, _, Rest), Part \\== [], match(Q, Part, Starts, []) )) ), Others),/' ./rules -run 'TestRules/intent/resolve_test'
+mutant "a kind any value keeps the commands it holds" rules/intent/resolve.pl 's/^    ( K == text ; K == name ),$/    true,/' ./intent -run TestACommandInsideAnOpenValueIsAskedAbout
+mutant "slot kinds reach the resolver" intent/resolve.go 's/			if s.Type == TypeString {/			if false {/' ./intent -run TestACommandInsideAnOpenValueIsAskedAbout
+mutant "a track is a song to the example" examples/router/intents/synonyms.pl 's/^synonym("track", "song")\./synonym("trackx", "song")./' ./intent -run TestACommandInsideAnOpenValueIsAskedAbout
+mutant "the alarm's pattern refuses what is no time of day" examples/router/intents/home.pl 's/pattern("(?i)^/pattern("(?i)|^/' ./examples/router -run TestTheAlarmTakesWhatItsSlotDeclares
+mutant "the alarm reads am and pm only after 1..12" examples/router/clock.go 's/if pm, ok := meridiem(rest); ok \&\& h >= 1 \&\& h <= 12 {/if pm, ok := meridiem(rest); ok {/' ./examples/router -run TestTheAlarmTakesWhatItsSlotDeclares
+mutant "the alarm's handler refuses what is no time of day" examples/router/home.go 's/			return fmt.Sprintf("The alarm takes a time of day, not %q.", str("time"))/			_ = 0/' ./examples/router -run TestTheAlarmTakesWhatItsSlotDeclares
+mutant "a contested side effect is confirmed" rules/intent/guard.pl 's/^    confirm_side_effect(E), !\.$/    fail, !./' ./intent -run TestAContestedSideEffectIsConfirmedFirst
+mutant "other offered intents' words contest a pick" intent/guard.go 's/		if len(others) > 0 {/		if false {/' ./intent -run TestAContestedSideEffectIsConfirmedFirst
+mutant "the pick's side effect reaches the guard" intent/guard.go 's/		effect = string(e.SideEffect)/		effect = "read"/' ./intent -run TestAContestedSideEffectIsConfirmedFirst
+mutant "a contested read is not confirmed" rules/intent/guard.pl 's/^confirm_side_effect(write)\.$/confirm_side_effect(read). confirm_side_effect(write)./' ./rules -run 'TestRules/intent/guard_test'
+mutant "a catalog refuses what it lacks" rules/intent/values.pl 's/^    in_catalog(I, S, Ws), !\.$/    true, !./' ./intent -run TestAValueTheHostsCatalogLacksIsAskedFor
+mutant "a catalog's unknown verdict is applied" intent/values.go 's/			if c.Functor == "unknown" {/			if false {/' ./intent -run TestAValueTheHostsCatalogLacksIsAskedFor
+mutant "catalogs are read from the rules" intent/values.go 's/		out\[in\]\[slot\] = true/		_ = slot/' ./intent -run TestAValueTheHostsCatalogLacksIsAskedFor
+mutant "the host's value check is applied" intent/values.go 's/	if err := r.opts.CheckValue(ctx, name, s.Name, v); err != nil {/	if err := r.opts.CheckValue(ctx, name, s.Name, v); err != nil \&\& false {/' ./intent -run TestTheHostsValueCheckRunsWhoeverDecided
+mutant "the resolver's values meet the host's checks" intent/router.go 's/		if !known {/		if _ = known; false {/' ./intent -run 'TestAValueTheHostsCatalogLacksIsAskedFor|TestTheHostsValueCheckRunsWhoeverDecided'
+mutant "a repair's values meet the host's checks" intent/repair.go 's/			if !known {/			if _ = known; false {/' ./intent -run 'TestAValueTheHostsCatalogLacksIsAskedFor|TestTheHostsValueCheckRunsWhoeverDecided'
+mutant "the example's player has a catalog" examples/router/intents/library.pl 's/^catalog(music_play, what)\./catalog(music_play, nothing)./' ./examples/router -run TestTheMusicPlayerPlaysOnlyItsStations
+mutant "station words drop articles and words for music" examples/router/intents/library.pl 's/^    station_words(Words, Core),$/    Core = Words,/' ./examples/router -run TestTheMusicPlayerPlaysOnlyItsStations

@@ -7,7 +7,11 @@
     a place and a contact are names (kind(name)); what the home only
     stores — a note, a shopping item, a reminder — may be any text
     (kind(any)); what a handler acts on — music to find, a time, a web
-    query — is text (no URL, path or code).
+    query — is text (no URL, path or code). The alarm's time is a time of
+    day as its handler reads one (clock.go): "7", "6:45", "7 am", "half
+    past six", "noon", maybe "in the evening" or "tomorrow" after it; the
+    pattern is that language, so "today" or "soon" is asked for again,
+    whoever chose the intent.
 */
 :- multifile(intent/4).
 :- multifile(phrasing/2).
@@ -15,7 +19,7 @@
 intent(timer_start, "Start a countdown timer", [slot(duration, duration, required, "duration")], [capabilities([timer]), side_effect(write)]).
 intent(timer_cancel, "Cancel the running timer", [], [capabilities([timer]), side_effect(write)]).
 intent(timer_status, "Tell how much time is left on the timer", [], [capabilities([timer]), side_effect(read)]).
-intent(alarm_set, "Set an alarm for a time of day", [slot(time, string, required, "time of day")], [capabilities([alarm]), side_effect(write)]).
+intent(alarm_set, "Set an alarm for a time of day", [slot(time, string, required, "time of day", [pattern("(?i)^(?:(?:[01]?[0-9]|2[0-3])(?::[0-5][0-9])?(?: o'clock)?|(?:0?[1-9]|1[0-2])(?::[0-5][0-9])? ?(?:am|pm|a\\.m\\.?|p\\.m\\.?)|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?: o'clock| (?:am|pm|a\\.m\\.?|p\\.m\\.?)| (?:fifteen|thirty|forty five|forty-five))?|(?:(?:a )?quarter|half|five|ten|twenty|twenty five|twenty-five) (?:past|to) (?:(?:[01]?[0-9]|2[0-3])|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)|noon|midday|midnight)(?: in the (?:morning|afternoon|evening)| at night| tonight| tomorrow(?: morning| afternoon| evening| night)?)?$")])], [capabilities([alarm]), side_effect(write)]).
 intent(lights_on, "Turn the lights on", [slot(room, string, optional, "room", [kind(name)])], [capabilities([lights]), side_effect(write)]).
 intent(lights_off, "Turn the lights off", [slot(room, string, optional, "room", [kind(name)])], [capabilities([lights]), side_effect(write)]).
 intent(lights_dim, "Dim the lights to a brightness level", [slot(level, integer, required, "brightness in percent", [min(0), max(100)]), slot(room, string, optional, "room", [kind(name)])], [capabilities([lights]), side_effect(write)]).

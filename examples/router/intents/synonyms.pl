@@ -10,6 +10,7 @@ synonym("lamps", "lights").
 synonym("light", "lights").
 synonym("song", "music").
 synonym("tune", "song").
+synonym("track", "song").
 synonym("ring", "call").
 synonym("dial", "call").
 synonym("jot", "write").
