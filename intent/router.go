@@ -351,7 +351,7 @@ func (r *Router) acceptFromWords(ctx context.Context, res *Result, u utterance, 
 // too, which must have none of the shapes those kinds refuse (Shapes).
 func (e *entry) checkValue(s Slot, v any, u utterance, words []string) string {
 	c := e.checks[s.Name]
-	if why := c.check(s.Name, v); why != "" {
+	if why := c.check(v); why != "" {
 		return s.Name + ": " + why
 	}
 	if s.Type != TypeString {
