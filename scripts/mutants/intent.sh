@@ -101,3 +101,7 @@ mutant "station words drop articles and words for music" examples/router/intents
 mutant "a pattern refusal quotes the value, not the expression" intent/constraints.go 's/if v, ok := value.(string); ok \&\& (strings.HasPrefix/if v, ok := value.(string); ok \&\& false \&\& (strings.HasPrefix/' ./intent -run TestAPatternRefusalSaysWhatWasRefusedNotTheExpression
 mutant "a slot's own pattern is named by its description" intent/constraints.go 's/	if c.pattern != nil \&\& !c.pattern.MatchString(v) {/	if false {/' ./intent -run TestAPatternRefusalSaysWhatWasRefusedNotTheExpression
 mutant "a name's pronoun is named as such" intent/constraints.go 's/	if kind == KindName \&\& notNameKindRE.MatchString(v) {/	if false {/' ./intent -run TestAPatternRefusalSaysWhatWasRefusedNotTheExpression
+mutant "a question word's clause is asked as it is" intent/router.go 's/	case invalid \&\& wh:/	case false \&\& wh:/' ./intent -run TestASlotQuestionReadsAsASentence
+mutant "a question word's clause is asked for as it is" intent/router.go 's/	case wh:/	case false:/' ./intent -run TestASlotQuestionReadsAsASentence
+mutant "the example counts one shopping item as one" examples/router/home.go 's/		if len(h.shopping) == 1 {/		if false {/' ./examples/router -run TestAConversationChangesTheHome
+mutant "the example's weather names its place" examples/router/home.go 's/			place = "in " + place/			_ = place/' ./examples/router -run TestAConversationChangesTheHome
