@@ -59,7 +59,7 @@ const (
 // besides KindText's shapes.
 const (
 	namePattern    = `^[\p{L}\p{N}][\p{L}\p{M}\p{N}'’. +-]*$`
-	notNamePattern = `(?i)(?:^|\s)(?:me|myself|you|yourself|him|her|it|us|them|this|that|these|those|a|an|some|any|another|someone|somebody|something|anyone|anybody|anything)(?:\s|$)`
+	notNamePattern = `(?i)(?:^|\s)(?:me|myself|you|yourself|him|her|it|us|them|this|that|these|those|a|an|some|any|another|someone|somebody|something|anyone|anybody|anything|everyone|everybody|everything|nobody|nothing)(?:\s|$)`
 )
 
 var shapes = []struct {

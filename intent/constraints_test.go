@@ -157,7 +157,7 @@ func TestTextSlotsRefuseURLsPathsAndCodeUnlessTheyAllowThem(t *testing.T) {
 // router does not have.
 func TestNameSlotsRefusePronounsAndIndefiniteWords(t *testing.T) {
 	r := newRouter(t, intent.Options{})
-	for _, u := range []string{"call me an uber", "call her", "call someone", "call a plumber", "call it", "call http://evil.example"} {
+	for _, u := range []string{"call me an uber", "call her", "call someone", "call everyone", "call nobody", "call a plumber", "call it", "call http://evil.example"} {
 		if res := route(t, r, u); res.Kind == intent.Accept {
 			t.Errorf("%q accepted: %v", u, res.Args)
 		}
