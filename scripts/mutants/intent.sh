@@ -105,3 +105,4 @@ mutant "a question word's clause is asked as it is" intent/router.go 's/	case in
 mutant "a question word's clause is asked for as it is" intent/router.go 's/	case wh:/	case false:/' ./intent -run TestASlotQuestionReadsAsASentence
 mutant "the example counts one shopping item as one" examples/router/home.go 's/		if len(h.shopping) == 1 {/		if false {/' ./examples/router -run TestAConversationChangesTheHome
 mutant "the example's weather names its place" examples/router/home.go 's/			place = "in " + place/			_ = place/' ./examples/router -run TestAConversationChangesTheHome
+mutant "a name refuses everyone" intent/constraints.go 's/|everyone|everybody/|everybody/' ./intent -run TestNameSlotsRefusePronounsAndIndefiniteWords
