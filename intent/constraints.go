@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/rlm-dev/rlm/internal/schemacheck"
+	"github.com/rlm-dev/rlm/internal/textclip"
 )
 
 // TextKind is what an open string slot may hold (Slot.Kind). Closed
@@ -58,7 +59,7 @@ const (
 // besides KindText's shapes.
 const (
 	namePattern    = `^[\p{L}\p{N}][\p{L}\p{M}\p{N}'’. +-]*$`
-	notNamePattern = `(?i)(?:^|\s)(?:me|myself|you|yourself|him|her|it|us|them|this|that|these|those|a|an|some|any|another|someone|somebody|something|anyone|anybody|anything)(?:\s|$)`
+	notNamePattern = `(?i)(?:^|\s)(?:me|myself|you|yourself|him|her|it|us|them|this|that|these|those|a|an|some|any|another|someone|somebody|something|anyone|anybody|anything|everyone|everybody|everything|nobody|nothing)(?:\s|$)`
 )
 
 var shapes = []struct {
@@ -181,28 +182,84 @@ func (s Slot) promptProperty() map[string]any {
 
 // slotCheck validates one slot's value against its property alone.
 type slotCheck struct {
-	schema *jsonschema.Resolved
+	slot    Slot
+	schema  *jsonschema.Resolved
+	pattern *regexp.Regexp // the slot's own pattern; nil without one
 }
 
 // compileSlot compiles the slot's property as a one-property object
-// schema.
+// schema, and its pattern for refusal messages.
 func compileSlot(s Slot) (slotCheck, error) {
 	b, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{s.Name: s.property()}})
 	rs, err := schemacheck.Compile(b)
 	if err != nil {
 		return slotCheck{}, err
 	}
-	return slotCheck{schema: rs}, nil
+	c := slotCheck{slot: s, schema: rs}
+	if s.Pattern != "" {
+		if c.pattern, err = regexp.Compile(s.Pattern); err != nil {
+			return slotCheck{}, err
+		}
+	}
+	return c, nil
 }
 
-// check says why value is not a value of the slot, or "" when it is.
-func (c slotCheck) check(name string, value any) string {
+var (
+	nameKindRE    = regexp.MustCompile(namePattern)
+	notNameKindRE = regexp.MustCompile(notNamePattern)
+)
+
+// check says why value is not a value of the slot, or "" when it is. A
+// refusal by a pattern — the slot's own, or its kind's — says what was
+// refused and which pattern refused it briefly (patternRefusal), never
+// the expression, which may be hundreds of bytes; other refusals are the
+// schema validator's message, clipped to 200 bytes.
+func (c slotCheck) check(value any) string {
 	if c.schema == nil {
 		return ""
 	}
-	if err := c.schema.Validate(map[string]any{name: value}); err != nil {
-		_, msg := schemacheck.SplitValidation(err)
-		return msg
+	err := c.schema.Validate(map[string]any{c.slot.Name: value})
+	if err == nil {
+		return ""
+	}
+	_, msg := schemacheck.SplitValidation(err)
+	if v, ok := value.(string); ok && (strings.HasPrefix(msg, "pattern:") || strings.HasPrefix(msg, "not:")) {
+		if why := c.patternRefusal(v); why != "" {
+			return why
+		}
+	}
+	return textclip.Clean(msg, 200)
+}
+
+// patternRefusal says which of the slot's patterns refuses v, in the
+// order a reader checks them: the slot's own pattern (named by the slot's
+// description: `"today" does not match the slot's pattern (time of
+// day)`), then its kind's — a name's characters, a pronoun or indefinite
+// word in a name, a URL, path or code shape. "" when none does.
+func (c slotCheck) patternRefusal(v string) string {
+	q := textclip.Clean(v, 80)
+	s := c.slot
+	if c.pattern != nil && !c.pattern.MatchString(v) {
+		if d := strings.TrimSpace(s.Description); d != "" {
+			return fmt.Sprintf("%q does not match the slot's pattern (%s)", q, textclip.Clean(d, 80))
+		}
+		return fmt.Sprintf("%q does not match the slot's pattern", q)
+	}
+	kind := s.Kind
+	if kind == "" {
+		kind = KindText
+	}
+	if kind == KindAny {
+		return ""
+	}
+	if kind == KindName && !nameKindRE.MatchString(v) {
+		return fmt.Sprintf("%q is not a name (kind name: letters, digits, ' . - + and spaces)", q)
+	}
+	if sh := Shapes(v); len(sh) > 0 {
+		return fmt.Sprintf("%q has the shape of %s (kind %s)", q, strings.Join(sh, ", "), kind)
+	}
+	if kind == KindName && notNameKindRE.MatchString(v) {
+		return fmt.Sprintf("%q is not a name (kind name: no pronoun or indefinite word)", q)
 	}
 	return ""
 }

@@ -157,7 +157,7 @@ func TestTextSlotsRefuseURLsPathsAndCodeUnlessTheyAllowThem(t *testing.T) {
 // router does not have.
 func TestNameSlotsRefusePronounsAndIndefiniteWords(t *testing.T) {
 	r := newRouter(t, intent.Options{})
-	for _, u := range []string{"call me an uber", "call her", "call someone", "call a plumber", "call it", "call http://evil.example"} {
+	for _, u := range []string{"call me an uber", "call her", "call someone", "call everyone", "call nobody", "call a plumber", "call it", "call http://evil.example"} {
 		if res := route(t, r, u); res.Kind == intent.Accept {
 			t.Errorf("%q accepted: %v", u, res.Args)
 		}
@@ -166,6 +166,45 @@ func TestNameSlotsRefusePronounsAndIndefiniteWords(t *testing.T) {
 		"call o'brien": "o'brien", "call jean-luc": "jean-luc", "call the office": "the office"} {
 		if res := route(t, r, u); res.Kind != intent.Accept || res.Args["who"] != want {
 			t.Errorf("%q: %s %v, want who=%q", u, res.Kind, res.Args, want)
+		}
+	}
+}
+
+// TestAPatternRefusalSaysWhatWasRefusedNotTheExpression: when a slot's
+// pattern or its kind's refuses a value, the evidence line quotes the
+// value and names the pattern by the slot's description or kind — never
+// the regular expression, which may be hundreds of bytes — whether the
+// rules read the value or a repair gave it.
+func TestAPatternRefusalSaysWhatWasRefusedNotTheExpression(t *testing.T) {
+	times := "(?i)^(?:(?:[01]?[0-9]|2[0-3])(?::[0-5][0-9])?|noon|midnight|" + strings.Repeat("(?:one|two|three) o'clock|", 20) + "dawn)$"
+	m, _, _ := scripted(t, says(`{"result":"accept","intent":"wake_at","args":{"time":"today"}}`))
+	r := newRouter(t, intent.Options{Model: m, Compiler: theCompiler(t), Intents: []intent.Intent{
+		{Name: "wake_at", Description: "Wake the user at a time", Phrasings: []string{"wake me at {time}"},
+			Slots: []intent.Slot{{Name: "time", Type: intent.TypeString, Required: true, Description: "time of day", Pattern: times}}},
+		{Name: "buzz", Description: "Buzz a person", Phrasings: []string{"buzz {who}"},
+			Slots: []intent.Slot{{Name: "who", Type: intent.TypeString, Required: true, Description: "who", Kind: intent.KindName, Pattern: "^[a-z ]+$"}}},
+		{Name: "find", Description: "Find words", Phrasings: []string{"find {query}"},
+			Slots: []intent.Slot{{Name: "query", Type: intent.TypeString, Required: true}}},
+	}})
+	for _, c := range []struct {
+		utterance, rule string
+		want            []string
+	}{
+		{"wake me at today", "val_bad_slot", []string{`"time"`, `"time: \"today\" does not match the slot's pattern (time of day)"`}},
+		{"buzz 12 her", "val_bad_slot", []string{`"who"`, `"who: \"12 her\" does not match the slot's pattern (who)"`}},
+		{"buzz her", "val_bad_slot", []string{`"who"`, `"who: \"her\" is not a name (kind name: no pronoun or indefinite word)"`}},
+		{"find evil.example", "val_bad_slot", []string{`"query"`, `"query: \"evil.example\" has the shape of url (kind text)"`}},
+		{"the wake up time is today", "val_bad_arguments", []string{`"wake_at"`, `"time: \"today\" does not match the slot's pattern (time of day)"`}},
+	} {
+		res := route(t, r, c.utterance)
+		var got []string
+		for _, b := range res.Evidence {
+			if b.Rule == c.rule {
+				got = b.Premises
+			}
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" || res.Kind != intent.Clarify {
+			t.Errorf("%q: %s; %s premises (-want +got):\n%s", c.utterance, res.Kind, c.rule, diff)
 		}
 	}
 }

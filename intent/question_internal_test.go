@@ -27,3 +27,26 @@ func TestTheClarifyQuestionIsTheAssistantsOffer(t *testing.T) {
 		}
 	}
 }
+
+// TestASlotQuestionReadsAsASentence: a slot's question is built from its
+// description; a description that is a question word's clause ("who to
+// call") is asked as it is, never as "the who to call".
+func TestASlotQuestionReadsAsASentence(t *testing.T) {
+	tests := []struct {
+		slot    Slot
+		invalid bool
+		want    string
+	}{
+		{Slot{Name: "duration", Description: "duration"}, false, "What duration?"},
+		{Slot{Name: "duration", Description: "duration"}, true, "I didn't get the duration; what should it be?"},
+		{Slot{Name: "who", Description: "who to call"}, false, "Who to call?"},
+		{Slot{Name: "who", Description: "who to call"}, true, "I didn't get who to call; what should it be?"},
+		{Slot{Name: "after", Description: "when, from now"}, true, "I didn't get when, from now; what should it be?"},
+		{Slot{Name: "day", Type: TypeEnum, Enum: []string{"today", "tomorrow"}}, false, "What day? (today, tomorrow)"},
+	}
+	for _, tt := range tests {
+		if got := slotQuestion(tt.slot, tt.invalid); got != tt.want {
+			t.Errorf("slotQuestion(%q, %v) = %q, want %q", tt.slot.Description, tt.invalid, got, tt.want)
+		}
+	}
+}

@@ -351,7 +351,7 @@ func (r *Router) acceptFromWords(ctx context.Context, res *Result, u utterance, 
 // too, which must have none of the shapes those kinds refuse (Shapes).
 func (e *entry) checkValue(s Slot, v any, u utterance, words []string) string {
 	c := e.checks[s.Name]
-	if why := c.check(s.Name, v); why != "" {
+	if why := c.check(v); why != "" {
 		return s.Name + ": " + why
 	}
 	if s.Type != TypeString {
@@ -468,15 +468,31 @@ func severalQuestion(request []string, which string, first bool) string {
 	return q + " What would you like me to do?"
 }
 
-// slotQuestion asks for a slot's value.
+// slotQuestion asks for a slot's value by its description: "What
+// duration?", "I didn't get the duration; what should it be?". A
+// description that is already a question word's clause ("who to call",
+// "what to play", "when, from now") is asked as it is: "Who to call?",
+// "I didn't get who to call; ...".
 func slotQuestion(s Slot, invalid bool) string {
 	what := s.Name
 	if s.Description != "" {
 		what = s.Description
 	}
-	q := "What " + what + "?"
-	if invalid {
+	wh := false
+	if f := strings.FieldsFunc(strings.ToLower(what), func(r rune) bool { return !unicode.IsLetter(r) }); len(f) > 0 {
+		wh = slices.Contains([]string{"who", "whom", "what", "when", "where", "which", "how", "whether"}, f[0])
+	}
+	var q string
+	switch {
+	case invalid && wh:
+		q = "I didn't get " + what + "; what should it be?"
+	case invalid:
 		q = "I didn't get the " + what + "; what should it be?"
+	case wh:
+		r, n := utf8.DecodeRuneInString(what)
+		q = string(unicode.ToUpper(r)) + what[n:] + "?"
+	default:
+		q = "What " + what + "?"
 	}
 	if s.Type == TypeEnum {
 		q += " (" + strings.Join(s.Enum, ", ") + ")"

@@ -138,7 +138,11 @@ func (h *home) do(intent string, args map[string]any) string {
 		return "Your notes: " + strings.Join(h.notes, "; ") + "."
 	case "shopping_add":
 		h.shopping = append(h.shopping, str("item"))
-		return fmt.Sprintf("Added %s to the shopping list (%d items).", str("item"), len(h.shopping))
+		n := "items"
+		if len(h.shopping) == 1 {
+			n = "item"
+		}
+		return fmt.Sprintf("Added %s to the shopping list (%d %s).", str("item"), len(h.shopping), n)
 	case "reminder_add":
 		d := time.Duration(num(args["after"])) * time.Second
 		h.reminders = append(h.reminders, str("what"))
@@ -147,6 +151,8 @@ func (h *home) do(intent string, args map[string]any) string {
 		place, day := str("place"), str("day")
 		if place == "" {
 			place = "here"
+		} else {
+			place = "in " + place
 		}
 		if day == "" {
 			day = "today"

@@ -67,6 +67,8 @@ func TestAConversationChangesTheHome(t *testing.T) {
 		"dim the lights to 500 percent",
 		"the hall lights should be on",
 		"add milk and eggs to the shopping list",
+		"add bread to the shopping list",
+		"weather in paris tomorrow",
 		":state",
 	}, "\n"))
 	contains(t, out,
@@ -75,8 +77,10 @@ func TestAConversationChangesTheHome(t *testing.T) {
 		"10m0s left on the timer.",
 		"[clarify by rules]\nI didn't get the brightness in percent; what should it be?",
 		"[clarify by rules]\nShould I ",
-		"Added milk and eggs to the shopping list (1 items).",
-		"lights on: kitchen", "timer: 10m0s left", "shopping list: milk and eggs")
+		"Added milk and eggs to the shopping list (1 item).",
+		"Added bread to the shopping list (2 items).",
+		"(simulated) The weather in paris, tomorrow:",
+		"lights on: kitchen", "timer: 10m0s left", "shopping list: milk and eggs, bread")
 	if strings.Contains(out, "Brightness goes from") {
 		t.Errorf("a handler saw the out-of-range brightness:\n%s", out)
 	}

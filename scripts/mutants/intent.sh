@@ -98,3 +98,11 @@ mutant "the resolver's values meet the host's checks" intent/router.go 's/		if !
 mutant "a repair's values meet the host's checks" intent/repair.go 's/			if !known {/			if _ = known; false {/' ./intent -run 'TestAValueTheHostsCatalogLacksIsAskedFor|TestTheHostsValueCheckRunsWhoeverDecided'
 mutant "the example's player has a catalog" examples/router/intents/library.pl 's/^catalog(music_play, what)\./catalog(music_play, nothing)./' ./examples/router -run TestTheMusicPlayerPlaysOnlyItsStations
 mutant "station words drop articles and words for music" examples/router/intents/library.pl 's/^    station_words(Words, Core),$/    Core = Words,/' ./examples/router -run TestTheMusicPlayerPlaysOnlyItsStations
+mutant "a pattern refusal quotes the value, not the expression" intent/constraints.go 's/if v, ok := value.(string); ok \&\& (strings.HasPrefix/if v, ok := value.(string); ok \&\& false \&\& (strings.HasPrefix/' ./intent -run TestAPatternRefusalSaysWhatWasRefusedNotTheExpression
+mutant "a slot's own pattern is named by its description" intent/constraints.go 's/	if c.pattern != nil \&\& !c.pattern.MatchString(v) {/	if false {/' ./intent -run TestAPatternRefusalSaysWhatWasRefusedNotTheExpression
+mutant "a name's pronoun is named as such" intent/constraints.go 's/	if kind == KindName \&\& notNameKindRE.MatchString(v) {/	if false {/' ./intent -run TestAPatternRefusalSaysWhatWasRefusedNotTheExpression
+mutant "a question word's clause is asked as it is" intent/router.go 's/	case invalid \&\& wh:/	case false \&\& wh:/' ./intent -run TestASlotQuestionReadsAsASentence
+mutant "a question word's clause is asked for as it is" intent/router.go 's/	case wh:/	case false:/' ./intent -run TestASlotQuestionReadsAsASentence
+mutant "the example counts one shopping item as one" examples/router/home.go 's/		if len(h.shopping) == 1 {/		if false {/' ./examples/router -run TestAConversationChangesTheHome
+mutant "the example's weather names its place" examples/router/home.go 's/			place = "in " + place/			_ = place/' ./examples/router -run TestAConversationChangesTheHome
+mutant "a name refuses everyone" intent/constraints.go 's/|everyone|everybody/|everybody/' ./intent -run TestNameSlotsRefusePronounsAndIndefiniteWords
