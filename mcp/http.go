@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -60,6 +61,11 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	if c.open()+c.admitting >= c.max {
 		c.mu.Unlock()
+		c.waitForClosing(r.Context())
+		c.mu.Lock()
+	}
+	if c.open()+c.admitting >= c.max {
+		c.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Retry-After", strconv.Itoa(int(min(c.idle, time.Minute)/time.Second)))
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -82,6 +88,35 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// registers the session first), while the response may stay open as a
 	// stream: it stops counting as admitting then, or it would count twice.
 	c.next.ServeHTTP(&admittedWriter{ResponseWriter: w, admitted: admitted}, r)
+}
+
+// closingGrace is how long a request for a new session waits, at the cap,
+// for a session that is closing to leave: the SDK closes a session (idle
+// timeout, DELETE) at once but drops it from Server.Sessions only when its
+// connection has wound down, an instant later.
+const closingGrace = 50 * time.Millisecond
+
+// waitForClosing waits up to closingGrace for the count of open or
+// admitted sessions to fall below the cap.
+func (c *sessionCap) waitForClosing(ctx context.Context) {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	deadline := time.After(closingGrace)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline:
+			return
+		case <-t.C:
+			c.mu.Lock()
+			below := c.open()+c.admitting < c.max
+			c.mu.Unlock()
+			if below {
+				return
+			}
+		}
+	}
 }
 
 // admittedWriter calls admitted when the response starts.

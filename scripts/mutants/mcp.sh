@@ -67,3 +67,6 @@ mutant "a rule file both engines load is one resource" mcp/resources.go 's|		if 
 mutant "the compiler's rule files keep their concern folder" mcp/resources.go 's|			name := "prompt/" + src.Name|			name := src.Name|' ./mcp -run TestResourcesServeTheSnapshotAndTheRuleFiles
 mutant "rlm search prints the steps it skipped" cmd/rlm/output.go 's|	for _, n := range a.Notes {|	for _, n := range a.Notes[:0] {|' ./cmd/rlm -run TestSearchWithADeadEmbedderSaysWhatItSkipped
 mutant "rlm warns when the index has no vectors" cmd/rlm/flags.go 's|	if err == nil \&\& p.VectorsUnavailable() != "" {|	if false {|' ./cmd/rlm -run TestSearchWithADeadEmbedderSaysWhatItSkipped
+
+# At the session cap a new session waits briefly for a closing one to leave (the SDK drops it from Sessions a moment after closing it).
+mutant "a new session waits for a closing one at the cap" mcp/http.go 's#^const closingGrace = 50 \* time.Millisecond#const closingGrace = 0#' ./mcp -run 'TestHTTPSessionsAreCappedAndIdleOnesClosed' -count=20
