@@ -59,18 +59,23 @@ import (
 // earlier index passed it when it was sealed, and what the update wrote is
 // SQLite's own committed, checkpointed transaction.
 
-// stateVersion is the version of f's state the scope tables record
-// (scopeStore): a hash of every FileState field the facts of the file
-// depend on. Any change of bytes, extraction, status or provenance
-// changes it.
+// stateVersion is the version of f's state: a hash of every FileState
+// field the facts of the file depend on. Any change of bytes, extraction,
+// status or provenance changes it. An update reads again the facts of the
+// files whose state differs from the one their documents were made from
+// (versionState).
 func stateVersion(f store.FileState) string {
 	h := xxhash.New()
-	for _, s := range []string{
-		f.Hash.String(), strconv.FormatInt(f.FileGeneration, 10), strconv.FormatInt(f.ParseGeneration, 10),
-		strconv.FormatInt(f.PublishedIn, 10), f.Status, strconv.FormatBool(f.Dirty), f.Error, f.Parser,
-		f.Grammar, f.GrammarVersion, f.Extractor, strconv.Itoa(f.SchemaVersion), f.Language,
-		strconv.FormatBool(f.Test), f.Package, f.LanguageBy,
-	} {
+	var num [24]byte
+	for _, n := range [...]int64{int64(f.Hash.XXH64), f.Hash.Len, f.FileGeneration, f.ParseGeneration, f.PublishedIn, int64(f.SchemaVersion)} {
+		h.Write(strconv.AppendInt(num[:0], n, 10))
+		h.Write([]byte{0})
+	}
+	for _, b := range [...]bool{f.Dirty, f.Test} {
+		h.Write(strconv.AppendBool(num[:0], b))
+		h.Write([]byte{0})
+	}
+	for _, s := range [...]string{f.Status, f.Error, f.Parser, f.Grammar, f.GrammarVersion, f.Extractor, f.Language, f.Role, f.Package, f.LanguageBy} {
 		h.WriteString(s)
 		h.Write([]byte{0})
 	}
@@ -78,18 +83,22 @@ func stateVersion(f store.FileState) string {
 }
 
 // fileVersion is the version recorded for f's documents in a search index:
-// a hash of its state (stateVersion) and of its documents docs themselves
-// (JSON), which also depend on other files (calls resolved across the
-// tree, Documents). Any change of the state or of what the file's calls
-// resolve to changes it.
+// its state (stateVersion), "." and a hash of its documents docs (JSON),
+// which also depend on other files (calls resolved across the tree,
+// Documents). Any change of the state or of what the file's calls resolve
+// to changes it.
 func fileVersion(f store.FileState, docs []retrieval.Document) string {
 	h := xxhash.New()
-	h.WriteString(stateVersion(f))
-	h.Write([]byte{0})
 	// Documents are plain strings, numbers and maps: they always encode,
 	// maps in key order.
 	json.NewEncoder(h).Encode(docs)
-	return strconv.FormatUint(h.Sum64(), 16)
+	return stateVersion(f) + "." + strconv.FormatUint(h.Sum64(), 16)
+}
+
+// versionState is the state (stateVersion) a fileVersion v was made from.
+func versionState(v string) string {
+	s, _, _ := strings.Cut(v, ".")
+	return s
 }
 
 // indexBuild says how a search index was come by: reused as it was, built

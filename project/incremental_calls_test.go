@@ -125,8 +125,10 @@ func writeFile(t *testing.T, root, p, src string) {
 // that change what another file's calls resolve to — a definition
 // added, removed or renamed, an import of a declaring file changed, an
 // import that moves the tree's import offset, a method moved between
-// files, an embedded type's method removed, a defining file deleted, a
-// package renamed, a Python, JavaScript or Rust module added or deleted
+// files, an embedded field or its type's method removed, a struct moved to
+// a file with other imports, an earlier file declaring the same name, a
+// defining file deleted, a package renamed, a directory's importable
+// package changed, a Python, JavaScript or Rust module added or deleted
 // — the updated search index holds what a fresh build holds (documents,
 // versions, answers) and so do its scope tables (the next update starts
 // from them); and the update resolved the changed files and exactly the
@@ -167,6 +169,7 @@ func TestAnUpdateResolvesAgainExactlyTheFilesAnEditCanChange(t *testing.T) {
 		{"an earlier file declares the same name", callTree, steps(add("lib/aaa.go", "package lib\n\n// New is declared again.\nfunc New() *Conn { return nil }\n")), 1, 2, 2},
 		{"a file defining what others call deleted", callTree, steps(remove("lib/extra.go")), 1, 1, 2},
 		{"a package renamed", callTree, steps(edit("tool/tool.go", "package tool", "package tools")), 1, 2, 2},
+		{"a directory's importable package changes", callTree, steps(add("tool/main.go", "package main\n\nfunc main() {}\n")), 1, 2, 2},
 		{"a Python module added", callTree, steps(add("py/pkg/util.py", "def f():\n    pass\n")), 1, 2, 2},
 		{"a JavaScript module deleted", callTree, steps(remove("web/store.js")), 1, 1, 2},
 		{"a Rust crate root added", callTree, steps(add("rs/src/lib.rs", "pub mod conn;\npub mod server;\n")), 1, 2, 2},
@@ -249,9 +252,9 @@ func scopeTables(t *testing.T, dir string, gen int64) map[string][]string {
 	}
 	defer db.Close()
 	queries := map[string]string{
-		"scope_files": `SELECT path, state, language, scope, imports, contrib, hex(deps) FROM scope_files`,
-		"scope_defs": `SELECT k.key, d.type, d.name, f.path, d.kind, d.decl FROM scope_defs d
-			JOIN scope_keys k ON k.id = d.scope JOIN scope_files f ON f.id = d.file`,
+		"scope_files": `SELECT path, language, scope, imports, hex(contrib), hex(deps) FROM scope_files`,
+		"scope_defs": `SELECT k.key, d.type, d.name, f.path, n.key, d.decl FROM scope_defs d
+			JOIN scope_keys k ON k.id = d.scope JOIN scope_files f ON f.id = d.file JOIN scope_keys n ON n.id = d.kind`,
 		"scope_fields": `SELECT k.key, x.type, f.path, x.idx, x.qual, x.name FROM scope_fields x
 			JOIN scope_keys k ON k.id = x.scope JOIN scope_files f ON f.id = x.file`,
 		"scope_entries": `SELECT kind, a, b, n FROM scope_entries`,

@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
 	"slices"
+	"strings"
 
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -82,21 +82,19 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 	}
 	plan := indexPlan{changed: len(files), resolved: len(files)}
 	present := make(map[string]bool, len(files))
+	var all bulkScopes
 	for i, f := range files {
 		present[f.Path] = true
 		keys := sourcefacts.ScopeKeys{}
 		docs := fileDocuments(nil, scopes.Recording(keys), facts[i], f.PublishedIn)
-		id, err := ss.add(0, stateVersion(f), sourcefacts.FileScopeOf(facts[i]))
+		all.add(sourcefacts.FileScopeOf(facts[i]), depHashes(keys))
 		facts[i] = nil
-		if err == nil {
-			err = ss.setDeps(id, nil, depHashes(keys))
-		}
-		if err != nil {
-			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-		}
 		if v := fileVersion(f, docs); old[f.Path] != v {
 			plan.todo = append(plan.todo, fileDocs{f.Path, v, docs})
 		}
+	}
+	if err := ss.write(all); err != nil {
+		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 	}
 	if err := ss.finish(scopes.Table()); err != nil {
 		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
@@ -111,81 +109,79 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 }
 
 // planUpdate brings the scope tables from the index's snapshot to this
-// one and resolves the files that need it (see above).
+// one and resolves the files that need it (see above). A file changed if
+// the state its documents were made from (versionState of old) is not its
+// state now.
 func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, old map[string]string) (indexPlan, error) {
-	stored, err := ss.files()
-	if err != nil {
-		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-	}
-	// A changed file: its index in files (-1: gone), its stored id (0:
-	// new), its contribution before and after.
+	// A changed file: its path, its index in files (-1: gone), what the
+	// tables hold of it (id 0: nothing) and its contribution now.
 	type change struct {
-		i        int
-		id       int64
-		was, now sourcefacts.FileScope
-		deps     []uint64
-		facts    *sourcefacts.FileFacts
+		path   string
+		i      int
+		stored storedFile
+		now    *sourcefacts.FileScope
+		facts  *sourcefacts.FileFacts
 	}
 	var changes []change
 	present := make(map[string]bool, len(files))
 	for i, f := range files {
 		present[f.Path] = true
-		if s, ok := stored[f.Path]; !ok || s.state != stateVersion(f) {
-			changes = append(changes, change{i: i, id: s.id})
+		if v, ok := old[f.Path]; !ok || versionState(v) != stateVersion(f) {
+			changes = append(changes, change{path: f.Path, i: i})
 		}
 	}
-	for _, path := range slices.Sorted(maps.Keys(stored)) {
-		if !present[path] {
-			changes = append(changes, change{i: -1, id: stored[path].id})
-		}
-	}
-	plan := indexPlan{changed: len(changes)}
+	var plan indexPlan
 	for path := range old {
 		if !present[path] {
 			plan.gone = append(plan.gone, path)
 		}
 	}
 	slices.Sort(plan.gone)
+	for _, path := range plan.gone {
+		changes = append(changes, change{path: path, i: -1})
+	}
+	plan.changed = len(changes)
 	if len(changes) == 0 {
 		return plan, nil
 	}
 	// What the changed files contributed and contribute, and the
-	// lookups that can answer differently for it.
-	var scopes []sourcefacts.FileScope
+	// lookups whose answers that can change.
+	var cands []sourcefacts.ScopeKey
 	for n := range changes {
 		c := &changes[n]
-		if c.id != 0 {
-			if c.was, c.deps, err = ss.stored(c.id); err != nil {
-				return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-			}
-			scopes = append(scopes, c.was)
+		var was *sourcefacts.FileScope
+		s, ok, err := ss.stored(c.path)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		if ok {
+			c.stored, was = s, &s.scope
 		}
 		if c.i >= 0 {
-			f := files[c.i]
-			r, err := sn.Facts(ctx, f.Path)
+			r, err := sn.Facts(ctx, c.path)
 			if err != nil {
-				return indexPlan{}, fmt.Errorf("facts of %s: %w", f.Path, err)
+				return indexPlan{}, fmt.Errorf("facts of %s: %w", c.path, err)
 			}
-			c.facts, c.now = r.Facts, sourcefacts.FileScopeOf(r.Facts)
-			scopes = append(scopes, c.now)
+			fs := sourcefacts.FileScopeOf(r.Facts)
+			c.facts, c.now = r.Facts, &fs
 		}
+		cands = append(cands, sourcefacts.ScopeChanges(was, c.now)...)
 	}
-	cands := sourcefacts.ScopeCandidates(scopes...)
 	before, err := ss.values(cands)
 	if err != nil {
 		return indexPlan{}, err
 	}
 	for n := range changes {
 		c := &changes[n]
-		if c.id != 0 {
-			if err := ss.remove(c.id, c.was, c.deps, c.i < 0); err != nil {
-				return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-			}
+		var was *sourcefacts.FileScope
+		if c.stored.id != 0 {
+			was = &c.stored.scope
 		}
-		if c.i >= 0 {
-			if c.id, err = ss.add(c.id, stateVersion(files[c.i]), c.now); err != nil {
-				return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-			}
+		if c.stored.id, err = ss.put(c.stored.id, was, c.now, c.stored.deps); err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		if ss.err != nil {
+			return indexPlan{}, ss.err
 		}
 	}
 	if err := ss.learn(cands); err != nil {
@@ -195,10 +191,10 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 	if err != nil {
 		return indexPlan{}, err
 	}
-	var moved []uint64
-	for _, k := range cands {
-		if before[k] != after[k] {
-			moved = append(moved, k.Hash())
+	var moved []int32
+	for k, v := range before {
+		if after[k] != v {
+			moved = append(moved, depHash(k))
 		}
 	}
 	dependents, err := ss.dependents(moved)
@@ -207,23 +203,31 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 	}
 	// Resolve the changed files and their dependents, in path order.
 	type job struct {
-		i     int
-		id    int64
-		deps  []uint64
-		known bool // deps hold the stored lookups
-		facts *sourcefacts.FileFacts
+		i      int
+		stored storedFile
+		facts  *sourcefacts.FileFacts
 	}
 	var jobs []job
 	for _, c := range changes {
 		if c.i >= 0 {
-			jobs = append(jobs, job{c.i, c.id, c.deps, true, c.facts})
-			delete(dependents, c.id)
+			jobs = append(jobs, job{c.i, c.stored, c.facts})
+			delete(dependents, c.stored.id)
 		}
 	}
-	for i, f := range files {
-		if s, ok := stored[f.Path]; ok && dependents[s.id] {
-			jobs = append(jobs, job{i: i, id: s.id})
+	for id := range dependents {
+		path, err := ss.pathOf(id)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 		}
+		i, found := slices.BinarySearchFunc(files, path, func(f store.FileState, p string) int { return strings.Compare(f.Path, p) })
+		if !found {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %s depends on a change but is not in the snapshot", path)
+		}
+		s, _, err := ss.stored(path)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		jobs = append(jobs, job{i: i, stored: s})
 	}
 	slices.SortFunc(jobs, func(a, b job) int { return a.i - b.i })
 	plan.resolved = len(jobs)
@@ -237,17 +241,12 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 			}
 			j.facts = r.Facts
 		}
-		if !j.known {
-			if _, j.deps, err = ss.stored(j.id); err != nil {
-				return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-			}
-		}
 		keys := sourcefacts.ScopeKeys{}
 		docs := fileDocuments(nil, resolver.Recording(keys), j.facts, f.PublishedIn)
 		if ss.err != nil {
 			return indexPlan{}, ss.err
 		}
-		if err := ss.setDeps(j.id, j.deps, depHashes(keys)); err != nil {
+		if err := ss.setDeps(j.stored.id, j.stored.deps, depHashes(keys)); err != nil {
 			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 		}
 		if v := fileVersion(f, docs); old[f.Path] != v {

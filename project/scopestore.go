@@ -1,6 +1,8 @@
 package project
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -20,10 +22,11 @@ import (
 // version, the contributions aggregated as a sourcefacts.ScopeTable, and
 // the hashes of the lookups each file's resolution made.
 //
-//	scope_keys    id, key: the scope keys, numbered (never deleted)
-//	scope_files   id, path, state (stateVersion), language, scope, imports
-//	              (JSON), contrib (what its FileScope added, JSON), deps (the
-//	              sorted hashes of its lookups, 8 bytes each)
+//	scope_keys    id, key: scope keys and definition kinds ("kind " and
+//	              the kind), numbered (never deleted)
+//	scope_files   id, path, language, scope, imports (JSON), contrib (what
+//	              its FileScope added: JSON, deflated), deps (the sorted
+//	              hashes of its lookups, depHash, 4 bytes each)
 //	scope_defs    the first definition of each (type, name) of each file,
 //	              keyed (scope, type, name, file)
 //	scope_fields  Go embedded fields, keyed (scope, type, file, idx)
@@ -36,7 +39,6 @@ CREATE TABLE IF NOT EXISTS scope_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS scope_files (
 	id       INTEGER PRIMARY KEY,
 	path     TEXT NOT NULL UNIQUE,
-	state    TEXT NOT NULL,
 	language TEXT NOT NULL,
 	scope    TEXT NOT NULL,
 	imports  TEXT NOT NULL,
@@ -45,7 +47,7 @@ CREATE TABLE IF NOT EXISTS scope_files (
 );
 CREATE TABLE IF NOT EXISTS scope_defs (
 	scope INTEGER NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL, file INTEGER NOT NULL,
-	kind TEXT NOT NULL, decl TEXT NOT NULL,
+	kind INTEGER NOT NULL, decl TEXT NOT NULL,
 	PRIMARY KEY (scope, type, name, file)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS scope_fields (
@@ -82,12 +84,6 @@ type scopeStore struct {
 	scopeIDs map[string]int64 // scope key -> id (0: none)
 	offsets  map[string]sourcefacts.ImportOffset
 	memo     map[sourcefacts.ScopeKey]any
-}
-
-// storedFile is a scope_files row: the file's id and state version.
-type storedFile struct {
-	id    int64
-	state string
 }
 
 // openScopeStore creates the scope tables in tx if need be.
@@ -189,6 +185,10 @@ func (s *scopeStore) query(q string, args []any, row func(*sql.Rows) error) {
 	s.fail(rows.Err())
 }
 
+// kindKey starts the scope_keys key of a definition kind (no scope key
+// starts so).
+const kindKey = "kind "
+
 // scopeID is the id of scope key k; 0 if it has none (and add is false).
 func (s *scopeStore) scopeID(k string, add bool) (int64, error) {
 	if id, ok := s.scopeIDs[k]; ok && (id != 0 || !add) {
@@ -243,10 +243,12 @@ func (s *scopeStore) Def(scope, typ, name string) (sourcefacts.DefAt, bool) {
 			return defAnswer{}
 		}
 		var a defAnswer
-		s.query(`SELECT f.path, d.kind, d.decl FROM scope_defs d JOIN scope_files f ON f.id = d.file
+		s.query(`SELECT f.path, k.key, d.decl FROM scope_defs d JOIN scope_files f ON f.id = d.file JOIN scope_keys k ON k.id = d.kind
 			WHERE d.scope = ? AND d.type = ? AND d.name = ? ORDER BY f.path LIMIT 1`, []any{id, typ, name}, func(r *sql.Rows) error {
 			a.ok = true
-			return r.Scan(&a.d.Path, &a.d.Kind, &a.d.Decl)
+			err := r.Scan(&a.d.Path, &a.d.Kind, &a.d.Decl)
+			a.d.Kind = strings.TrimPrefix(a.d.Kind, kindKey)
+			return err
 		})
 		return a
 	})
@@ -327,10 +329,11 @@ func (s *scopeStore) EntriesAt(kind, a string) []sourcefacts.EntryCount {
 // Offset implements sourcefacts.ScopeTable.
 func (s *scopeStore) Offset(lang string) sourcefacts.ImportOffset { return s.offsets[lang] }
 
-// contribution is what a file's FileScope added to the tables, kept to
-// take it away again (and to name the lookups it could change).
+// contribution is what a file's FileScope added to the tables (its
+// definitions, fields and entries), kept to take it away again and to see
+// what an edit changed (sourcefacts.ScopeChanges).
 type contribution struct {
-	Defs    [][2]string        `json:"d,omitempty"` // type, name
+	Defs    [][4]string        `json:"d,omitempty"` // type, name, kind, decl
 	Fields  []contributedField `json:"f,omitempty"`
 	Entries [][3]string        `json:"e,omitempty"` // kind, a, b
 }
@@ -338,36 +341,47 @@ type contribution struct {
 type contributedField struct {
 	Index     int    `json:"i"`
 	Container string `json:"c"`
+	Qual      string `json:"q"`
+	Name      string `json:"n"`
 }
 
-func contributionOf(fs sourcefacts.FileScope) contribution {
+// encodeContribution is fs's contribution as deflated JSON.
+func encodeContribution(fs sourcefacts.FileScope) []byte {
 	var c contribution
 	for _, d := range fs.Defs {
-		c.Defs = append(c.Defs, [2]string{d.Type, d.Name})
+		c.Defs = append(c.Defs, [4]string{d.Type, d.Name, d.Kind, d.Decl})
 	}
 	for _, f := range fs.Fields {
-		c.Fields = append(c.Fields, contributedField{f.Index, f.Container})
+		c.Fields = append(c.Fields, contributedField{f.Index, f.Container, f.Qual, f.Name})
 	}
 	for _, e := range fs.Entries {
 		c.Entries = append(c.Entries, [3]string{e.Kind, e.A, e.B})
 	}
-	return c
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestSpeed) // a valid level
+	json.NewEncoder(w).Encode(c)                 // strings and numbers always encode
+	w.Close()                                    // into memory: no error
+	return b.Bytes()
 }
 
-// scope is the FileScope c was made from, as far as ScopeCandidates and
-// removal read it (not the kinds, declarations or qualifiers).
-func (c contribution) scope(f sourcefacts.ScopeFile) sourcefacts.FileScope {
+// decodeContribution is the FileScope of file f whose contribution was
+// encoded as b (the symbol indexes of its definitions are not kept).
+func decodeContribution(f sourcefacts.ScopeFile, b []byte) (sourcefacts.FileScope, error) {
+	var c contribution
+	if err := json.NewDecoder(flate.NewReader(bytes.NewReader(b))).Decode(&c); err != nil {
+		return sourcefacts.FileScope{}, fmt.Errorf("project: scope contribution of %s: %w", f.Path, err)
+	}
 	fs := sourcefacts.FileScope{ScopeFile: f}
 	for _, d := range c.Defs {
-		fs.Defs = append(fs.Defs, sourcefacts.ScopeDef{Type: d[0], Name: d[1]})
+		fs.Defs = append(fs.Defs, sourcefacts.ScopeDef{Type: d[0], Name: d[1], Kind: d[2], Decl: d[3]})
 	}
 	for _, x := range c.Fields {
-		fs.Fields = append(fs.Fields, sourcefacts.ScopeField{Index: x.Index, Container: x.Container})
+		fs.Fields = append(fs.Fields, sourcefacts.ScopeField{Index: x.Index, Container: x.Container, Qual: x.Qual, Name: x.Name})
 	}
 	for _, e := range c.Entries {
 		fs.Entries = append(fs.Entries, sourcefacts.ScopeEntry{Kind: e[0], A: e[1], B: e[2]})
 	}
-	return fs
+	return fs, nil
 }
 
 func encodeImports(ims []sourcefacts.Import) string {
@@ -389,164 +403,195 @@ func decodeImports(s string) []sourcefacts.Import {
 	return out
 }
 
-func encodeDeps(hs []uint64) []byte {
-	b := make([]byte, 8*len(hs))
+func encodeDeps(hs []int32) []byte {
+	b := make([]byte, 4*len(hs))
 	for i, h := range hs {
-		binary.LittleEndian.PutUint64(b[8*i:], h)
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(h))
 	}
 	return b
 }
 
-func decodeDeps(b []byte) []uint64 {
-	out := make([]uint64, len(b)/8)
+func decodeDeps(b []byte) []int32 {
+	out := make([]int32, len(b)/4)
 	for i := range out {
-		out[i] = binary.LittleEndian.Uint64(b[8*i:])
+		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return out
 }
 
-// depHashes are the sorted hashes of keys.
-func depHashes(keys sourcefacts.ScopeKeys) []uint64 {
-	out := make([]uint64, 0, len(keys))
+// depHash is the hash a lookup is kept by: 32 bits of its Hash. Two
+// lookups of one hash only make an update resolve a file it need not
+// (a file is found by every hash of its lookups).
+func depHash(k sourcefacts.ScopeKey) int32 { return int32(k.Hash()) }
+
+// depHashes are the sorted hashes of keys, each once.
+func depHashes(keys sourcefacts.ScopeKeys) []int32 {
+	out := make([]int32, 0, len(keys))
 	for k := range keys {
-		out = append(out, k.Hash())
+		out = append(out, depHash(k))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// files lists the stored files: path -> id and state.
-func (s *scopeStore) files() (map[string]storedFile, error) {
-	out := map[string]storedFile{}
-	rows, err := s.tx.QueryContext(s.ctx, `SELECT path, id, state FROM scope_files`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var p string
-		var f storedFile
-		if err := rows.Scan(&p, &f.id, &f.state); err != nil {
-			return nil, err
-		}
-		out[p] = f
-	}
-	return out, rows.Err()
+// storedFile is what the tables hold of a file: its id, contribution
+// and lookups.
+type storedFile struct {
+	id    int64
+	scope sourcefacts.FileScope
+	deps  []int32
 }
 
-// stored is the FileScope file id contributed (see contribution.scope)
-// and the hashes of its lookups.
-func (s *scopeStore) stored(id int64) (sourcefacts.FileScope, []uint64, error) {
-	var f sourcefacts.ScopeFile
-	var imports, contrib string
-	var deps []byte
-	st, err := s.stmt(`SELECT path, language, scope, imports, contrib, deps FROM scope_files WHERE id = ?`)
+// stored is what the tables hold of the file at path; false if they do
+// not hold it.
+func (s *scopeStore) stored(path string) (storedFile, bool, error) {
+	var f storedFile
+	var imports string
+	var contrib, deps []byte
+	st, err := s.stmt(`SELECT id, language, scope, imports, contrib, deps FROM scope_files WHERE path = ?`)
 	if err == nil {
-		err = st.QueryRowContext(s.ctx, id).Scan(&f.Path, &f.Language, &f.Scope, &imports, &contrib, &deps)
+		err = st.QueryRowContext(s.ctx, path).Scan(&f.id, &f.scope.Language, &f.scope.Scope, &imports, &contrib, &deps)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return storedFile{}, false, nil
 	}
 	if err != nil {
-		return sourcefacts.FileScope{}, nil, err
+		return storedFile{}, false, err
 	}
-	f.Imports = decodeImports(imports)
-	var c contribution
-	if err := json.Unmarshal([]byte(contrib), &c); err != nil {
-		return sourcefacts.FileScope{}, nil, fmt.Errorf("project: scope contribution of %s: %w", f.Path, err)
-	}
-	return c.scope(f), decodeDeps(deps), nil
+	f.scope.Path, f.scope.Imports, f.deps = path, decodeImports(imports), decodeDeps(deps)
+	f.scope, err = decodeContribution(f.scope.ScopeFile, contrib)
+	return f, err == nil, err
 }
 
-// add stores file fs (of state version state) under id (0: a new file),
-// its contribution added to the tables; it returns the id.
-func (s *scopeStore) add(id int64, state string, fs sourcefacts.FileScope) (int64, error) {
+// pathOf is the path of file id.
+func (s *scopeStore) pathOf(id int64) (string, error) {
+	var p string
+	st, err := s.stmt(`SELECT path FROM scope_files WHERE id = ?`)
+	if err == nil {
+		err = st.QueryRowContext(s.ctx, id).Scan(&p)
+	}
+	return p, err
+}
+
+// put brings file id's contribution from was (stored; nil: a new file,
+// id 0) to now (nil: the file is gone, its row and lookups (deps) go
+// too), writing only the rows that differ; it returns the file's id.
+func (s *scopeStore) put(id int64, was, now *sourcefacts.FileScope, deps []int32) (int64, error) {
 	clear(s.memo)
-	contrib, _ := json.Marshal(contributionOf(fs)) // strings and numbers always encode
 	var err error
-	if id == 0 {
+	switch {
+	case now == nil:
+		if err := s.setDeps(id, deps, nil); err != nil {
+			return 0, err
+		}
+		err = s.exec(`DELETE FROM scope_files WHERE id = ?`, id)
+	case was == nil:
 		var st *sql.Stmt
 		var res sql.Result
-		if st, err = s.stmt(`INSERT INTO scope_files (path, state, language, scope, imports, contrib, deps) VALUES (?, ?, ?, ?, ?, ?, x'')`); err == nil {
-			if res, err = st.ExecContext(s.ctx, fs.Path, state, fs.Language, fs.Scope, encodeImports(fs.Imports), string(contrib)); err == nil {
+		if st, err = s.stmt(`INSERT INTO scope_files (path, language, scope, imports, contrib, deps) VALUES (?, ?, ?, ?, ?, x'')`); err == nil {
+			if res, err = st.ExecContext(s.ctx, now.Path, now.Language, now.Scope, encodeImports(now.Imports), encodeContribution(*now)); err == nil {
 				id, err = res.LastInsertId()
 			}
 		}
-	} else {
-		err = s.exec(`UPDATE scope_files SET state = ?, language = ?, scope = ?, imports = ?, contrib = ? WHERE id = ?`,
-			state, fs.Language, fs.Scope, encodeImports(fs.Imports), string(contrib), id)
+	default:
+		err = s.exec(`UPDATE scope_files SET language = ?, scope = ?, imports = ?, contrib = ? WHERE id = ?`,
+			now.Language, now.Scope, encodeImports(now.Imports), encodeContribution(*now), id)
 	}
 	if err != nil {
 		return 0, err
 	}
-	sid, err := s.scopeID(fs.Scope, true)
-	if err != nil {
-		return 0, err
-	}
-	for _, d := range fs.Defs {
-		if err := s.exec(`INSERT INTO scope_defs (scope, type, name, file, kind, decl) VALUES (?, ?, ?, ?, ?, ?)`, sid, d.Type, d.Name, id, d.Kind, d.Decl); err != nil {
-			return 0, err
+	oldRows, newRows := s.rows(id, was), s.rows(id, now)
+	for k, r := range oldRows {
+		if n, ok := newRows[k]; !ok || !slices.Equal(n.args, r.args) {
+			if err := s.exec(r.del, r.key...); err != nil {
+				return 0, err
+			}
 		}
 	}
-	for _, f := range fs.Fields {
-		if err := s.exec(`INSERT INTO scope_fields (scope, type, file, idx, qual, name) VALUES (?, ?, ?, ?, ?, ?)`, sid, f.Container, id, f.Index, f.Qual, f.Name); err != nil {
-			return 0, err
+	for k, r := range newRows {
+		if o, ok := oldRows[k]; !ok || !slices.Equal(o.args, r.args) {
+			if err := s.exec(r.ins, r.args...); err != nil {
+				return 0, err
+			}
 		}
 	}
-	for _, e := range fs.Entries {
-		if err := s.exec(`INSERT INTO scope_entries (kind, a, b, n) VALUES (?, ?, ?, 1) ON CONFLICT DO UPDATE SET n = n + 1`, e.Kind, e.A, e.B); err != nil {
+	// Entries are counted: the difference of the two multisets.
+	count := map[sourcefacts.ScopeEntry]int{}
+	if was != nil {
+		for _, e := range was.Entries {
+			count[e]--
+		}
+	}
+	if now != nil {
+		for _, e := range now.Entries {
+			count[e]++
+		}
+	}
+	for e, n := range count {
+		if n == 0 {
+			continue
+		}
+		if err := s.exec(`INSERT INTO scope_entries (kind, a, b, n) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n`, e.Kind, e.A, e.B, n); err != nil {
 			return 0, err
+		}
+		if n < 0 {
+			if err := s.exec(`DELETE FROM scope_entries WHERE kind = ? AND a = ? AND b = ? AND n <= 0`, e.Kind, e.A, e.B); err != nil {
+				return 0, err
+			}
 		}
 	}
 	return id, nil
 }
 
-// remove takes file id's contribution fs (stored) away from the tables;
-// with forget, the file's row and lookups (deps) go too.
-func (s *scopeStore) remove(id int64, fs sourcefacts.FileScope, deps []uint64, forget bool) error {
-	clear(s.memo)
-	sid, err := s.scopeID(fs.Scope, false)
-	if err != nil {
-		return err
+// scopeRow is a row of scope_defs or scope_fields: how to insert it (ins,
+// args) and to delete it (del, key).
+type scopeRow struct {
+	ins, del  string
+	args, key []any
+}
+
+// rows are the definition and field rows file id's contribution fs holds,
+// by their keys (nil fs: none). Errors of numbering keys are kept (fail).
+func (s *scopeStore) rows(id int64, fs *sourcefacts.FileScope) map[string]scopeRow {
+	out := map[string]scopeRow{}
+	if fs == nil {
+		return out
 	}
+	sid, err := s.scopeID(fs.Scope, true)
+	s.fail(err)
 	for _, d := range fs.Defs {
-		if err := s.exec(`DELETE FROM scope_defs WHERE scope = ? AND type = ? AND name = ? AND file = ?`, sid, d.Type, d.Name, id); err != nil {
-			return err
+		kind, err := s.scopeID(kindKey+d.Kind, true)
+		s.fail(err)
+		out[fmt.Sprintf("d%q%q%q", fs.Scope, d.Type, d.Name)] = scopeRow{
+			ins:  `INSERT INTO scope_defs (scope, type, name, file, kind, decl) VALUES (?, ?, ?, ?, ?, ?)`,
+			args: []any{sid, d.Type, d.Name, id, kind, d.Decl},
+			del:  `DELETE FROM scope_defs WHERE scope = ? AND type = ? AND name = ? AND file = ?`,
+			key:  []any{sid, d.Type, d.Name, id},
 		}
 	}
 	for _, f := range fs.Fields {
-		if err := s.exec(`DELETE FROM scope_fields WHERE scope = ? AND type = ? AND file = ? AND idx = ?`, sid, f.Container, id, f.Index); err != nil {
-			return err
+		out[fmt.Sprintf("f%q%q%d", fs.Scope, f.Container, f.Index)] = scopeRow{
+			ins:  `INSERT INTO scope_fields (scope, type, file, idx, qual, name) VALUES (?, ?, ?, ?, ?, ?)`,
+			args: []any{sid, f.Container, id, int64(f.Index), f.Qual, f.Name},
+			del:  `DELETE FROM scope_fields WHERE scope = ? AND type = ? AND file = ? AND idx = ?`,
+			key:  []any{sid, f.Container, id, int64(f.Index)},
 		}
 	}
-	for _, e := range fs.Entries {
-		if err := s.exec(`UPDATE scope_entries SET n = n - 1 WHERE kind = ? AND a = ? AND b = ?`, e.Kind, e.A, e.B); err != nil {
-			return err
-		}
-	}
-	if len(fs.Entries) > 0 {
-		if err := s.exec(`DELETE FROM scope_entries WHERE n <= 0`); err != nil {
-			return err
-		}
-	}
-	if !forget {
-		return nil
-	}
-	if err := s.setDeps(id, deps, nil); err != nil {
-		return err
-	}
-	return s.exec(`DELETE FROM scope_files WHERE id = ?`, id)
+	return out
 }
 
 // setDeps replaces file id's lookups old (stored) by now, both sorted.
-func (s *scopeStore) setDeps(id int64, old, now []uint64) error {
+func (s *scopeStore) setDeps(id int64, old, now []int32) error {
 	for _, h := range old {
 		if _, found := slices.BinarySearch(now, h); !found {
-			if err := s.exec(`DELETE FROM scope_deps WHERE key = ? AND file = ?`, int64(h), id); err != nil {
+			if err := s.exec(`DELETE FROM scope_deps WHERE key = ? AND file = ?`, h, id); err != nil {
 				return err
 			}
 		}
 	}
 	for _, h := range now {
 		if _, found := slices.BinarySearch(old, h); !found {
-			if err := s.exec(`INSERT INTO scope_deps (key, file) VALUES (?, ?)`, int64(h), id); err != nil {
+			if err := s.exec(`INSERT INTO scope_deps (key, file) VALUES (?, ?)`, h, id); err != nil {
 				return err
 			}
 		}
@@ -556,14 +601,14 @@ func (s *scopeStore) setDeps(id int64, old, now []uint64) error {
 
 // dependents are the ids of the files whose lookups include one of the
 // keys hashed hs.
-func (s *scopeStore) dependents(hs []uint64) (map[int64]bool, error) {
+func (s *scopeStore) dependents(hs []int32) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	st, err := s.stmt(`SELECT file FROM scope_deps WHERE key = ?`)
 	if err != nil {
 		return nil, err
 	}
 	for _, h := range hs {
-		rows, err := st.QueryContext(s.ctx, int64(h))
+		rows, err := st.QueryContext(s.ctx, h)
 		if err != nil {
 			return nil, err
 		}
@@ -586,10 +631,12 @@ func (s *scopeStore) dependents(hs []uint64) (map[int64]bool, error) {
 // learn recomputes the import offsets of the languages whose lookups
 // keys name (sourcefacts.LearnOffset) and stores them.
 func (s *scopeStore) learn(keys []sourcefacts.ScopeKey) error {
+	done := map[string]bool{}
 	for _, k := range keys {
-		if k.Kind != 'o' {
+		if k.Kind != 'o' || done[k.A] {
 			continue
 		}
+		done[k.A] = true
 		clear(s.memo)
 		o := sourcefacts.LearnOffset(s.root, k.A, s)
 		if s.err != nil {

@@ -21,8 +21,8 @@ import (
 // the file again gives the same targets. So a caller that keeps the
 // table and each file's keys across versions of a tree (package project)
 // resolves again only the changed files and the files that looked up a
-// key whose value the change moved (ScopeCandidates names the keys a
-// file's contribution can move).
+// key whose value the change moved (ScopeChanges names the keys a change
+// of a file's contribution can move).
 
 // FileScope is what one file contributes to its tree's scopes: its place
 // (ScopeFile), its definitions, its Go embedded fields and its entries
@@ -189,38 +189,70 @@ func ScopeValue(t ScopeTable, k ScopeKey) string {
 	return b.String()
 }
 
-// ScopeCandidates are the lookups whose answers the contributions fs to
-// a table can change, sorted, each once: adding or removing them changes
-// no other lookup's answer.
-func ScopeCandidates(fs ...FileScope) []ScopeKey {
+// ScopeChanges are the lookups whose answers can differ because a file's
+// contribution to a table changed from was to now (nil: the file was
+// absent, or is gone), sorted: the lookups to which the two contribute
+// differently. Every lookup's answer is a function of what each file
+// contributes to it, so no other lookup's answer changes.
+func ScopeChanges(was, now *FileScope) []ScopeKey {
+	a, b := contributions(was), contributions(now)
 	var out []ScopeKey
-	for _, f := range fs {
-		out = appendCandidates(out, f)
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
 	}
 	slices.SortFunc(out, compareKeys)
-	return slices.Compact(out)
+	return out
 }
 
-func appendCandidates(out []ScopeKey, f FileScope) []ScopeKey {
-	out = append(out, ScopeKey{Kind: 'c', A: f.Path})
+// contributions is what f contributes to the answer of each lookup, as a
+// string: its place and imports (the file's lookup), its definitions (by
+// key), its embedded fields (by struct), its registrations (by what they
+// register) and, for the import offsets, its imports and the packages and
+// modules it places.
+func contributions(f *FileScope) map[ScopeKey]string {
+	if f == nil {
+		return nil
+	}
+	out := map[ScopeKey]string{}
+	add := func(k ScopeKey, ss ...string) {
+		var b strings.Builder
+		b.WriteString(out[k])
+		for _, s := range ss {
+			b.WriteString(strconv.Quote(s))
+		}
+		out[k] = b.String()
+	}
+	add(ScopeKey{Kind: 'c', A: f.Path}, f.Language, f.Scope)
+	for _, im := range f.Imports {
+		add(ScopeKey{Kind: 'c', A: f.Path}, im.Path, im.Alias)
+	}
 	for _, d := range f.Defs {
-		out = append(out, ScopeKey{Kind: 'd', A: f.Scope, B: d.Type, C: d.Name})
+		add(ScopeKey{Kind: 'd', A: f.Scope, B: d.Type, C: d.Name}, d.Kind, d.Decl)
 	}
 	for _, e := range f.Fields {
-		out = append(out, ScopeKey{Kind: 'e', A: f.Scope, B: e.Container})
+		add(ScopeKey{Kind: 'e', A: f.Scope, B: e.Container}, strconv.Itoa(e.Index), e.Qual, e.Name)
 	}
 	for _, e := range f.Entries {
 		switch e.Kind {
 		case entryGoPackage:
-			out = append(out, ScopeKey{Kind: 'g', A: e.A}, ScopeKey{Kind: 'o', A: LangGo})
+			add(ScopeKey{Kind: 'g', A: e.A}, e.B)
+			add(ScopeKey{Kind: 'o', A: LangGo}, e.Kind, e.A, e.B)
 		case entryImport:
-			out = append(out, ScopeKey{Kind: 'o', A: e.A})
+			add(ScopeKey{Kind: 'o', A: e.A}, e.Kind, e.B)
 		case entryPython:
-			out = append(out, ScopeKey{Kind: 'm', A: e.Kind, B: e.A}, ScopeKey{Kind: 'o', A: LangPython})
+			add(ScopeKey{Kind: 'm', A: e.Kind, B: e.A})
+			add(ScopeKey{Kind: 'o', A: LangPython}, e.Kind, e.A)
 		case entryRustRoot:
-			out = append(out, ScopeKey{Kind: 'R'})
+			add(ScopeKey{Kind: 'R'}, e.A)
 		default:
-			out = append(out, ScopeKey{Kind: 'm', A: e.Kind, B: e.A})
+			add(ScopeKey{Kind: 'm', A: e.Kind, B: e.A})
 		}
 	}
 	return out

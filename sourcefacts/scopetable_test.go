@@ -117,8 +117,8 @@ func resolveAll(ffs []*FileFacts, sc *Scopes) (map[string][]string, map[string]S
 // file each (definitions added, removed, moved; imports, packages,
 // embedded fields, modules changed), every other file whose recorded
 // lookups all answer as before resolves as before; every lookup whose
-// answer changed is among the edited file's candidates
-// (ScopeCandidates of its old and new contribution); and the edits do
+// answer changed is among the lookups the edit's contribution changed
+// (ScopeChanges); and the edits do
 // change some other file's resolution.
 func TestAResolutionChangesOnlyWithTheAnswersOfItsLookups(t *testing.T) {
 	base := map[string]string{
@@ -168,15 +168,16 @@ func TestAResolutionChangesOnlyWithTheAnswersOfItsLookups(t *testing.T) {
 			}
 			ffs2, sc2 := scopedTree(t, "/m", files)
 			after, _ := resolveAll(ffs2, sc2)
-			var contrib []FileScope
-			for _, set := range [][]*FileFacts{ffs, ffs2} {
+			var contrib [2]*FileScope
+			for i, set := range [][]*FileFacts{ffs, ffs2} {
 				for _, f := range set {
 					if f.Provenance.Path == e.path {
-						contrib = append(contrib, FileScopeOf(f))
+						fs := FileScopeOf(f)
+						contrib[i] = &fs
 					}
 				}
 			}
-			cands := ScopeCandidates(contrib...)
+			cands := ScopeChanges(contrib[0], contrib[1])
 			moved := 0
 			for path, ks := range keys {
 				if path == e.path {
