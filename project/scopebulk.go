@@ -121,4 +121,3 @@ func (s *scopeStore) insertRows(table, cols string, rows [][]any) error {
 	}
 	return nil
 }
-
