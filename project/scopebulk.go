@@ -31,7 +31,7 @@ func (s *scopeStore) write(b bulkScopes) error {
 	entries := map[sourcefacts.ScopeEntry]int{}
 	for i, fs := range b.files {
 		id := int64(i + 1)
-		files = append(files, []any{id, fs.Path, fs.Language, fs.Scope, encodeImports(fs.Imports), encodeContribution(fs), encodeDeps(b.deps[i])})
+		files = append(files, []any{id, fs.Path, fs.Language, fs.Scope, encodeImports(fs.Imports), s.encodeContribution(fs), encodeDeps(b.deps[i])})
 		sid, err := s.scopeID(fs.Scope, true)
 		if err != nil {
 			return err

@@ -18,9 +18,11 @@ import (
 // The tree's scopes kept in a search index file, beside its documents
 // and written in the same transactions (embedded.Writer.Tx), so that an
 // update resolves again only the files an edit can change (see
-// planUpdate): every file's contribution (sourcefacts.FileScope) and
-// version, the contributions aggregated as a sourcefacts.ScopeTable, and
-// the hashes of the lookups each file's resolution made.
+// planUpdate): every file's contribution (sourcefacts.FileScope), the
+// contributions aggregated as a sourcefacts.ScopeTable, and the hashes of
+// the lookups each file's resolution made. (The state a file's
+// documents and contribution were made from is in its source version:
+// versionState.) A new layout needs a new indexFormat.
 //
 //	scope_keys    id, key: scope keys and definition kinds ("kind " and
 //	              the kind), numbered (never deleted)
@@ -42,7 +44,7 @@ CREATE TABLE IF NOT EXISTS scope_files (
 	language TEXT NOT NULL,
 	scope    TEXT NOT NULL,
 	imports  TEXT NOT NULL,
-	contrib  TEXT NOT NULL,
+	contrib  BLOB NOT NULL,
 	deps     BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS scope_defs (
@@ -84,6 +86,7 @@ type scopeStore struct {
 	scopeIDs map[string]int64 // scope key -> id (0: none)
 	offsets  map[string]sourcefacts.ImportOffset
 	memo     map[sourcefacts.ScopeKey]any
+	deflate  *flate.Writer // reused: a new one allocates its whole state
 }
 
 // openScopeStore creates the scope tables in tx if need be.
@@ -346,7 +349,7 @@ type contributedField struct {
 }
 
 // encodeContribution is fs's contribution as deflated JSON.
-func encodeContribution(fs sourcefacts.FileScope) []byte {
+func (s *scopeStore) encodeContribution(fs sourcefacts.FileScope) []byte {
 	var c contribution
 	for _, d := range fs.Defs {
 		c.Defs = append(c.Defs, [4]string{d.Type, d.Name, d.Kind, d.Decl})
@@ -358,9 +361,13 @@ func encodeContribution(fs sourcefacts.FileScope) []byte {
 		c.Entries = append(c.Entries, [3]string{e.Kind, e.A, e.B})
 	}
 	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestSpeed) // a valid level
-	json.NewEncoder(w).Encode(c)                 // strings and numbers always encode
-	w.Close()                                    // into memory: no error
+	if s.deflate == nil {
+		s.deflate, _ = flate.NewWriter(&b, flate.DefaultCompression) // a valid level
+	} else {
+		s.deflate.Reset(&b)
+	}
+	json.NewEncoder(s.deflate).Encode(c) // strings and numbers always encode
+	s.deflate.Close()                    // into memory: no error
 	return b.Bytes()
 }
 
@@ -489,13 +496,13 @@ func (s *scopeStore) put(id int64, was, now *sourcefacts.FileScope, deps []int32
 		var st *sql.Stmt
 		var res sql.Result
 		if st, err = s.stmt(`INSERT INTO scope_files (path, language, scope, imports, contrib, deps) VALUES (?, ?, ?, ?, ?, x'')`); err == nil {
-			if res, err = st.ExecContext(s.ctx, now.Path, now.Language, now.Scope, encodeImports(now.Imports), encodeContribution(*now)); err == nil {
+			if res, err = st.ExecContext(s.ctx, now.Path, now.Language, now.Scope, encodeImports(now.Imports), s.encodeContribution(*now)); err == nil {
 				id, err = res.LastInsertId()
 			}
 		}
 	default:
 		err = s.exec(`UPDATE scope_files SET language = ?, scope = ?, imports = ?, contrib = ? WHERE id = ?`,
-			now.Language, now.Scope, encodeImports(now.Imports), encodeContribution(*now), id)
+			now.Language, now.Scope, encodeImports(now.Imports), s.encodeContribution(*now), id)
 	}
 	if err != nil {
 		return 0, err
