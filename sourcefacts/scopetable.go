@@ -487,22 +487,35 @@ func LearnOffset(root, lang string, t ScopeTable) ImportOffset {
 			cands = append(slices.Clip(cands), "")
 		}
 		for _, k := range cands {
-			var o ImportOffset
-			switch {
-			case k == m:
-			case strings.HasSuffix(k, m):
-				o.Strip = k[:len(k)-len(m)]
-			case strings.HasSuffix(m, k):
-				o.Add = m[:len(m)-len(k)]
-			default:
-				continue
+			if o, ok := vote(root, lang, im.B, m, k, scopes[k]); ok {
+				votes[o] += im.N
 			}
-			if qualifierName(scopes[k], root) != lastName(im.B, lang) {
-				continue
-			}
-			votes[o] += im.N
 		}
 	}
+	return bestOffset(votes)
+}
+
+// vote is the offset an import of path p (slash-led: m) of lang votes
+// for with the scope at slash-led path k (key its scope key), if it votes:
+// one path ends with the other, and the scope has the name the import
+// binds.
+func vote(root, lang, p, m, k, key string) (ImportOffset, bool) {
+	var o ImportOffset
+	switch {
+	case k == m:
+	case strings.HasSuffix(k, m):
+		o.Strip = k[:len(k)-len(m)]
+	case strings.HasSuffix(m, k):
+		o.Add = m[:len(m)-len(k)]
+	default:
+		return o, false
+	}
+	return o, qualifierName(key, root) == lastName(p, lang)
+}
+
+// bestOffset is the offset of the most votes, the shortest of equals, the
+// least of those.
+func bestOffset(votes map[ImportOffset]int) ImportOffset {
 	var best ImportOffset
 	n := 0
 	for o, v := range votes {

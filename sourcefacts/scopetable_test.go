@@ -1,7 +1,6 @@
 package sourcefacts
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,7 +11,7 @@ import (
 )
 
 // naiveOffset is LearnOffset as first written: every import against
-// every scope.
+// every scope (a vote and the choice among the votes are LearnOffset's).
 func naiveOffset(root, lang string, t ScopeTable) ImportOffset {
 	scopes := map[string]string{}
 	for _, e := range t.Entries(entryGoPackage) {
@@ -32,31 +31,12 @@ func naiveOffset(root, lang string, t ScopeTable) ImportOffset {
 			m = "/" + strings.ReplaceAll(im.B, ".", "/")
 		}
 		for k, key := range scopes {
-			var o ImportOffset
-			switch {
-			case k == m:
-			case strings.HasSuffix(k, m):
-				o.Strip = k[:len(k)-len(m)]
-			case strings.HasSuffix(m, k):
-				o.Add = m[:len(m)-len(k)]
-			default:
-				continue
+			if o, ok := vote(root, lang, im.B, m, k, key); ok {
+				votes[o] += im.N
 			}
-			if qualifierName(key, root) != lastName(im.B, lang) {
-				continue
-			}
-			votes[o] += im.N
 		}
 	}
-	var best ImportOffset
-	n := 0
-	for o, v := range votes {
-		if v > n || v == n && len(o.Add)+len(o.Strip) < len(best.Add)+len(best.Strip) ||
-			v == n && len(o.Add)+len(o.Strip) == len(best.Add)+len(best.Strip) && cmp.Or(cmp.Compare(o.Add, best.Add), cmp.Compare(o.Strip, best.Strip)) < 0 {
-			best, n = o, v
-		}
-	}
-	return best
+	return bestOffset(votes)
 }
 
 // TestLearnOffsetCountsTheVotesOfEveryScope: the offset learnt through
