@@ -240,13 +240,7 @@ func TestAnUpdateResolvesAgainExactlyTheFilesAnEditCanChange(t *testing.T) {
 // rows, sorted.
 func scopeTables(t *testing.T, dir string, gen int64) map[string][]string {
 	t.Helper()
-	names := dirFiles(t, dir, func(n string) bool {
-		return strings.HasPrefix(n, fmt.Sprintf("search-g%d-", gen)) && strings.HasSuffix(n, ".sqlite") && !strings.Contains(n, ".tmp")
-	})
-	if len(names) != 1 {
-		t.Fatalf("search indexes of generation %d: %v", gen, names)
-	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, names[0])+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, indexFileOf(t, dir, gen))+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,4 +288,73 @@ func scopeTables(t *testing.T, dir string, gen int64) map[string][]string {
 		slices.Sort(out[table])
 	}
 	return out
+}
+
+// TestScopeTablesThatAreNotWholeAreRebuiltByAnUpdate: an earlier index
+// whose scope tables are not marked complete, or hold fewer files than it
+// has documents for, is updated by resolving every file again (and
+// rewriting the tables), never from what they hold; the result is a fresh
+// build's.
+func TestScopeTablesThatAreNotWholeAreRebuiltByAnUpdate(t *testing.T) {
+	for _, damage := range []string{
+		`DELETE FROM scope_meta WHERE k = 'complete'`,
+		`DELETE FROM scope_files WHERE path = 'lib/base.go'`,
+	} {
+		t.Run(damage, func(t *testing.T) {
+			root, dir := t.TempDir(), t.TempDir()
+			writeTree(t, root, callTree())
+			opts := project.Options{DBPath: filepath.Join(dir, "kb.sqlite")}
+			ctx := context.Background()
+			p, err := project.Open(ctx, root, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gen := p.Snapshot().Generation
+			p.Close()
+			db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, indexFileOf(t, dir, gen)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res, err := db.Exec(damage); err != nil {
+				t.Fatal(err)
+			} else if n, _ := res.RowsAffected(); n != 1 {
+				t.Fatalf("%s: %d rows", damage, n)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			editFile(t, filepath.Join(root, "lib/lib.go"), "return 1", "return 2")
+			p, err = project.Open(ctx, root, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, id := p.Stats(), p.Snapshot()
+			p.Close()
+			if st.DerivedFrom == 0 || st.IndexResolved != st.Files || st.IndexFiles != 1 {
+				t.Errorf("derived from g%d resolving %d of %d files, writing %d: want derived, every file resolved, 1 written", st.DerivedFrom, st.IndexResolved, st.Files, st.IndexFiles)
+			}
+			derived := scopeTables(t, dir, id.Generation)
+			removeIndexFiles(t, dir)
+			p, err = project.Open(ctx, root, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Close()
+			if diff := cmp.Diff(scopeTables(t, dir, id.Generation), derived); diff != "" {
+				t.Errorf("the scope tables differ from a fresh build's (-built +derived):\n%s", diff)
+			}
+		})
+	}
+}
+
+// indexFileOf is the name of the search index of generation gen in dir.
+func indexFileOf(t *testing.T, dir string, gen int64) string {
+	t.Helper()
+	names := dirFiles(t, dir, func(n string) bool {
+		return strings.HasPrefix(n, fmt.Sprintf("search-g%d-", gen)) && strings.HasSuffix(n, ".sqlite") && !strings.Contains(n, ".tmp")
+	})
+	if len(names) != 1 {
+		t.Fatalf("search indexes of generation %d: %v", gen, names)
+	}
+	return names[0]
 }

@@ -41,8 +41,9 @@ type indexPlan struct {
 
 // planIndex resolves the files of the snapshot that need it and keeps the
 // scopes in the search index (tx) current: with update, from the scopes
-// recorded there if they are complete, else (and for a build) the whole
-// tree. old are the versions recorded for the files' documents.
+// recorded there if they are complete (and hold as many files as old),
+// else (and for a build) the whole tree. old are the versions recorded
+// for the files' documents.
 func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, tx *sql.Tx, old map[string]string, update bool) (indexPlan, error) {
 	ss, err := openScopeStore(ctx, tx)
 	if err != nil {
@@ -50,7 +51,7 @@ func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []sto
 	}
 	defer ss.close()
 	if update {
-		complete, err := ss.complete()
+		complete, err := ss.complete(len(old))
 		if err != nil {
 			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 		}

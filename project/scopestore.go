@@ -128,11 +128,11 @@ func (s *scopeStore) close() {
 }
 
 // complete reports whether the tables hold every file of the index's
-// snapshot (see reset and finish).
-func (s *scopeStore) complete() (bool, error) {
-	var n int
-	err := s.tx.QueryRowContext(s.ctx, `SELECT count(*) FROM scope_meta WHERE k = 'complete'`).Scan(&n)
-	return n == 1, err
+// snapshot (see reset and finish), files of them.
+func (s *scopeStore) complete(files int) (bool, error) {
+	var done, n int
+	err := s.tx.QueryRowContext(s.ctx, `SELECT (SELECT count(*) FROM scope_meta WHERE k = 'complete'), (SELECT count(*) FROM scope_files)`).Scan(&done, &n)
+	return done == 1 && n == files, err
 }
 
 // stmt is the prepared statement of q.

@@ -17,7 +17,9 @@ mutant "a base of another embedder is updated" project/incremental.go 's|if ok \
 # differently: break the dependency tracking and a derived index differs
 # from a fresh build, or resolves more than it must.
 mutant "an edit's new state goes unnoticed" project/resolve.go 's#if v, ok := old\[f.Path\]; !ok || versionState(v) != stateVersion(f) {#if _, ok := old[f.Path]; !ok {#' $I
-mutant "every update resolves the whole tree" project/scopestore.go 's|	return n == 1, err|	return false, err|' $X
+mutant "every update resolves the whole tree" project/scopestore.go 's|	return done == 1 \&\& n == files, err|	return false, err|' $X
+mutant "scope tables not marked complete are trusted" project/scopestore.go 's|	return done == 1 \&\& n == files, err|	return n == files, err|' ./project -run TestScopeTablesThatAreNotWholeAreRebuiltByAnUpdate
+mutant "scope tables that lack a file are trusted" project/scopestore.go 's|	return done == 1 \&\& n == files, err|	return done == 1, err|' ./project -run TestScopeTablesThatAreNotWholeAreRebuiltByAnUpdate
 mutant "no lookup is recorded" sourcefacts/scopes.go 's|		s.rec\[k\] = struct{}{}|		_ = k|' $X
 mutant "definition lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'd', A: scope, B: typ, C: name})||" $X
 mutant "a definition's file lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'c', A: p})||" $X
