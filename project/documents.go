@@ -40,11 +40,12 @@ func treeScopes(files []*sourcefacts.FileFacts) *sourcefacts.Scopes {
 }
 
 // fileDocuments appends the documents of f (see Documents), whose file
-// last changed in generation changed, to docs; scopes indexes the whole
-// tree f is part of.
+// last changed in generation changed, to docs; scopes resolves calls over
+// the whole tree f is part of (the only thing of other files the
+// documents depend on).
 func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, f *sourcefacts.FileFacts, changed int64) []retrieval.Document {
 	base := len(docs)
-	scope := scopes.Of(f.Provenance.Path)
+	scope := sourcefacts.ScopeOf(f)
 	nth := map[string]int{} // qualified name -> definitions seen in this file
 	for i, s := range f.Symbols {
 		q := qualifiedName(s)

@@ -17,7 +17,6 @@ import (
 
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/embedded"
-	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
 )
 
@@ -60,27 +59,46 @@ import (
 // earlier index passed it when it was sealed, and what the update wrote is
 // SQLite's own committed, checkpointed transaction.
 
-// fileVersion is the version recorded for f's documents in a search index:
-// a hash of every FileState field the facts of the file depend on and of
-// its documents docs themselves (JSON), which also depend on other files
-// (calls resolved across the tree, Documents). Any change of bytes,
-// extraction, status, provenance or of what the file's calls resolve to
-// changes it.
-func fileVersion(f store.FileState, docs []retrieval.Document) string {
+// stateVersion is the version of f's state: a hash of every FileState
+// field the facts of the file depend on. Any change of bytes, extraction,
+// status or provenance changes it. An update reads again the facts of the
+// files whose state differs from the one their documents were made from
+// (versionState).
+func stateVersion(f store.FileState) string {
 	h := xxhash.New()
-	for _, s := range []string{
-		f.Hash.String(), strconv.FormatInt(f.FileGeneration, 10), strconv.FormatInt(f.ParseGeneration, 10),
-		strconv.FormatInt(f.PublishedIn, 10), f.Status, strconv.FormatBool(f.Dirty), f.Error, f.Parser,
-		f.Grammar, f.GrammarVersion, f.Extractor, strconv.Itoa(f.SchemaVersion), f.Language,
-		strconv.FormatBool(f.Test), f.Package, f.LanguageBy,
-	} {
+	var num [24]byte
+	for _, n := range [...]int64{int64(f.Hash.XXH64), f.Hash.Len, f.FileGeneration, f.ParseGeneration, f.PublishedIn, int64(f.SchemaVersion)} {
+		h.Write(strconv.AppendInt(num[:0], n, 10))
+		h.Write([]byte{0})
+	}
+	for _, b := range [...]bool{f.Dirty, f.Test} {
+		h.Write(strconv.AppendBool(num[:0], b))
+		h.Write([]byte{0})
+	}
+	for _, s := range [...]string{f.Status, f.Error, f.Parser, f.Grammar, f.GrammarVersion, f.Extractor, f.Language, f.Role, f.Package, f.LanguageBy} {
 		h.WriteString(s)
 		h.Write([]byte{0})
 	}
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// fileVersion is the version recorded for f's documents in a search index:
+// its state (stateVersion), "." and a hash of its documents docs (JSON),
+// which also depend on other files (calls resolved across the tree,
+// Documents). Any change of the state or of what the file's calls resolve
+// to changes it.
+func fileVersion(f store.FileState, docs []retrieval.Document) string {
+	h := xxhash.New()
 	// Documents are plain strings, numbers and maps: they always encode,
 	// maps in key order.
 	json.NewEncoder(h).Encode(docs)
-	return strconv.FormatUint(h.Sum64(), 16)
+	return stateVersion(f) + "." + strconv.FormatUint(h.Sum64(), 16)
+}
+
+// versionState is the state (stateVersion) a fileVersion v was made from.
+func versionState(v string) string {
+	s, _, _ := strings.Cut(v, ".")
+	return s
 }
 
 // indexBuild says how a search index was come by: reused as it was, built
@@ -89,6 +107,10 @@ type indexBuild struct {
 	Reused bool
 	From   int64 // the generation whose index was updated; 0 when built whole
 	Files  int   // files whose documents were written (or removed)
+	// Changed counts the files whose facts changed (all of them for a
+	// build), Resolved the files whose calls were resolved (the changed
+	// ones and those whose resolution depends on what they define).
+	Changed, Resolved int
 }
 
 // indexWriter is where a build or update writes: the embedded file and,
@@ -112,64 +134,38 @@ func writerOf(b retrieval.Backend) (indexWriter, error) {
 }
 
 // fillIndex brings the search index ix, whose files had the versions old
-// (path → fileVersion; empty for a new file), to the snapshot's files: the
-// documents of every file whose version differs are replaced and those of
-// the files no longer in the snapshot removed, in batches of about
-// buildBatch documents. With oneTx everything is one transaction, else each
-// batch is. It reports phase progress in files, and returns how many files
-// it wrote and whether the (last) transaction committed.
-func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, ix indexWriter, old map[string]string, oneTx bool, phase string) (int, bool, error) {
-	// Calls resolve across the tree (Documents): every file's facts are
-	// read, and a file's documents made, to see whether they changed.
-	facts := make([]*sourcefacts.FileFacts, len(files))
-	for i, f := range files {
-		r, err := sn.Facts(ctx, f.Path)
-		if err != nil {
-			return 0, false, fmt.Errorf("facts of %s: %w", f.Path, err)
-		}
-		facts[i] = r.Facts
-	}
-	scopes := treeScopes(facts)
-	type fileDocs struct {
-		path, version string
-		docs          []retrieval.Document
-	}
-	var todo []fileDocs
-	present := make(map[string]bool, len(files))
-	for i, f := range files {
-		present[f.Path] = true
-		docs := fileDocuments(nil, scopes, facts[i], f.PublishedIn)
-		if v := fileVersion(f, docs); old[f.Path] != v {
-			todo = append(todo, fileDocs{f.Path, v, docs})
-		}
-	}
-	facts, scopes = nil, nil
-	var gone []string
-	for path := range old {
-		if !present[path] {
-			gone = append(gone, path)
-		}
-	}
-	slices.Sort(gone)
-	total := len(todo) + len(gone)
-	report := func(done int) {
-		if p.opts.Progress != nil {
-			p.opts.Progress(Progress{Phase: phase, Done: done, Total: total})
-		}
-	}
-	report(0)
+// (path → fileVersion; empty for a new file), to the snapshot's files:
+// the files planIndex resolves (with update, the changed ones and their
+// dependents; else all) have their documents replaced where their version
+// differs, and those of the files no longer in the snapshot are removed,
+// in batches of about buildBatch documents. With oneTx everything is one
+// transaction, else each batch is (the scope tables are written in the
+// first). It reports phase progress in files, and returns what it wrote
+// and whether the (last) transaction committed.
+func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, ix indexWriter, old map[string]string, update, oneTx bool, phase string) (indexBuild, bool, error) {
 	w, err := ix.primary.BeginWrite(ctx)
 	if err != nil {
-		return 0, false, err
+		return indexBuild{}, false, err
 	}
 	defer func() {
 		if w != nil {
 			w.Rollback() // after Commit: ErrWriterDone, nothing to undo
 		}
 	}()
-	written := 0
+	plan, err := p.planIndex(ctx, sn, files, w.Tx(), old, update)
+	if err != nil {
+		return indexBuild{}, false, err
+	}
+	how := indexBuild{Changed: plan.changed, Resolved: plan.resolved}
+	total := len(plan.todo) + len(plan.gone)
+	report := func(done int) {
+		if p.opts.Progress != nil {
+			p.opts.Progress(Progress{Phase: phase, Done: done, Total: total})
+		}
+	}
+	report(0)
 	versions := map[string]string{}
-	for _, path := range gone {
+	for _, path := range plan.gone {
 		versions[path] = ""
 	}
 	var docs []retrieval.Document
@@ -189,8 +185,8 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 				return fmt.Errorf("project: chroma upsert: %w", err)
 			}
 		}
-		written += len(versions)
-		report(written)
+		how.Files += len(versions)
+		report(how.Files)
 		docs, versions = nil, map[string]string{}
 		if oneTx {
 			return nil
@@ -201,22 +197,22 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 		w, err = ix.primary.BeginWrite(ctx)
 		return err
 	}
-	for _, f := range todo {
+	for _, f := range plan.todo {
 		docs = append(docs, f.docs...)
 		versions[f.path] = f.version
 		if len(docs) >= buildBatch {
 			if err := flush(); err != nil {
-				return written, false, err
+				return how, false, err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return written, false, err
+		return how, false, err
 	}
 	if err := w.Commit(); err != nil {
-		return written, false, err
+		return how, false, err
 	}
-	return written, true, nil
+	return how, true, nil
 }
 
 // errNoBase: there is no earlier search index to derive from.
@@ -308,14 +304,16 @@ func (p *Project) deriveSearchIndex(ctx context.Context, sn *store.Snapshot, fil
 		}
 		n, err := p.deriveInPlace(ctx, sn, files, c.path, searchPath, current, vectors)
 		l.unlock()
-		return indexBuild{From: c.gen, Files: n}, err
+		n.From = c.gen
+		return n, err
 	}
 	for _, c := range cands {
 		n, err := p.deriveFromCopy(ctx, sn, files, c.path, searchPath, current, vectors)
 		if errors.Is(err, errNoBase) {
 			continue
 		}
-		return indexBuild{From: c.gen, Files: n}, err
+		n.From = c.gen
+		return n, err
 	}
 	return indexBuild{}, errNoBase
 }
@@ -335,14 +333,14 @@ func newIndexTemp(searchPath string) (string, error) {
 // exclusive lock on, into searchPath's: renamed to a temporary name, updated
 // in one transaction, sealed and renamed to searchPath. If the update fails
 // before its commit, base gets its name back.
-func (p *Project) deriveInPlace(ctx context.Context, sn *store.Snapshot, files []store.FileState, base, searchPath string, current map[string]string, vectors bool) (int, error) {
+func (p *Project) deriveInPlace(ctx context.Context, sn *store.Snapshot, files []store.FileState, base, searchPath string, current map[string]string, vectors bool) (indexBuild, error) {
 	tmp, err := newIndexTemp(searchPath)
 	if err != nil {
-		return 0, err
+		return indexBuild{}, err
 	}
 	if err := os.Rename(base, tmp); err != nil {
 		os.Remove(tmp)
-		return 0, err
+		return indexBuild{}, err
 	}
 	// The -wal and -shm of a file no one has open hold nothing
 	// (usableBase); the temporary name gets its own.
@@ -374,19 +372,19 @@ func (p *Project) deriveInPlace(ctx context.Context, sn *store.Snapshot, files [
 // deriveFromCopy copies the index file base (held under a shared lock while
 // it is copied) to a temporary file and updates the copy into searchPath's.
 // errNoBase if base is gone or unusable.
-func (p *Project) deriveFromCopy(ctx context.Context, sn *store.Snapshot, files []store.FileState, base, searchPath string, current map[string]string, vectors bool) (int, error) {
+func (p *Project) deriveFromCopy(ctx context.Context, sn *store.Snapshot, files []store.FileState, base, searchPath string, current map[string]string, vectors bool) (indexBuild, error) {
 	sl, err := lockShared(base)
 	if err != nil {
-		return 0, errNoBase
+		return indexBuild{}, errNoBase
 	}
 	if !usableBase(base) {
 		sl.unlock()
-		return 0, errNoBase
+		return indexBuild{}, errNoBase
 	}
 	tmp, err := newIndexTemp(searchPath)
 	if err != nil {
 		sl.unlock()
-		return 0, err
+		return indexBuild{}, err
 	}
 	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
 	defer lock.unlock()
@@ -394,7 +392,7 @@ func (p *Project) deriveFromCopy(ctx context.Context, sn *store.Snapshot, files 
 	sl.unlock()
 	if err != nil {
 		removeIndexFiles(tmp)
-		return 0, err
+		return indexBuild{}, err
 	}
 	n, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, updateCopy)
 	if err != nil {
@@ -443,13 +441,13 @@ const (
 )
 
 // writeIndexFile opens the search index file at tmp, brings it to the
-// snapshot (fillIndex: from the files' versions recorded in it, or from
-// nothing with writeWhole) and closes and seals it. It returns the files
-// written and whether the (last) transaction committed.
-func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors bool, how indexWrite) (n int, committed bool, err error) {
+// snapshot (fillIndex: from the files' versions and scopes recorded in it,
+// or from nothing with writeWhole) and closes and seals it. It returns
+// what it wrote and whether the (last) transaction committed.
+func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors bool, how indexWrite) (n indexBuild, committed bool, err error) {
 	b, err := p.openBackend(ctx, tmp, current, vectors, embedded.WithUnsyncedWrites()) // sealIndexFile syncs
 	if err != nil {
-		return 0, false, asCorrupt(err)
+		return indexBuild{}, false, asCorrupt(err)
 	}
 	ix, err := writerOf(b)
 	var old map[string]string
@@ -459,7 +457,7 @@ func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files 
 		old, err = ix.primary.SourceVersions(ctx)
 	}
 	if err == nil {
-		n, committed, err = p.fillIndex(ctx, sn, files, ix, old, how == updateInPlace, phase)
+		n, committed, err = p.fillIndex(ctx, sn, files, ix, old, how != writeWhole, how == updateInPlace, phase)
 	}
 	if cerr := b.Close(); err == nil {
 		err = cerr

@@ -115,9 +115,16 @@ type Stats struct {
 	// DerivedFrom is the generation whose search index this snapshot's was
 	// updated from (only the files that differ rewritten); 0 when it was
 	// built whole or Reused. IndexFiles counts the files whose documents
-	// the build or update wrote or removed (0 with Reused).
-	DerivedFrom int64
-	IndexFiles  int
+	// the build or update wrote or removed (0 with Reused); IndexChanged
+	// the files whose facts changed since the index it was derived from
+	// (new, edited or gone; every file for a build), IndexResolved the
+	// files whose calls it resolved: the changed ones still present and
+	// those whose calls resolve through what the changed files define or
+	// defined (a file that calls a deleted function is resolved again,
+	// and written if its documents changed).
+	DerivedFrom                 int64
+	IndexFiles                  int
+	IndexChanged, IndexResolved int
 }
 
 // Project is one source tree's knowledge base, current snapshot and search
@@ -432,6 +439,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	stats.Build, stats.Reused, stats.DerivedFrom, stats.IndexFiles = time.Since(t), how.Reused, how.From, how.Files
+	stats.IndexChanged, stats.IndexResolved = how.Changed, how.Resolved
 	if p.opts.Progress != nil {
 		p.opts.Progress(Progress{Phase: PhaseDone, Done: len(files), Total: len(files)})
 	}

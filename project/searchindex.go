@@ -129,8 +129,7 @@ func (p *Project) openIndexOnce(ctx context.Context, sn *store.Snapshot, id stor
 		}
 	}
 	if errors.Is(err, errNoBase) || errors.Is(err, ErrCorruptIndex) {
-		how = indexBuild{Files: len(files)}
-		err = p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors)
+		how, err = p.buildSearchIndex(ctx, sn, files, searchPath, current, vectors)
 	}
 	if err != nil {
 		verb := "build"
@@ -162,18 +161,19 @@ func (p *Project) openIndexOnce(ctx context.Context, sn *store.Snapshot, id stor
 
 // buildSearchIndex writes the search index of the snapshot's files to
 // searchPath, whole; see openIndex. On failure nothing is left behind.
-func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, searchPath string, current map[string]string, vectors bool) error {
+func (p *Project) buildSearchIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, searchPath string, current map[string]string, vectors bool) (indexBuild, error) {
 	tmp, err := newIndexTemp(searchPath)
 	if err != nil {
-		return err
+		return indexBuild{}, err
 	}
 	lock, _ := tryLockExclusive(tmp) // keeps removeStaleTemps off it
 	defer lock.unlock()
-	if _, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole); err != nil {
+	how, _, err := p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole)
+	if err != nil {
 		removeIndexFiles(tmp)
-		return err
+		return how, err
 	}
-	return publishIndex(tmp, searchPath)
+	return how, publishIndex(tmp, searchPath)
 }
 
 // openIndexFile opens an existing search index file under a shared lock;
@@ -296,8 +296,10 @@ const searchIndexPrefix = "search-g"
 // 3: Role. 4: Text holds the names a definition calls and references
 // (Documents). 5: how calls resolve (Ref.Via, Scope, Type; Metadata scope
 // and module). 6: the compact embedded schema (version 5) and the files'
-// versions (fileVersion) that incremental updates compare.
-const indexFormat = "f6"
+// versions (fileVersion) that incremental updates compare. 7: the tree's
+// scopes and each file's lookups (scopeStore), so that an update resolves
+// only the files an edit can change.
+const indexFormat = "f7"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

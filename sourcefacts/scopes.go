@@ -1,10 +1,7 @@
 package sourcefacts
 
 import (
-	"cmp"
-	"maps"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,38 +28,13 @@ import (
 // name the import path binds. Relative imports (Python's leading dots,
 // JavaScript's ./ and ../) are resolved from the importing file.
 type Scopes struct {
-	root     string             // base name of the tree's root directory ("" if unknown)
-	of       map[string]string  // file path -> scope key
-	names    map[string]string  // scope key -> the name a qualifier uses for it
-	defs     map[defKey]defInfo // every definition, by scope, type and name
-	goDirs   map[string]string  // "/dir" ("" at the root) -> key of its importable package
-	goOff    offset
-	pyMods   map[string]string // "/module/path" ("" a root __init__.py) -> key
-	pyOff    offset
-	jsMods   map[string]string // path without extension -> key
-	javaPkgs map[string]bool
-	rsMods   map[string]string // path without .rs (mod.rs: its directory) -> key
-	rsRoots  []string          // directories holding a lib.rs or main.rs
-	fields   map[defKey][]embedded
-	goVotes  map[string]int // "/dir\x00key" -> non-test files of the directory declaring that package
-}
-
-type defKey struct{ scope, typ, name string }
-
-// defInfo is what following a path needs of a definition: its kind, the
-// type its declaration writes (Symbol.Type) and its file (whose imports
-// qualify that type).
-type defInfo struct {
-	kind, typ string
-	file      *FileFacts
+	root string     // base name of the tree's root directory ("" if unknown)
+	t    ScopeTable // the tree's definitions, modules and imports
+	rec  ScopeKeys  // when not nil, every lookup made in t (Recording)
 }
 
 // embedded is a Go struct's embedded field: its type, in scope.
 type embedded struct{ scope, typ string }
-
-// offset maps an import path to a scope: "/" + path = add + rest and the
-// key's path = strip + rest.
-type offset struct{ strip, add string }
 
 // CallTarget is where a call's callee is, across the tree.
 type CallTarget struct {
@@ -79,177 +51,127 @@ type CallTarget struct {
 	Type string
 }
 
-// NewScopes indexes files, every file of one tree; root is the tree's
-// root directory (its base name places a Python package at the root),
-// "" if unknown.
+// NewScopes indexes files, every file of one tree, in memory; root is
+// the tree's root directory (its base name places a Python package at the
+// root), "" if unknown. Where files declare the same name in one scope,
+// the file whose path is least declares it.
 func NewScopes(root string, files []*FileFacts) *Scopes {
-	s := &Scopes{of: map[string]string{}, names: map[string]string{}, defs: map[defKey]defInfo{}, goDirs: map[string]string{},
-		pyMods: map[string]string{}, jsMods: map[string]string{}, javaPkgs: map[string]bool{}, rsMods: map[string]string{},
-		fields: map[defKey][]embedded{}}
-	if root != "" {
-		s.root = path.Base(strings.ReplaceAll(root, "\\", "/"))
-	}
-	s.goVotes = map[string]int{}
-	for _, f := range files {
-		s.place(f)
-	}
-	// A directory's importable package is the one most of its non-test
-	// files declare (not a `package main` tool beside it, say).
-	best := map[string]int{}
-	for _, dk := range slices.Sorted(maps.Keys(s.goVotes)) {
-		dir, key, _ := strings.Cut(dk, "\x00")
-		if n := s.goVotes[dk]; n > best[dir] {
-			best[dir], s.goDirs[dir] = n, key
-		}
-	}
-	for _, f := range files {
-		key := s.of[f.Provenance.Path]
-		for _, y := range f.Symbols {
-			typ := y.Receiver
-			if typ == "" {
-				typ = y.Container
-			}
-			if k := (defKey{key, typ, y.Name}); s.defs[k].file == nil {
-				s.defs[k] = defInfo{kind: y.Kind, typ: y.Type, file: f}
-			}
-			if f.Language == LangGo && y.Kind == KindField && y.Container != "" {
-				if e, ok := s.goEmbedded(f, y); ok {
-					k := defKey{key, "", y.Container}
-					s.fields[k] = append(s.fields[k], e)
-				}
-			}
-		}
-	}
-	s.goOff = s.learn(files, LangGo, s.goDirs)
-	s.pyOff = s.learn(files, LangPython, s.pyMods)
-	return s
+	return NewScopesOver(root, newMemTable(rootBase(root), files))
 }
 
-// place records f's scope.
-func (s *Scopes) place(f *FileFacts) {
-	p := f.Provenance.Path
-	dir := path.Dir(p)
-	slashDir := "/" + dir
-	if dir == "." {
-		slashDir = ""
-	}
-	var key, name string
-	switch f.Language {
-	case LangGo:
-		if f.Package == "" {
-			return
-		}
-		key, name = "go:"+dir+":"+f.Package, f.Package
-		if !strings.HasSuffix(f.Package, "_test") {
-			s.goVotes[slashDir+"\x00"+key]++
-		}
-	case LangPython:
-		mod := strings.TrimSuffix(p, path.Ext(p))
-		if path.Base(mod) == "__init__" {
-			mod = path.Dir(mod)
-		}
-		slashMod := "/" + mod
-		if mod == "." {
-			slashMod, mod = "", "."
-		}
-		key, name = "py:"+mod, path.Base(mod)
-		if mod == "." {
-			name = s.root
-		}
-		s.pyMods[slashMod] = key
-	case LangJavaScript, LangTypeScript:
-		mod := strings.TrimSuffix(p, path.Ext(p))
-		key, name = "js:"+mod, path.Base(mod)
-		if name == "index" && dir != "." {
-			name = path.Base(dir)
-		}
-		s.jsMods[mod] = key
-	case LangJava:
-		pkg := f.Package
-		if pkg == "" {
-			pkg = "." + dir // the default package, per directory
-		}
-		key, name = "java:"+pkg, pkg[strings.LastIndexByte(pkg, '.')+1:]
-		s.javaPkgs[pkg] = true
-	case LangCPP:
-		// Classes are looked up across the tree: #include binds no
-		// name, and a namespace is no file.
-		key = "cpp:"
-	case LangRust:
-		mod := strings.TrimSuffix(p, ".rs")
-		switch path.Base(mod) {
-		case "mod":
-			mod = path.Dir(mod)
-		case "lib", "main":
-			s.rsRoots = append(s.rsRoots, dir)
-			mod = dir
-		}
-		key, name = "rs:"+mod, path.Base(mod)
-		s.rsMods[mod] = key
-	default:
-		return
-	}
-	s.of[p] = key
-	s.names[key] = name
+// NewScopesOver resolves calls over table t, the scopes of one tree
+// rooted at root (see NewScopes) kept elsewhere.
+func NewScopesOver(root string, t ScopeTable) *Scopes {
+	return &Scopes{root: rootBase(root), t: t}
 }
+
+// RootBase is the name a tree's root directory gives a Python package at
+// its root (the root's base name; "" if root is ""), as LearnOffset wants
+// it.
+func RootBase(root string) string { return rootBase(root) }
+
+func rootBase(root string) string {
+	if root == "" {
+		return ""
+	}
+	return path.Base(strings.ReplaceAll(root, "\\", "/"))
+}
+
+// Recording is s recording in keys every lookup that resolution makes in
+// the tree's table (see ScopeKey): the answer of a later resolution of the
+// same file's calls is the same as long as ScopeValue of none of them
+// changes. The Scopes returned must not be used concurrently.
+func (s *Scopes) Recording(keys ScopeKeys) *Scopes {
+	return &Scopes{root: s.root, t: s.t, rec: keys}
+}
+
+// Table is the table s resolves over.
+func (s *Scopes) Table() ScopeTable { return s.t }
 
 // Of is the scope key of the file at path p ("" if it has none).
-func (s *Scopes) Of(p string) string { return s.of[p] }
+func (s *Scopes) Of(p string) string {
+	f, _ := s.t.File(p)
+	return f.Scope
+}
+
+// ScopeOf is the scope key of f (what Scopes.Of says of its path).
+func ScopeOf(f *FileFacts) string {
+	key, _ := place(f)
+	return key
+}
 
 // Name is the name a qualifier uses for scope key: a Go package's name,
 // a module's or package's last name.
-func (s *Scopes) Name(key string) string { return s.names[key] }
+func (s *Scopes) Name(key string) string { return qualifierName(key, s.root) }
 
-// learn finds the offset between the absolute imports of files of lang
-// and the tree's scopes (see Scopes).
-func (s *Scopes) learn(files []*FileFacts, lang string, scopes map[string]string) offset {
-	votes := map[offset]int{}
-	for _, f := range files {
-		if f.Language != lang {
+// The lookups resolution makes in the table, each recorded.
+
+func (s *Scopes) look(k ScopeKey) {
+	if s.rec != nil {
+		s.rec[k] = struct{}{}
+	}
+}
+
+func (s *Scopes) def(scope, typ, name string) (DefAt, bool) {
+	s.look(ScopeKey{Kind: 'd', A: scope, B: typ, C: name})
+	return s.t.Def(scope, typ, name)
+}
+
+func (s *Scopes) file(p string) (ScopeFile, bool) {
+	s.look(ScopeKey{Kind: 'c', A: p})
+	return s.t.File(p)
+}
+
+func (s *Scopes) goDir(dir string) string {
+	s.look(ScopeKey{Kind: 'g', A: dir})
+	return bestGoPackage(s.t.EntriesAt(entryGoPackage, dir))
+}
+
+// registered is the scope key of module a of entry kind, "" when the
+// tree has none.
+func (s *Scopes) registered(kind, a string) string {
+	s.look(ScopeKey{Kind: 'm', A: kind, B: a})
+	if len(s.t.EntriesAt(kind, a)) == 0 {
+		return ""
+	}
+	return moduleKey(kind, a)
+}
+
+func (s *Scopes) offset(lang string) ImportOffset {
+	s.look(ScopeKey{Kind: 'o', A: lang})
+	return s.t.Offset(lang)
+}
+
+func (s *Scopes) rustRoots() []string {
+	s.look(ScopeKey{Kind: 'R'})
+	return rustRoots(s.t)
+}
+
+// embeddedOf are the types struct typ of scope embeds, in scope: a
+// qualified one through its file's imports, in the tree (others are not
+// followed).
+func (s *Scopes) embeddedOf(scope, typ string) []embedded {
+	s.look(ScopeKey{Kind: 'e', A: scope, B: typ})
+	var out []embedded
+	for _, fa := range s.t.Fields(scope, typ) {
+		if fa.Qual == "" {
+			out = append(out, embedded{scope: scope, typ: fa.Name})
+			continue
+		}
+		f, ok := s.file(fa.Path)
+		if !ok {
 			continue
 		}
 		for _, im := range f.Imports {
-			m := "/" + strings.ReplaceAll(im.Path, ".", "/")
-			if lang == LangGo {
-				m = "/" + im.Path
-			} else if strings.HasPrefix(im.Path, ".") {
-				continue // relative: resolved from the file
-			}
-			for k, key := range scopes {
-				var o offset
-				switch {
-				case k == m:
-				case strings.HasSuffix(k, m):
-					o.strip = k[:len(k)-len(m)]
-				case strings.HasSuffix(m, k): // also the root ("")
-					o.add = m[:len(m)-len(k)]
-				default:
-					continue
+			if im.Alias == fa.Qual || im.Alias == "" && GoPackageName(im.Path) == fa.Qual {
+				if k, _, ext := s.module(f, im.Path, ""); !ext {
+					out = append(out, embedded{scope: k, typ: fa.Name})
+					break
 				}
-				if s.names[key] != lastName(im.Path, lang) {
-					continue
-				}
-				votes[o]++
 			}
 		}
 	}
-	var best offset
-	n := 0
-	for o, v := range votes {
-		if v > n || v == n && len(o.add)+len(o.strip) < len(best.add)+len(best.strip) ||
-			v == n && len(o.add)+len(o.strip) == len(best.add)+len(best.strip) && cmp.Or(cmp.Compare(o.add, best.add), cmp.Compare(o.strip, best.strip)) < 0 {
-			best, n = o, v
-		}
-	}
-	return best
-}
-
-// lastName is the name an import path binds by default.
-func lastName(p, lang string) string {
-	if lang == LangGo {
-		return GoPackageName(p)
-	}
-	return p[strings.LastIndexByte(p, '.')+1:]
+	return out
 }
 
 // Call resolves reference r of file f.
@@ -261,26 +183,27 @@ func (s *Scopes) Call(f *FileFacts, r Reference) CallTarget {
 	default:
 		return CallTarget{}
 	}
+	c := scopeOf(f)
 	if r.Module == "" {
 		// The file's own scope, then (Go) the packages it dot-imports.
-		for _, sc := range s.ownScopes(f) {
+		for _, sc := range s.ownScopes(c) {
 			if t := s.resolve(r, sc, r.Type, false); t.Via != "" {
 				return t
 			}
 		}
-		if t := s.javaLang(f, r); t.Via != "" {
+		if t := s.javaLang(c, r); t.Via != "" {
 			return t
 		}
 		return CallTarget{}
 	}
-	scope, typ, ext := s.module(f, r.Module, r.Type)
+	scope, typ, ext := s.module(c, r.Module, r.Type)
 	return s.resolve(r, scope, typ, ext)
 }
 
 // ownScopes are the scopes an unqualified name of f may be declared in:
 // its own, and for Go those of the packages it imports with ".".
-func (s *Scopes) ownScopes(f *FileFacts) []string {
-	out := []string{s.of[f.Provenance.Path]}
+func (s *Scopes) ownScopes(f ScopeFile) []string {
+	out := []string{f.Scope}
 	if f.Language == LangGo {
 		for _, im := range f.Imports {
 			if im.Alias == "." {
@@ -297,11 +220,11 @@ func (s *Scopes) ownScopes(f *FileFacts) []string {
 // imports nor finds in its own package (String.format, Math.max) in
 // java.lang, outside the tree — unless a wildcard import could hold the
 // class.
-func (s *Scopes) javaLang(f *FileFacts, r Reference) CallTarget {
+func (s *Scopes) javaLang(f ScopeFile, r Reference) CallTarget {
 	if f.Language != LangJava || r.Type == "" || r.Path != "" || strings.Contains(r.Type, ".") {
 		return CallTarget{}
 	}
-	if _, ok := s.defs[defKey{s.of[f.Provenance.Path], "", r.Type}]; ok {
+	if _, ok := s.def(f.Scope, "", r.Type); ok {
 		return CallTarget{} // declared in the package, but not the method: by name
 	}
 	for _, im := range f.Imports {
@@ -339,24 +262,24 @@ const extScope = "ext:"
 // member finds the definition of name in type typ of scope (typ "": at
 // the top of scope), or in a type a Go struct embeds or an alias stands
 // for (depth-first, depth bounded).
-func (s *Scopes) member(scope, typ, name string, depth int) (string, string, defInfo, bool) {
-	if d, ok := s.defs[defKey{scope, typ, name}]; ok {
+func (s *Scopes) member(scope, typ, name string, depth int) (string, string, DefAt, bool) {
+	if d, ok := s.def(scope, typ, name); ok {
 		return scope, typ, d, true
 	}
 	if typ == "" || depth >= 4 {
-		return "", "", defInfo{}, false
+		return "", "", DefAt{}, false
 	}
-	if a, ok := s.defs[defKey{scope, "", typ}]; ok && a.kind == KindType && a.typ != "" {
-		if sc, t, ok := s.typeOf(a, a.typ); ok && !strings.HasPrefix(sc, extScope) {
+	if a, ok := s.def(scope, "", typ); ok && a.Kind == KindType && a.Decl != "" {
+		if sc, t, ok := s.typeOf(a, a.Decl); ok && !strings.HasPrefix(sc, extScope) {
 			return s.member(sc, t, name, depth+1) // an alias
 		}
 	}
-	for _, e := range s.fields[defKey{scope, "", typ}] {
+	for _, e := range s.embeddedOf(scope, typ) {
 		if sc, t, d, ok := s.member(e.scope, e.typ, name, depth+1); ok {
 			return sc, t, d, true
 		}
 	}
-	return "", "", defInfo{}, false
+	return "", "", DefAt{}, false
 }
 
 // follow walks path (Reference.Path's steps) from type typ of scope
@@ -370,7 +293,7 @@ func (s *Scopes) follow(scope, typ string, path []string) (string, string, bool)
 	// written in place (text, as declaration at writes it: a slice, a
 	// map, a channel) that only an element step can follow.
 	var text string
-	var at defInfo
+	var at DefAt
 	for _, step := range path {
 		if strings.HasPrefix(scope, extScope) {
 			return "", "", false
@@ -378,11 +301,11 @@ func (s *Scopes) follow(scope, typ string, path []string) (string, string, bool)
 		if step == elemStep {
 			if text == "" {
 				// A named slice, map or channel type: its definition.
-				d, ok := s.defs[defKey{scope, "", typ}]
-				if !ok || d.kind != KindType || d.typ == "" {
+				d, ok := s.def(scope, "", typ)
+				if !ok || d.Kind != KindType || d.Decl == "" {
 					return "", "", false
 				}
-				text, at = d.typ, d
+				text, at = d.Decl, d
 			}
 			text = goElem(text)
 			if text == "" {
@@ -403,13 +326,13 @@ func (s *Scopes) follow(scope, typ string, path []string) (string, string, bool)
 		}
 		var next string
 		switch {
-		case call && result >= 0 && (d.kind == KindFunction || d.kind == KindMethod):
-			next = goResult(d.typ, result)
-		case call && result == 0 && t == "" && isTypeKind(d.kind):
+		case call && result >= 0 && (d.Kind == KindFunction || d.Kind == KindMethod):
+			next = goResult(d.Decl, result)
+		case call && result == 0 && t == "" && isTypeKind(d.Kind):
 			scope, typ = sc, name
 			continue
-		case !call && (d.kind == KindField || d.kind == KindVariable || d.kind == KindConstant):
-			next = d.typ
+		case !call && (d.Kind == KindField || d.Kind == KindVariable || d.Kind == KindConstant):
+			next = d.Decl
 		default:
 			return "", "", false
 		}
@@ -454,8 +377,12 @@ func parseStep(step string) (name string, call bool, result int) {
 // typeOf resolves a Go type as declaration d writes it to a scope and
 // type: unqualified in d's own scope, qualified through d's file's
 // imports (possibly outside the tree).
-func (s *Scopes) typeOf(d defInfo, text string) (string, string, bool) {
-	if d.file == nil || d.file.Language != LangGo {
+func (s *Scopes) typeOf(d DefAt, text string) (string, string, bool) {
+	if d.Path == "" {
+		return "", "", false
+	}
+	f, ok := s.file(d.Path)
+	if !ok || f.Language != LangGo {
 		return "", "", false
 	}
 	qual, name, ok := goTypeText(text)
@@ -464,17 +391,17 @@ func (s *Scopes) typeOf(d defInfo, text string) (string, string, bool) {
 	}
 	if qual == "" {
 		// Declared in the file's own package, or one it dot-imports.
-		own := s.ownScopes(d.file)
+		own := s.ownScopes(f)
 		for _, sc := range own {
-			if t, ok := s.defs[defKey{sc, "", name}]; ok && isTypeKind(t.kind) {
+			if t, ok := s.def(sc, "", name); ok && isTypeKind(t.Kind) {
 				return sc, name, true
 			}
 		}
 		return own[0], name, true
 	}
-	for _, im := range d.file.Imports {
+	for _, im := range f.Imports {
 		if im.Alias == qual || im.Alias == "" && GoPackageName(im.Path) == qual {
-			sc, _, _ := s.module(d.file, im.Path, "")
+			sc, _, _ := s.module(f, im.Path, "")
 			return sc, name, true
 		}
 	}
@@ -486,7 +413,7 @@ func (s *Scopes) typeOf(d defInfo, text string) (string, string, bool) {
 // and m outside the tree (ext true). Names after a module may name a
 // module inside it (Python `from json import decoder`): the longest
 // module wins.
-func (s *Scopes) module(f *FileFacts, m, typ string) (scope, t string, ext bool) {
+func (s *Scopes) module(f ScopeFile, m, typ string) (scope, t string, ext bool) {
 	names := []string{}
 	if typ != "" {
 		names = strings.Split(typ, ".")
@@ -494,7 +421,7 @@ func (s *Scopes) module(f *FileFacts, m, typ string) (scope, t string, ext bool)
 	sep := "."
 	switch f.Language {
 	case LangGo:
-		if k := s.goOff.apply("/"+m, s.goDirs); k != "" {
+		if k := s.imported(LangGo, "/"+m); k != "" {
 			return k, typ, false
 		}
 		return extScope + m, typ, true
@@ -513,19 +440,25 @@ func (s *Scopes) module(f *FileFacts, m, typ string) (scope, t string, ext bool)
 	return extScope + m, typ, true
 }
 
-// apply maps the slash-led path m by o to a key of scopes, or "".
-func (o offset) apply(m string, scopes map[string]string) string {
-	rest, ok := strings.CutPrefix(m, o.add)
+// imported maps the slash-led absolute import path m of lang by the
+// tree's offset to the key of a Go directory's package or a Python
+// module, or "".
+func (s *Scopes) imported(lang, m string) string {
+	o := s.offset(lang)
+	rest, ok := strings.CutPrefix(m, o.Add)
 	if !ok || rest != "" && rest[0] != '/' {
 		return ""
 	}
-	return scopes[o.strip+rest]
+	if lang == LangGo {
+		return s.goDir(o.Strip + rest)
+	}
+	return s.registered(entryPython, o.Strip+rest)
 }
 
 // inTree is the key of the module spec names (as file f spells it), or ""
 // when the tree has none.
-func (s *Scopes) inTree(f *FileFacts, spec string) string {
-	dir := path.Dir(f.Provenance.Path)
+func (s *Scopes) inTree(f ScopeFile, spec string) string {
+	dir := path.Dir(f.Path)
 	switch f.Language {
 	case LangPython:
 		if strings.HasPrefix(spec, ".") {
@@ -539,11 +472,11 @@ func (s *Scopes) inTree(f *FileFacts, spec string) string {
 				p = path.Join(d, strings.ReplaceAll(rest, ".", "/"))
 			}
 			if p == "." {
-				return s.pyMods[""]
+				return s.registered(entryPython, "")
 			}
-			return s.pyMods["/"+p]
+			return s.registered(entryPython, "/"+p)
 		}
-		return s.pyOff.apply("/"+strings.ReplaceAll(spec, ".", "/"), s.pyMods)
+		return s.imported(LangPython, "/"+strings.ReplaceAll(spec, ".", "/"))
 	case LangJavaScript, LangTypeScript:
 		if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
 			return ""
@@ -553,14 +486,12 @@ func (s *Scopes) inTree(f *FileFacts, spec string) string {
 			return ""
 		}
 		for _, c := range []string{strings.TrimSuffix(p, path.Ext(p)), p, p + "/index"} {
-			if k, ok := s.jsMods[c]; ok {
+			if k := s.registered(entryJS, c); k != "" {
 				return k
 			}
 		}
 	case LangJava:
-		if s.javaPkgs[spec] {
-			return "java:" + spec
-		}
+		return s.registered(entryJava, spec)
 	case LangRust:
 		return s.rustModule(f, spec)
 	}
@@ -569,14 +500,14 @@ func (s *Scopes) inTree(f *FileFacts, spec string) string {
 
 // rustModule resolves crate::, self:: and super:: paths to a module
 // file of the tree.
-func (s *Scopes) rustModule(f *FileFacts, spec string) string {
+func (s *Scopes) rustModule(f ScopeFile, spec string) string {
 	parts := strings.Split(spec, "::")
 	var bases []string
 	switch parts[0] {
 	case "crate":
-		bases = s.rsRoots
+		bases = s.rustRoots()
 	case "self", "super":
-		own := strings.TrimPrefix(s.of[f.Provenance.Path], "rs:")
+		own := strings.TrimPrefix(f.Scope, "rs:")
 		if own == "" {
 			return ""
 		}
@@ -589,39 +520,14 @@ func (s *Scopes) rustModule(f *FileFacts, spec string) string {
 		return ""
 	}
 	rest := strings.Join(parts[1:], "/")
-	for _, b := range slices.Sorted(slices.Values(bases)) {
+	for _, b := range bases {
 		p := b
 		if rest != "" {
 			p = path.Join(b, rest)
 		}
-		if k, ok := s.rsMods[p]; ok {
+		if k := s.registered(entryRust, p); k != "" {
 			return k
 		}
 	}
 	return ""
-}
-
-// goEmbedded reads a Go struct field that embeds a type (its signature
-// is the type alone: "T", "*T", "pkg.T", "*pkg.T") as the embedded type
-// and its scope.
-func (s *Scopes) goEmbedded(f *FileFacts, y Symbol) (embedded, bool) {
-	sig := strings.TrimPrefix(strings.TrimSpace(y.Signature), "*")
-	if sig == "" || strings.ContainsAny(sig, " \t[]()*{}") {
-		return embedded{}, false
-	}
-	qual, name, ok := splitTypeName(sig, ".")
-	if !ok || name != y.Name {
-		return embedded{}, false
-	}
-	if qual == "" {
-		return embedded{scope: s.of[f.Provenance.Path], typ: name}, true
-	}
-	for _, im := range f.Imports {
-		if im.Alias == qual || im.Alias == "" && GoPackageName(im.Path) == qual {
-			if k, _, ext := s.module(f, im.Path, ""); !ext {
-				return embedded{scope: k, typ: name}, true
-			}
-		}
-	}
-	return embedded{}, false
 }

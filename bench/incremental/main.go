@@ -12,6 +12,8 @@
 //     reported apart; -runs edits each, median; and the same on the
 //     project layer with TrustStat (unchanged files vouched for by their
 //     stat, not read), Refresh then an exact search;
+//   - one file edited so that other files' calls resolve differently (a
+//     function they call renamed), then Search in a fresh project;
 //   - -files files edited at once (a branch switch), then Search;
 //   - the baseline: the same snapshot's search index built whole again;
 //   - the knowledge base and the search index on disk, against the source
@@ -30,6 +32,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -102,8 +105,8 @@ func run(root, embedder string, runs, nfiles int) error {
 	p.Close()
 	kb0, ix0 := b.sizes(work)
 	fmt.Printf("tree %s: %d files, %.1f MB of source, %d definitions; embedder %s\n\n", abs, st.Files, mb(st.Bytes), st.Symbols, embedder)
-	fmt.Println("| step | whole (ms) | snapshot check (ms) | search index (ms) | files written | how |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| step | whole (ms) | snapshot check (ms) | search index (ms) | files resolved | files written | how |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	row := func(step string, whole time.Duration, st project.Stats) {
 		how := "built whole"
 		switch {
@@ -112,7 +115,7 @@ func run(root, embedder string, runs, nfiles int) error {
 		case st.DerivedFrom != 0:
 			how = fmt.Sprintf("updated from g%d", st.DerivedFrom)
 		}
-		fmt.Printf("| %s | %.0f | %.0f | %.0f | %d | %s |\n", step, ms(whole), ms(st.Check), ms(st.Build), st.IndexFiles, how)
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %d | %d | %s |\n", step, ms(whole), ms(st.Check), ms(st.Build), st.IndexResolved, st.IndexFiles, how)
 	}
 	row("cold open (empty knowledge base)", cold, st)
 
@@ -191,6 +194,27 @@ func run(root, embedder string, runs, nfiles int) error {
 	last.Check, last.Build = median(check), median(build)
 	row(fmt.Sprintf("1 file edited → Refresh + exact search, long-lived project with TrustStat (median of %d)", runs), median(whole), last)
 	pp.Close()
+
+	// One file edited so that other files' calls resolve differently: a
+	// function they call renamed (their calls no longer resolve), then
+	// Search in a fresh project.
+	if file, name, callers, err := calledFunction(abs, b.targets); err != nil {
+		return err
+	} else {
+		renamed := name + "RenamedByBench"
+		replaceIn(file, "func "+name+"(", "func "+renamed+"(")
+		t := time.Now()
+		p, err := rlm.Open(ctx, abs, b.opts)
+		if err != nil {
+			return err
+		}
+		if err := b.mustFind(ctx, p, renamed); err != nil {
+			p.Close()
+			return err
+		}
+		row(fmt.Sprintf("1 file edited: func %s renamed (%d files call a .%s( by their text) → Search, fresh project", name, callers, name), time.Since(t), p.Stats())
+		p.Close()
+	}
 
 	// Many files edited at once.
 	probe := b.edit(nfiles)
@@ -305,6 +329,60 @@ func removeIndexes(dir string) error {
 		}
 	}
 	return nil
+}
+
+// calledFunction finds, in the first of files that has one, an exported
+// top-level function whose name 3 to 50 Go files of root call qualified
+// (".Name(", by their text: what resolves to it is for the index to say),
+// and returns the file, the name and how many files have such a call.
+func calledFunction(root string, files []string) (string, string, int, error) {
+	var srcs []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			srcs = append(srcs, string(b))
+		}
+		return nil
+	})
+	if err != nil {
+		return "", "", 0, err
+	}
+	def := regexp.MustCompile(`(?m)^func ([A-Z][A-Za-z0-9_]*)\(`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", "", 0, err
+		}
+		for _, m := range def.FindAllStringSubmatch(string(b), -1) {
+			n := 0
+			for _, src := range srcs {
+				if strings.Contains(src, "."+m[1]+"(") {
+					n++
+				}
+			}
+			if n >= 3 && n <= 50 {
+				return f, m[1], n, nil
+			}
+		}
+	}
+	return "", "", 0, fmt.Errorf("no function of %d files is called by 3 to 50 others", len(files))
+}
+
+// replaceIn replaces the first old in the file at path with new.
+func replaceIn(path, old, new string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		panic(err)
+	}
 }
 
 // goFiles returns n Go files of root in a fixed order, spread over the

@@ -29,6 +29,7 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"extract_ms": st.Check.Milliseconds(), "store_ms": st.Build.Milliseconds(),
 			"generation": id.Generation, "fingerprint": fmt.Sprintf("%016x", id.Fingerprint),
 			"search_index_reused": st.Reused, "search_index_derived_from": st.DerivedFrom, "search_index_files": st.IndexFiles,
+			"search_index_changed": st.IndexChanged, "search_index_resolved": st.IndexResolved,
 			"in_memory": bf.inMemory, "unreadable": faultsOut(faults),
 			"knowledge_base": p.DBPath(),
 		}
@@ -46,7 +47,8 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case st.Reused:
 		how = "reused"
 	case st.DerivedFrom != 0:
-		how = fmt.Sprintf("updated from generation %d's (%d files written)", st.DerivedFrom, st.IndexFiles)
+		how = fmt.Sprintf("updated from generation %d's (%d files changed, %d resolved again, %d written)",
+			st.DerivedFrom, st.IndexChanged, st.IndexResolved, st.IndexFiles)
 	}
 	where := ""
 	if bf.inMemory {

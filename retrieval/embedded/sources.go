@@ -71,6 +71,14 @@ func (b *Backend) BeginWrite(ctx context.Context) (*Writer, error) {
 	return &Writer{b: b, tx: tx, in: b.interner(tx)}, nil
 }
 
+// Tx is the Writer's transaction, for tables of the caller's own kept
+// in the same database (created by the caller, named so as not to clash
+// with this package's): what the caller writes through it commits or
+// rolls back with the documents. The caller must not touch this package's
+// tables, nor end the transaction (Commit, Rollback); nil after the
+// Writer is done.
+func (w *Writer) Tx() *sql.Tx { return w.tx }
+
 // ReplaceSources replaces the documents of the sources in versions: after
 // it, the stored documents whose Path is a key of versions are exactly docs
 // (a stored document with the ID of one of docs is replaced wherever it

@@ -1,15 +1,43 @@
 # Mutants for issue 13, monorepo scale: the search index updated
 # incrementally per generation, compact on disk (see scripts/mutants.sh).
 I='./project -run TestAnIncrementallyUpdatedIndexHoldsWhatAFreshBuildHolds'
+X='./project -run TestAnUpdateResolvesAgainExactlyTheFilesAnEditCanChange'
 R='./retrieval/embedded -run TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource'
 
 # An update rewrites exactly the files that differ, and the result is a
 # fresh build's.
-mutant "an edited file's documents are not rewritten" project/incremental.go 's|if v := fileVersion(f, docs); old\[f.Path\] != v {|if v := fileVersion(f, docs); old[f.Path] == "" {|' $I
-mutant "every file is rewritten (not in proportion)" project/incremental.go 's|if v := fileVersion(f, docs); old\[f.Path\] != v {|if v := fileVersion(f, docs); true {|' $I
-mutant "a file's version ignores what its calls resolve to" project/incremental.go 's|^\tjson.NewEncoder(h).Encode(docs)$|\t_ = json.NewEncoder|' $I
-mutant "a deleted file's documents stay" project/incremental.go 's|		if !present\[path\] {|		if false \&\& !present[path] {|' $I
+mutant "an edited file's documents are not rewritten" project/resolve.go 's|if v := fileVersion(f, docs); old\[f.Path\] != v {|if v := fileVersion(f, docs); old[f.Path] == "" {|' $I
+mutant "every resolved file is rewritten, changed or not" project/resolve.go 's|if v := fileVersion(f, docs); old\[f.Path\] != v {|if v := fileVersion(f, docs); true {|' $X
+mutant "a file's version ignores what its calls resolve to" project/incremental.go 's|^\tjson.NewEncoder(h).Encode(docs)$|\t_ = json.NewEncoder|' $X
+mutant "a deleted file's documents stay" project/resolve.go 's|		if !present\[path\] {|		if false \&\& !present[path] {|' $I
 mutant "a base of another embedder is updated" project/incremental.go 's|if ok \&\& k == kind \&\& e.Name() != name {|if ok \&\& (k == kind \|\| true) \&\& e.Name() != name {|' ./project -run TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes
+
+# An update reads the facts of the changed files only and resolves them
+# and the files whose lookups (sourcefacts.ScopeKey) an edit answers
+# differently: break the dependency tracking and a derived index differs
+# from a fresh build, or resolves more than it must.
+mutant "an edit's new state goes unnoticed" project/resolve.go 's#if v, ok := old\[f.Path\]; !ok || versionState(v) != stateVersion(f) {#if _, ok := old[f.Path]; !ok {#' $I
+mutant "every update resolves the whole tree" project/scopestore.go 's|	return done == 1 \&\& n == files, err|	return false, err|' $X
+mutant "scope tables not marked complete are trusted" project/scopestore.go 's|	return done == 1 \&\& n == files, err|	return n == files, err|' ./project -run TestScopeTablesThatAreNotWholeAreRebuiltByAnUpdate
+mutant "scope tables that lack a file are trusted" project/scopestore.go 's|	return done == 1 \&\& n == files, err|	return done == 1, err|' ./project -run TestScopeTablesThatAreNotWholeAreRebuiltByAnUpdate
+mutant "no lookup is recorded" sourcefacts/scopes.go 's|		s.rec\[k\] = struct{}{}|		_ = k|' $X
+mutant "definition lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'd', A: scope, B: typ, C: name})||" $X
+mutant "a definition's file lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'c', A: p})||" $X
+mutant "embedded field lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'e', A: scope, B: typ})||" $X
+mutant "a directory's package lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'g', A: dir})||" $X
+mutant "module lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'm', A: kind, B: a})||" $X
+mutant "crate root lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'R'})||" $X
+mutant "import offset lookups are not recorded" sourcefacts/scopes.go "s|	s.look(ScopeKey{Kind: 'o', A: lang})||" $X
+mutant "a changed definition is no candidate" sourcefacts/scopetable.go "s|		add(ScopeKey{Kind: 'd', A: f.Scope, B: d.Type, C: d.Name}, d.Kind, d.Decl)|		_ = d|" $X
+mutant "a definition's answer ignores its file" sourcefacts/scopetable.go 's|			put(d.Path, d.Kind, d.Decl)|			put(d.Kind, d.Decl)|' $X
+mutant "the files of a moved answer are not resolved again" project/resolve.go 's|		if after\[k\] != v {|		if after[k] != v \&\& false {|' $X
+mutant "the import offsets are not learnt again" project/scopestore.go "s/		if k.Kind != 'o' || done\[k.A\] {/		if true {/" $X
+mutant "the index's first definition is not the least path's" project/scopestore.go 's|ORDER BY f.path LIMIT 1`|ORDER BY f.path DESC LIMIT 1`|' $X
+mutant "a file's old entries are not taken back" project/scopestore.go 's|			count\[e\]--|			count[e] += 0|' $X
+mutant "a file resolved again keeps its old lookups" project/scopestore.go '/func (s \*scopeStore) setDeps/,/^}/ s|		if _, found := slices.BinarySearch(now, h); !found {|		if false {|' $X
+mutant "learning the offset misses the root package" sourcefacts/scopetable.go 's|			cands = append(slices.Clip(cands), "")|			cands = slices.Clip(cands)|' ./sourcefacts -run TestLearnOffsetCountsTheVotesOfEveryScope
+mutant "resolution misses a lookup's dependency (sourcefacts)" sourcefacts/scopes.go 's|		s.rec\[k\] = struct{}{}|		if k.Kind != '"'"'d'"'"' { s.rec[k] = struct{}{} }|' ./sourcefacts -run TestAResolutionChangesOnlyWithTheAnswersOfItsLookups
+mutant "an edit's changed lookups miss its imports (sourcefacts)" sourcefacts/scopetable.go 's|		add(ScopeKey{Kind: '"'"'c'"'"', A: f.Path}, im.Path, im.Alias)|		_ = im|' ./sourcefacts -run TestAResolutionChangesOnlyWithTheAnswersOfItsLookups
 
 # Readers of the earlier index, crashes, full disks.
 mutant "an index someone reads is updated in place" project/incremental.go 's|		l, ok := tryLockExclusive(c.path)|		l, ok := tryLockExclusive(c.path); ok = true|' ./project -run TestReadersOfTheEarlierIndexKeepWorkingWhileItIsUpdated

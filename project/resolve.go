@@ -1,0 +1,258 @@
+package project
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rlm-dev/rlm/retrieval"
+	"github.com/rlm-dev/rlm/sourcefacts"
+	"github.com/rlm-dev/rlm/sourcefacts/store"
+)
+
+// Which files' documents a build or update writes. A file's documents
+// depend on its own facts and on what its calls resolve to across the
+// tree (Documents). A build reads every file's facts and resolves all of
+// them. An update reads the facts of the files whose state changed (new,
+// edited, gone: stateVersion) and of the files whose resolution looked up
+// something the changed files define or defined (scopeStore's lookups,
+// sourcefacts.ScopeKey), and resolves only those again: a file none of
+// whose lookups answers differently resolves as it did (see
+// sourcefacts.ScopeTable). Each resolved file's documents are written if
+// their version (fileVersion) differs from the one recorded.
+
+// fileDocs are the documents of one file and their version.
+type fileDocs struct {
+	path, version string
+	docs          []retrieval.Document
+}
+
+// indexPlan is what a build or update writes: the documents of the files
+// in todo, and the removal of those of the files in gone; changed counts
+// the files whose facts changed (new, edited or gone), resolved the files
+// whose calls were resolved.
+type indexPlan struct {
+	todo              []fileDocs
+	gone              []string
+	changed, resolved int
+}
+
+// planIndex resolves the files of the snapshot that need it and keeps the
+// scopes in the search index (tx) current: with update, from the scopes
+// recorded there if they are complete (and hold as many files as old),
+// else (and for a build) the whole tree. old are the versions recorded
+// for the files' documents.
+func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, tx *sql.Tx, old map[string]string, update bool) (indexPlan, error) {
+	ss, err := openScopeStore(ctx, tx)
+	if err != nil {
+		return indexPlan{}, err
+	}
+	defer ss.close()
+	if update {
+		complete, err := ss.complete(len(old))
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		if complete {
+			return planUpdate(ctx, sn, files, ss, old)
+		}
+	}
+	return planWhole(ctx, sn, files, ss, old)
+}
+
+// planWhole reads every file's facts, resolves the whole tree and
+// rewrites the scope tables.
+func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, old map[string]string) (indexPlan, error) {
+	facts := make([]*sourcefacts.FileFacts, len(files))
+	for i, f := range files {
+		r, err := sn.Facts(ctx, f.Path)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("facts of %s: %w", f.Path, err)
+		}
+		facts[i] = r.Facts
+	}
+	scopes := treeScopes(facts)
+	root := ""
+	if len(facts) > 0 {
+		root = facts[0].Provenance.Project
+	}
+	if err := ss.reset(sourcefacts.RootBase(root)); err != nil {
+		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+	}
+	plan := indexPlan{changed: len(files), resolved: len(files)}
+	present := make(map[string]bool, len(files))
+	var all bulkScopes
+	for i, f := range files {
+		present[f.Path] = true
+		keys := sourcefacts.ScopeKeys{}
+		docs := fileDocuments(nil, scopes.Recording(keys), facts[i], f.PublishedIn)
+		all.add(sourcefacts.FileScopeOf(facts[i]), depHashes(keys))
+		facts[i] = nil
+		if v := fileVersion(f, docs); old[f.Path] != v {
+			plan.todo = append(plan.todo, fileDocs{f.Path, v, docs})
+		}
+	}
+	if err := ss.write(all); err != nil {
+		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+	}
+	if err := ss.finish(scopes.Table()); err != nil {
+		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+	}
+	for path := range old {
+		if !present[path] {
+			plan.gone = append(plan.gone, path)
+		}
+	}
+	slices.Sort(plan.gone)
+	return plan, nil
+}
+
+// planUpdate brings the scope tables from the index's snapshot to this
+// one and resolves the files that need it (see above). A file changed if
+// the state its documents were made from (versionState of old) is not its
+// state now.
+func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, old map[string]string) (indexPlan, error) {
+	// A changed file: its path, its index in files (-1: gone), what the
+	// tables hold of it (id 0: nothing) and its contribution now.
+	type change struct {
+		path   string
+		i      int
+		stored storedFile
+		now    *sourcefacts.FileScope
+		facts  *sourcefacts.FileFacts
+	}
+	var changes []change
+	present := make(map[string]bool, len(files))
+	for i, f := range files {
+		present[f.Path] = true
+		if v, ok := old[f.Path]; !ok || versionState(v) != stateVersion(f) {
+			changes = append(changes, change{path: f.Path, i: i})
+		}
+	}
+	var plan indexPlan
+	for path := range old {
+		if !present[path] {
+			plan.gone = append(plan.gone, path)
+		}
+	}
+	slices.Sort(plan.gone)
+	for _, path := range plan.gone {
+		changes = append(changes, change{path: path, i: -1})
+	}
+	plan.changed = len(changes)
+	if len(changes) == 0 {
+		return plan, nil
+	}
+	// What the changed files contributed and contribute, and the
+	// lookups whose answers that can change.
+	var cands []sourcefacts.ScopeKey
+	for n := range changes {
+		c := &changes[n]
+		var was *sourcefacts.FileScope
+		s, ok, err := ss.stored(c.path)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		if ok {
+			c.stored, was = s, &s.scope
+		}
+		if c.i >= 0 {
+			r, err := sn.Facts(ctx, c.path)
+			if err != nil {
+				return indexPlan{}, fmt.Errorf("facts of %s: %w", c.path, err)
+			}
+			fs := sourcefacts.FileScopeOf(r.Facts)
+			c.facts, c.now = r.Facts, &fs
+		}
+		cands = append(cands, sourcefacts.ScopeChanges(was, c.now)...)
+	}
+	before, err := ss.values(cands)
+	if err != nil {
+		return indexPlan{}, err
+	}
+	for n := range changes {
+		c := &changes[n]
+		var was *sourcefacts.FileScope
+		if c.stored.id != 0 {
+			was = &c.stored.scope
+		}
+		if c.stored.id, err = ss.put(c.stored.id, was, c.now, c.stored.deps); err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		if ss.err != nil {
+			return indexPlan{}, ss.err
+		}
+	}
+	if err := ss.learn(cands); err != nil {
+		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+	}
+	after, err := ss.values(cands)
+	if err != nil {
+		return indexPlan{}, err
+	}
+	var moved []int32
+	for k, v := range before {
+		if after[k] != v {
+			moved = append(moved, depHash(k))
+		}
+	}
+	dependents, err := ss.dependents(moved)
+	if err != nil {
+		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+	}
+	// Resolve the changed files and their dependents, in path order.
+	type job struct {
+		i      int
+		stored storedFile
+		facts  *sourcefacts.FileFacts
+	}
+	var jobs []job
+	for _, c := range changes {
+		if c.i >= 0 {
+			jobs = append(jobs, job{c.i, c.stored, c.facts})
+			delete(dependents, c.stored.id)
+		}
+	}
+	for id := range dependents {
+		path, err := ss.pathOf(id)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		i, found := slices.BinarySearchFunc(files, path, func(f store.FileState, p string) int { return strings.Compare(f.Path, p) })
+		if !found {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %s depends on a change but is not in the snapshot", path)
+		}
+		s, _, err := ss.stored(path)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		jobs = append(jobs, job{i: i, stored: s})
+	}
+	slices.SortFunc(jobs, func(a, b job) int { return a.i - b.i })
+	plan.resolved = len(jobs)
+	resolver := sourcefacts.NewScopesOver(ss.root, ss)
+	for _, j := range jobs {
+		f := files[j.i]
+		if j.facts == nil {
+			r, err := sn.Facts(ctx, f.Path)
+			if err != nil {
+				return indexPlan{}, fmt.Errorf("facts of %s: %w", f.Path, err)
+			}
+			j.facts = r.Facts
+		}
+		keys := sourcefacts.ScopeKeys{}
+		docs := fileDocuments(nil, resolver.Recording(keys), j.facts, f.PublishedIn)
+		if ss.err != nil {
+			return indexPlan{}, ss.err
+		}
+		if err := ss.setDeps(j.stored.id, j.stored.deps, depHashes(keys)); err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		if v := fileVersion(f, docs); old[f.Path] != v {
+			plan.todo = append(plan.todo, fileDocs{f.Path, v, docs})
+		}
+	}
+	return plan, nil
+}
