@@ -2,7 +2,6 @@ package planner_test
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -84,17 +83,6 @@ func TestATableStaysWithinItsBound(t *testing.T) {
 	}
 }
 
-// searchCounter counts every search made through it.
-type searchCounter struct {
-	retrieval.Backend
-	n atomic.Int64
-}
-
-func (c *searchCounter) Search(ctx context.Context, req retrieval.Request) ([]retrieval.Hit, error) {
-	c.n.Add(1)
-	return c.Backend.Search(ctx, req)
-}
-
 // TestAQuestionAskedAgainOnTheSameSnapshotAsksTheBackendNothing: the
 // table keeps the snapshot's lexicon answers, so a question asked again
 // finds its plan without a look-up, and another question asks only about
@@ -107,11 +95,11 @@ func TestAQuestionAskedAgainOnTheSameSnapshotAsksTheBackendNothing(t *testing.T)
 	const second = "what calls serve" // its words were all asked about by first
 	err := sample(t).View(func(b retrieval.Backend, _ store.Identity) error {
 		fresh := func(query string) int64 { // look-ups a new table makes
-			c := &searchCounter{Backend: b}
+			c := &exactCounter{Backend: b}
 			if _, _, err := pl.PlanTabled(ctx, planner.NewTable(0), c, "g1", query); err != nil {
 				t.Fatal(err)
 			}
-			return c.n.Load()
+			return c.exact.Load()
 		}
 		t.Logf("look-ups of a new table: %q %d, %q %d", first, fresh(first), second, fresh(second))
 		if fresh(first) == 0 || fresh(second) == 0 {
@@ -129,12 +117,12 @@ func TestAQuestionAskedAgainOnTheSameSnapshotAsksTheBackendNothing(t *testing.T)
 			{"g2", first, fresh(first) - fresh(second)},
 		}
 		for i, s := range steps {
-			c := &searchCounter{Backend: b}
+			c := &exactCounter{Backend: b}
 			got, _, err := pl.PlanTabled(ctx, tab, c, s.snapshot, s.query)
 			if err != nil {
 				return err
 			}
-			if n := c.n.Load(); n != s.want {
+			if n := c.exact.Load(); n != s.want {
 				t.Errorf("step %d %q on %s: %d look-ups, want %d", i, s.query, s.snapshot, n, s.want)
 			}
 			want, err := pl.PlanFor(ctx, b, s.query)
