@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/rlm-dev/rlm/retrieval"
 )
@@ -37,6 +38,63 @@ const MaxLexiconLookups = 32
 // unknown (a query is never refused for them). The look-ups are memoised
 // and bounded by MaxLexiconLookups, so a Lexicon is for one query.
 func BackendLexicon(ctx context.Context, b retrieval.Backend) Lexicon {
+	return BackendLexiconMemo(ctx, b, nil)
+}
+
+// MaxLexiconMemo bounds the answers a LexiconMemo keeps; past it, new
+// answers are asked of the backend and not kept.
+const MaxLexiconMemo = 8192
+
+// LexiconMemo keeps one snapshot's answers to lexicon look-ups (is this
+// a symbol's name, is there a file or directory at this path) across
+// queries, for BackendLexiconMemo: a word asked about once is not asked
+// of the backend again while the memo lives. It holds at most
+// MaxLexiconMemo answers and never an error. A memo is for one snapshot
+// identity of one backend; the owner drops it when the snapshot changes
+// (planner.Table does). The zero value is not usable: use
+// NewLexiconMemo. Safe for concurrent use.
+type LexiconMemo struct {
+	mu    sync.Mutex
+	known map[string]bool // "name:N" or "path:P" → the backend's answer
+}
+
+// NewLexiconMemo returns an empty memo.
+func NewLexiconMemo() *LexiconMemo { return &LexiconMemo{known: map[string]bool{}} }
+
+// Len returns the number of answers the memo holds.
+func (m *LexiconMemo) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.known)
+}
+
+func (m *LexiconMemo) get(k string) (known, ok bool) {
+	if m == nil {
+		return false, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	known, ok = m.known[k]
+	return known, ok
+}
+
+func (m *LexiconMemo) put(k string, known bool) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.known) < MaxLexiconMemo {
+		m.known[k] = known
+	}
+}
+
+// BackendLexiconMemo is BackendLexicon whose look-ups are answered from
+// memo when it holds them, and kept in it when the backend answers
+// without an error (nil memo: BackendLexicon). An answer from the memo
+// still counts toward the query's MaxLexiconLookups, so the features are
+// those BackendLexicon gives on the same snapshot.
+func BackendLexiconMemo(ctx context.Context, b retrieval.Backend, memo *LexiconMemo) Lexicon {
 	if b == nil {
 		return Lexicon{}
 	}
@@ -49,9 +107,16 @@ func BackendLexicon(ctx context.Context, b retrieval.Backend) Lexicon {
 		if len(seen) >= MaxLexiconLookups {
 			return false
 		}
+		if known, ok := memo.get(k); ok {
+			seen[k] = known
+			return known
+		}
 		hits, err := b.Search(ctx, req)
 		known := err == nil && len(hits) > 0
 		seen[k] = known
+		if err == nil {
+			memo.put(k, known)
+		}
 		return known
 	}
 	var lex Lexicon

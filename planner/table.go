@@ -20,12 +20,17 @@ const DefaultTableSize = 512
 // then served from the table. A plan asked for on another snapshot
 // identity empties the table first, so nothing computed on one snapshot
 // is served on another. At most its size plans are kept; a new plan over
-// the bound empties the table. Safe for concurrent use.
+// the bound empties the table. The table also keeps the snapshot's
+// answers to the lexicon look-ups the features need
+// (bridge.LexiconMemo), so a question asked again makes no look-up
+// before its plan is found; they go with the snapshot too. Safe for
+// concurrent use.
 type Table struct {
 	mu       sync.Mutex
 	max      int
 	snapshot string
 	plans    map[string]*Plan
+	lexicon  *bridge.LexiconMemo // the snapshot's look-up answers
 	stats    TableStats
 }
 
@@ -42,7 +47,7 @@ func NewTable(size int) *Table {
 	if size <= 0 {
 		size = DefaultTableSize
 	}
-	return &Table{max: size, plans: map[string]*Plan{}}
+	return &Table{max: size, plans: map[string]*Plan{}, lexicon: bridge.NewLexiconMemo()}
 }
 
 // Stats returns the table's counts.
@@ -61,7 +66,9 @@ func (p *Planner) PlanTabled(ctx context.Context, t *Table, b retrieval.Backend,
 	if err := checkQuery(query); err != nil {
 		return nil, false, err
 	}
-	feats := bridge.QueryFeaturesIn(query, bridge.BackendLexicon(ctx, b)) // as PlanFor: words b knows are names
+	// As PlanFor: words b knows are names; the snapshot's answers come
+	// from the table's memo.
+	feats := bridge.QueryFeaturesIn(query, bridge.BackendLexiconMemo(ctx, b, t.lexiconFor(snapshot)))
 	caps := b.Capabilities()
 	key, err := json.Marshal(struct {
 		F bridge.Features
@@ -85,6 +92,17 @@ func (p *Planner) PlanTabled(ctx context.Context, t *Table, b retrieval.Backend,
 	cp := clonePlan(plan)
 	p.feats.put(cp, b, term)
 	return cp, false, nil
+}
+
+// lexiconFor returns the memo of snapshot's look-up answers, emptying
+// the table if it holds another snapshot's.
+func (t *Table) lexiconFor(snapshot string) *bridge.LexiconMemo {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.snapshot != snapshot {
+		t.empty(snapshot)
+	}
+	return t.lexicon
 }
 
 // lookup returns a copy of the plan tabled under key for snapshot,
@@ -118,11 +136,14 @@ func (t *Table) store(snapshot, key string, plan *Plan) {
 	t.plans[key] = clonePlan(plan)
 }
 
-// empty drops every plan and tables for snapshot from now on. The caller
-// holds t.mu.
+// empty drops every plan and tables for snapshot from now on; a new
+// snapshot also gets a new look-up memo. The caller holds t.mu.
 func (t *Table) empty(snapshot string) {
 	if len(t.plans) > 0 {
 		t.stats.Emptied++
+	}
+	if t.snapshot != snapshot {
+		t.lexicon = bridge.NewLexiconMemo()
 	}
 	t.snapshot = snapshot
 	clear(t.plans)

@@ -82,3 +82,60 @@ func TestATableStaysWithinItsBound(t *testing.T) {
 		t.Errorf("stats %+v, want %+v", got, want)
 	}
 }
+
+// TestAQuestionAskedAgainOnTheSameSnapshotAsksTheBackendNothing: the
+// table keeps the snapshot's lexicon answers, so a question asked again
+// finds its plan without a look-up, and another question asks only about
+// the words no earlier one asked about; a new snapshot asks afresh, as
+// many look-ups as a new table makes, and every plan is PlanFor's.
+func TestAQuestionAskedAgainOnTheSameSnapshotAsksTheBackendNothing(t *testing.T) {
+	ctx := context.Background()
+	pl := mustPlanner(t, planner.Options{})
+	const first = "where is handler defined and what calls serve"
+	const second = "what calls serve" // its words were all asked about by first
+	err := sample(t).View(func(b retrieval.Backend, _ store.Identity) error {
+		fresh := func(query string) int64 { // look-ups a new table makes
+			c := &exactCounter{Backend: b}
+			if _, _, err := pl.PlanTabled(ctx, planner.NewTable(0), c, "g1", query); err != nil {
+				t.Fatal(err)
+			}
+			return c.exact.Load()
+		}
+		t.Logf("look-ups of a new table: %q %d, %q %d", first, fresh(first), second, fresh(second))
+		if fresh(first) == 0 || fresh(second) == 0 {
+			t.Fatalf("%q or %q asks no look-ups: the test needs words to look up", first, second)
+		}
+		tab := planner.NewTable(0)
+		steps := []struct {
+			snapshot, query string
+			want            int64
+		}{
+			{"g1", first, fresh(first)},
+			{"g1", first, 0},
+			{"g1", second, 0},
+			{"g2", second, fresh(second)},
+			{"g2", first, fresh(first) - fresh(second)},
+		}
+		for i, s := range steps {
+			c := &exactCounter{Backend: b}
+			got, _, err := pl.PlanTabled(ctx, tab, c, s.snapshot, s.query)
+			if err != nil {
+				return err
+			}
+			if n := c.exact.Load(); n != s.want {
+				t.Errorf("step %d %q on %s: %d look-ups, want %d", i, s.query, s.snapshot, n, s.want)
+			}
+			want, err := pl.PlanFor(ctx, b, s.query)
+			if err != nil {
+				return err
+			}
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(planner.Step{})); diff != "" {
+				t.Errorf("step %d %q on %s: tabled plan differs from PlanFor's (-want +got):\n%s", i, s.query, s.snapshot, diff)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rlm-dev/rlm/internal/testfixture"
+	"github.com/rlm-dev/rlm/retrieval"
 )
 
 func tokens(s string) []string {
@@ -207,4 +208,19 @@ func BenchmarkLocalEmbedLongText(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "texts/s")
+}
+
+// TestTheDefaultEmbedderAcceptsEveryEmbeddingText: with the default
+// per-text cap, the local embedder embeds a text of
+// retrieval.MaxEmbeddingTextBytes (what a backend gives it at most), so a
+// long definition never leaves a search index without vectors.
+func TestTheDefaultEmbedderAcceptsEveryEmbeddingText(t *testing.T) {
+	l, err := NewLocalEmbedder(LocalConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("x", retrieval.MaxEmbeddingTextBytes)
+	if _, err := l.Embed(context.Background(), []string{text}); err != nil {
+		t.Errorf("a %d-byte text: %v", len(text), err)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/rlm-dev/rlm/internal/textclip"
 )
 
 // Strategy names a way of finding evidence.
@@ -465,15 +467,24 @@ func (f FuncEmbedder) Model() string { return f.ModelID }
 // Dimensions returns f.Dims.
 func (f FuncEmbedder) Dimensions() int { return f.Dims }
 
+// MaxEmbeddingTextBytes bounds EmbeddingText: the UTF-8 bytes of one text
+// an embedder is given. It is the per-text cap of rlm's embedders by
+// default (providers.DefaultMaxTextBytes), which refuse a longer text —
+// and one refused text would leave a whole search index without vectors.
+const MaxEmbeddingTextBytes = 32 * 1024
+
 // EmbeddingText is the text a backend embeds for d: d.Text when it is not
 // empty (Text already holds the split name, doc, signature and path);
 // otherwise the non-empty ones of the qualified name (else the symbol), the
 // signature, the doc comment and the path, one per line. It may be "" for a
-// document with none of these. Both backends embed this text, so they hold
-// comparable vectors for one document.
+// document with none of these. A longer text is cut to its first
+// MaxEmbeddingTextBytes (never inside a UTF-8 sequence): a definition
+// that calls thousands of names, such as a generated rewrite table, is
+// embedded by its name, doc and first neighbours. Both backends embed
+// this text, so they hold comparable vectors for one document.
 func EmbeddingText(d Document) string {
 	if d.Text != "" {
-		return d.Text
+		return textclip.Prefix(d.Text, MaxEmbeddingTextBytes)
 	}
 	name := d.Qualified
 	if name == "" {
@@ -485,5 +496,5 @@ func EmbeddingText(d Document) string {
 			parts = append(parts, s)
 		}
 	}
-	return strings.Join(parts, "\n")
+	return textclip.Prefix(strings.Join(parts, "\n"), MaxEmbeddingTextBytes)
 }

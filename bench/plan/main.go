@@ -1,8 +1,22 @@
 // Command plan measures rule-only plan latency: plan_features/2 over the
 // features of each query in bench/queries.txt, in rlm's embedded engine
-// (ichiban/prolog, including Go→term construction and decoding of the plan)
-// and, with -swi, in SWI-Prolog running the same rule files on the same
-// features. It prints p50/p99 per class and overall, and the ratio.
+// (ichiban/prolog) and, with -swi, in SWI-Prolog running the same rule
+// files on the same features. Rows:
+//
+//   - rlm Plan: Planner.Plan, features computed in Go, plan_features/3,
+//     the plan decoded and checked (the untabled path);
+//   - rlm rules only: plan_features/2 on prebuilt features, the solution
+//     decoded to Go values;
+//   - rlm tabled: Planner.PlanTabled on one snapshot after the query was
+//     planned once (the façade's path for a question asked again: the
+//     features against the snapshot's lexicon, then the table), with the
+//     backend look-ups the timed calls made;
+//   - swi untabled and swi tabled (SWI's own `:- table` of the same call,
+//     the fair counterpart of rlm's table), see bench/plan/swi.pl.
+//
+// It prints p50/p99 per class and overall, and the ratios. With -swi it
+// also checks that SWI planned every query as rlm did (class, strategies
+// and rule IDs).
 //
 //	go run ./bench/plan -n 2000 -swi
 package main
@@ -10,13 +24,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"runtime/pprof"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -30,10 +44,24 @@ type query struct {
 	text  string
 }
 
+// timings are per-call durations by query class and over all queries.
+type timings struct {
+	byClass map[string][]time.Duration
+	all     []time.Duration
+}
+
+func newTimings() *timings { return &timings{byClass: map[string][]time.Duration{}} }
+
+func (t *timings) add(class string, d time.Duration) {
+	t.byClass[class] = append(t.byClass[class], d)
+	t.all = append(t.all, d)
+}
+
 func main() {
 	n := flag.Int("n", 2000, "iterations per query")
 	queries := flag.String("queries", "bench/queries.txt", "class<TAB>query file")
 	swi := flag.Bool("swi", false, "also run the same rules in SWI-Prolog (swipl on PATH)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the rules-only calls to this file")
 	flag.Parse()
 	qs, err := readQueries(*queries)
 	if err != nil {
@@ -44,83 +72,179 @@ func main() {
 		fail(err)
 	}
 	ctx := context.Background()
-	byClass := map[string][]time.Duration{}
-	var all []time.Duration
+
+	// Untabled: Planner.Plan.
+	planT := newTimings()
+	sigs := make([]string, len(qs))
 	mismatch := 0
-	for _, q := range qs {
+	for i, q := range qs {
 		p, err := x.Plan(ctx, q.text)
 		if err != nil {
 			fail(err)
 		}
+		sigs[i] = planSignature(p)
 		if p.Class != q.class {
 			mismatch++
 			fmt.Fprintf(os.Stderr, "note: %q classified %s, file says %s\n", q.text, p.Class, q.class)
 		}
-		for i := 0; i < *n/10; i++ { // warm up
+		for range *n / 10 { // warm up
 			_, _ = x.Plan(ctx, q.text)
 		}
-		for i := 0; i < *n; i++ {
+		for range *n {
 			t := time.Now()
 			if _, err := x.Plan(ctx, q.text); err != nil {
 				fail(err)
 			}
-			d := time.Since(t)
-			byClass[q.class] = append(byClass[q.class], d)
-			all = append(all, d)
+			planT.add(q.class, time.Since(t))
 		}
 	}
-	fmt.Printf("rlm Expert.Plan (ichiban/prolog v1.2.2): features computed in Go, plan_features/2, plan decoded; %d queries x %d iterations\n", len(qs), *n)
-	printStats("rlm", byClass, all)
+	fmt.Printf("rlm Planner.Plan (ichiban/prolog v1.2.2): features computed in Go, plan_features/3, plan decoded; %d queries x %d iterations\n", len(qs), *n)
+	printStats("rlm", planT)
 
 	// Rules only: the same features term, plan_features/2 and decoding.
-	eng := x.Engine()
-	rulesByClass := map[string][]time.Duration{}
-	var rulesAll []time.Duration
-	for _, q := range qs {
-		ft := bridge.QueryFeatures(q.text).Term()
-		for i := 0; i < *n/10; i++ {
-			_, _ = eng.Once(ctx, "plan_features", ft, engine.NewVar())
-		}
-		for i := 0; i < *n; i++ {
-			t := time.Now()
-			if _, err := eng.Once(ctx, "plan_features", ft, engine.NewVar()); err != nil {
-				fail(err)
-			}
-			d := time.Since(t)
-			rulesByClass[q.class] = append(rulesByClass[q.class], d)
-			rulesAll = append(rulesAll, d)
-		}
-	}
+	rules := rulesOnly(ctx, x.Engine(), qs, *n, *cpuprofile)
 	fmt.Printf("\nrlm rules only: plan_features/2 on prebuilt features, result decoded to Go\n")
-	printStats("rlm", rulesByClass, rulesAll)
-	all = rulesAll
+	printStats("rlm", rules)
+
+	// Tabled: PlanTabled on one snapshot, the query planned once before.
+	tabled, lookups := tabledRows(ctx, x, qs, *n, sigs)
+	fmt.Printf("\nrlm tabled: Planner.PlanTabled, the same query again on the same snapshot (features against the snapshot's lexicon, then the table); %d backend look-ups in %d timed calls\n", lookups, len(tabled.all))
+	printStats("rlm", tabled)
 	if mismatch > 0 {
 		fmt.Printf("(%d queries classified differently from the file's label)\n", mismatch)
 	}
 	if !*swi {
 		return
 	}
-	swiAll, swiByClass, err := runSWI(qs, *n)
+	res, err := runSWI(qs, *n)
 	if err != nil {
 		fail(err)
 	}
+	differ := 0
+	for i, s := range sigs {
+		if res.plans[i] != s {
+			differ++
+			fmt.Fprintf(os.Stderr, "plan of %q differs: rlm %s, swi %s\n", qs[i].text, s, res.plans[i])
+		}
+	}
+	fmt.Printf("\nSWI-Prolog %s, the same rule files (rules/concepts/*.pl, rules/retrieval/*.pl) and the same feature terms; plans equal to rlm's for %d of %d queries\n",
+		swiVersion(), len(qs)-differ, len(qs))
+	fmt.Println("untabled (plan_features/2):")
+	printStats("swi", res.byMode["untabled"])
+	fmt.Println("tabled (`:- table` of the same call, after the first):")
+	printStats("swi", res.byMode["tabled"])
+	su, st := res.byMode["untabled"].all, res.byMode["tabled"].all
 	fmt.Println()
-	fmt.Println("SWI-Prolog, same rule files (classify.pl, strategy.pl, expand.pl, concepts/code.pl) and the same feature terms:")
-	printStats("swi", swiByClass, swiAll)
-	fmt.Printf("\nratio rlm rules-only / swi: p50 %.2fx, p99 %.2fx\n",
-		float64(pct(all, 50))/float64(pct(swiAll, 50)), float64(pct(all, 99))/float64(pct(swiAll, 99)))
+	ratio("rlm rules only / swi untabled", rules.all, su)
+	ratio("rlm tabled / swi tabled", tabled.all, st)
+	ratio("rlm tabled / swi untabled", tabled.all, su)
 }
 
-func printStats(label string, byClass map[string][]time.Duration, all []time.Duration) {
-	classes := make([]string, 0, len(byClass))
-	for c := range byClass {
+// rulesOnly times plan_features/2 on each query's prebuilt features term.
+func rulesOnly(ctx context.Context, eng *engine.Engine, qs []query, n int, cpuprofile string) *timings {
+	if cpuprofile != "" {
+		f, err := os.Create(cpuprofile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
+	out := newTimings()
+	for _, q := range qs {
+		ft := bridge.QueryFeatures(q.text).Term()
+		for range n / 10 {
+			_, _ = eng.Once(ctx, "plan_features", ft, engine.NewVar())
+		}
+		for range n {
+			t := time.Now()
+			if _, err := eng.Once(ctx, "plan_features", ft, engine.NewVar()); err != nil {
+				fail(err)
+			}
+			out.add(q.class, time.Since(t))
+		}
+	}
+	return out
+}
+
+// tabledRows times PlanTabled for each query on one snapshot of a
+// lexiconBackend, after a first (untimed) call that plans it, and
+// returns the timings and the backend look-ups the timed calls made. It
+// checks that the backend's lexicon leaves the features as the untabled
+// rows compute them and that the tabled plan is the untabled one.
+func tabledRows(ctx context.Context, x *planner.Planner, qs []query, n int, sigs []string) (*timings, int64) {
+	b := &lexiconBackend{}
+	tab := planner.NewTable(0)
+	const snapshot = "bench-snapshot"
+	out := newTimings()
+	var lookups int64
+	for i, q := range qs {
+		want, _ := json.Marshal(bridge.QueryFeatures(q.text))
+		got, _ := json.Marshal(bridge.QueryFeaturesIn(q.text, bridge.BackendLexicon(ctx, b)))
+		if string(want) != string(got) {
+			fail(fmt.Errorf("the bench backend's lexicon changes the features of %q", q.text))
+		}
+		p, _, err := x.PlanTabled(ctx, tab, b, snapshot, q.text)
+		if err != nil {
+			fail(err)
+		}
+		if s := planSignature(p); s != sigs[i] {
+			fail(fmt.Errorf("tabled plan of %q is %s, untabled %s", q.text, s, sigs[i]))
+		}
+		for range n / 10 {
+			_, _, _ = x.PlanTabled(ctx, tab, b, snapshot, q.text)
+		}
+		before := b.searches.Load()
+		for range n {
+			t := time.Now()
+			_, hit, err := x.PlanTabled(ctx, tab, b, snapshot, q.text)
+			d := time.Since(t)
+			if err != nil {
+				fail(err)
+			}
+			if !hit {
+				fail(fmt.Errorf("%q was planned again on the same snapshot", q.text))
+			}
+			out.add(q.class, d)
+		}
+		lookups += b.searches.Load() - before
+	}
+	return out, lookups
+}
+
+// planSignature is the class, the steps' strategies and the rule IDs of
+// the plan's explanations, as bench/plan/swi.pl prints them.
+func planSignature(p *planner.Plan) string {
+	var ss, rs []string
+	for _, s := range p.Steps {
+		ss = append(ss, s.Strategy)
+	}
+	for _, b := range p.Because {
+		rs = append(rs, b.Rule)
+	}
+	return p.Class + "|" + strings.Join(ss, ",") + "|" + strings.Join(rs, ",")
+}
+
+func ratio(label string, a, b []time.Duration) {
+	fmt.Printf("ratio %s: p50 %.2fx, p99 %.2fx\n", label,
+		float64(pct(a, 50))/float64(pct(b, 50)), float64(pct(a, 99))/float64(pct(b, 99)))
+}
+
+func printStats(label string, t *timings) {
+	classes := make([]string, 0, len(t.byClass))
+	for c := range t.byClass {
 		classes = append(classes, c)
 	}
 	sort.Strings(classes)
 	for _, c := range classes {
-		fmt.Printf("  %-4s %-13s p50 %8.1f µs  p99 %8.1f µs\n", label, c, us(pct(byClass[c], 50)), us(pct(byClass[c], 99)))
+		fmt.Printf("  %-4s %-13s p50 %8.1f µs  p99 %8.1f µs\n", label, c, us(pct(t.byClass[c], 50)), us(pct(t.byClass[c], 99)))
 	}
-	fmt.Printf("  %-4s %-13s p50 %8.1f µs  p99 %8.1f µs\n", label, "all", us(pct(all, 50)), us(pct(all, 99)))
+	fmt.Printf("  %-4s %-13s p50 %8.1f µs  p99 %8.1f µs\n", label, "all", us(pct(t.all, 50)), us(pct(t.all, 99)))
 }
 
 func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
@@ -133,6 +257,18 @@ func pct(ds []time.Duration, p int) time.Duration {
 		i--
 	}
 	return s[i]
+}
+
+func swiVersion() string {
+	out, err := exec.Command("swipl", "--version").Output()
+	if err != nil {
+		return "(version unknown)"
+	}
+	f := strings.Fields(string(out))
+	if len(f) >= 3 {
+		return f[2]
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func readQueries(path string) ([]query, error) {
@@ -155,87 +291,6 @@ func readQueries(path string) ([]query, error) {
 		qs = append(qs, query{class: c, text: q})
 	}
 	return qs, sc.Err()
-}
-
-// runSWI writes the features of every query as SWI-Prolog facts, runs
-// bench/plan/swi.pl and reads per-call times (ns) back.
-func runSWI(qs []query, n int) ([]time.Duration, map[string][]time.Duration, error) {
-	dir, err := os.MkdirTemp("", "rlm-plan-swi")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer os.RemoveAll(dir)
-	facts := filepath.Join(dir, "features.facts") // not *.pl: swipl would load it as a script and drop it from argv
-	var b strings.Builder
-	b.WriteString(":- set_prolog_flag(double_quotes, chars).\n")
-	for i, q := range qs {
-		fmt.Fprintf(&b, "q(%d, %s, %s).\n", i, q.class, featuresText(bridge.QueryFeatures(q.text)))
-	}
-	if err := os.WriteFile(facts, []byte(b.String()), 0o644); err != nil {
-		return nil, nil, err
-	}
-	cmd := exec.Command("swipl", "-q", "-g", "main", "-t", "halt", "bench/plan/swi.pl", facts, strconv.Itoa(n))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, nil, fmt.Errorf("swipl: %w", err)
-	}
-	by := map[string][]time.Duration{}
-	var all []time.Duration
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(l)
-		if len(f) != 3 {
-			continue
-		}
-		ns, err := strconv.ParseFloat(f[2], 64)
-		if err != nil {
-			return nil, nil, fmt.Errorf("swipl output %q: %w", l, err)
-		}
-		d := time.Duration(ns)
-		by[f[1]] = append(by[f[1]], d)
-		all = append(all, d)
-	}
-	if len(all) == 0 {
-		return nil, nil, fmt.Errorf("swipl printed no timings")
-	}
-	return all, by, nil
-}
-
-// featuresText writes features as Prolog source for the SWI benchmark file
-// only (a benchmark fixture, never a goal of rlm's): strings as quoted
-// char lists.
-func featuresText(f bridge.Features) string {
-	q := func(s string) string { return strconv.Quote(s) }
-	var ids []string
-	for _, id := range f.Idents {
-		ids = append(ids, fmt.Sprintf("id(%s, %s)", q(id.Name), id.Shape))
-	}
-	strs := func(ss []string) string {
-		var out []string
-		for _, s := range ss {
-			out = append(out, q(s))
-		}
-		return "[" + strings.Join(out, ", ") + "]"
-	}
-	obj := "none"
-	if f.RelationObject != "" {
-		obj = q(f.RelationObject)
-	}
-	cue := f.Cue()
-	if f.DocWording {
-		cue = fmt.Sprintf("%s(%s)", cue, q(f.Subject))
-	}
-	var cs []string
-	for _, c := range f.Constraints {
-		if c.Kind == bridge.ConstraintPath {
-			cs = append(cs, fmt.Sprintf("path(%s)", q(c.Value)))
-		} else {
-			cs = append(cs, fmt.Sprintf("%s('%s')", c.Kind, c.Value))
-		}
-	}
-	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s, [%s])",
-		f.Tokens, f.Content, strings.Join(ids, ", "), strs(f.Paths), strs(f.Quoted), f.Relation, obj, cue, q(f.Text), strs(f.ContentWords),
-		strings.Join(cs, ", "))
 }
 
 func fail(err error) {

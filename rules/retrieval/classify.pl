@@ -67,19 +67,29 @@ rule_id(cls_fallback_broad, "nothing more specific applies").
 
 %! feature(?Property, +Features) is semidet.
 %  Property is one of the properties above, e.g. feature(tokens(N), F).
-%  The property comes first so that the clause is chosen by its first
-%  argument: one head unification per clause, no list scan.
-feature(tokens(X),          features(X, _, _, _, _, _, _, _, _, _, _)).
-feature(content(X),         features(_, X, _, _, _, _, _, _, _, _, _)).
-feature(idents(X),          features(_, _, X, _, _, _, _, _, _, _, _)).
-feature(paths(X),           features(_, _, _, X, _, _, _, _, _, _, _)).
-feature(quoted(X),          features(_, _, _, _, X, _, _, _, _, _, _)).
-feature(relation(X),        features(_, _, _, _, _, X, _, _, _, _, _)).
-feature(relation_object(X), features(_, _, _, _, _, _, X, _, _, _, _)).
-feature(cue(X),             features(_, _, _, _, _, _, _, X, _, _, _)).
-feature(text(X),            features(_, _, _, _, _, _, _, _, X, _, _)).
-feature(words(X),           features(_, _, _, _, _, _, _, _, _, X, _)).
-feature(constraints(X),     features(_, _, _, _, _, _, _, _, _, _, X)).
+%  The property's clause of feature_arg/3 is chosen by its first argument
+%  (a head of three small arguments, tried in turn, no list scan) and
+%  arg/3 reads the one argument of Features it names: the interpreter
+%  (which indexes no clauses) binds two variables, not Features' eleven
+%  arguments, per look-up.
+feature(P, F) :-
+    functor(F, features, 11),
+    feature_arg(P, I, X),
+    arg(I, F, X).
+
+%! feature_arg(?Property, ?Index, ?Value) is nondet.
+%  Property's value is argument Index of the features term.
+feature_arg(tokens(X), 1, X).
+feature_arg(content(X), 2, X).
+feature_arg(idents(X), 3, X).
+feature_arg(paths(X), 4, X).
+feature_arg(quoted(X), 5, X).
+feature_arg(relation(X), 6, X).
+feature_arg(relation_object(X), 7, X).
+feature_arg(cue(X), 8, X).
+feature_arg(text(X), 9, X).
+feature_arg(words(X), 10, X).
+feature_arg(constraints(X), 11, X).
 
 %! features_from_list(+Properties, -Features) is det.
 %  Builds a features term from a list of properties; a property left out

@@ -137,3 +137,17 @@ test(target_prefers_relation_object) :-
 test(strong_idents_drop_acronyms) :-
     strong_idents([id("HTTP", acronym), id("readRequest", camel)], S),
     S == [id("readRequest", camel)].
+
+% feature/2 reads the argument its property names, enumerates the
+% properties in argument order when none is given, fails on a term that
+% is not features/11 and builds one when given none.
+test(feature_reads_each_property_by_its_argument) :-
+    F = features(t, c, i, p, q, r, o, cu, x, w, cs),
+    findall(P, feature(P, F), Ps),
+    Ps == [tokens(t), content(c), idents(i), paths(p), quoted(q), relation(r),
+           relation_object(o), cue(cu), text(x), words(w), constraints(cs)],
+    feature(cue(Cue), F), Cue == cu,
+    \+ feature(cue(_), features(t, c)),
+    \+ feature(colour(_), F),
+    feature(tokens(3), G),
+    G = features(N, _, _, _, _, _, _, _, _, _, _), N == 3.

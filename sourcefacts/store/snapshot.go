@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unique"
 
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
@@ -436,7 +437,10 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 
 // readFacts reads one fact table's rows of file f, (idx, file_gen, cols...)
 // in idx order, and checks that every row belongs to the file's generation
-// and that the indexes run 0, 1, 2, ... (ErrCorrupt otherwise).
+// and that the indexes run 0, 1, 2, ... (ErrCorrupt otherwise). The slice
+// it returns has no spare capacity: a caller holding every file's facts
+// (the search index resolving calls across the tree) holds no more than
+// the facts.
 func readFacts[T any](ctx context.Context, tx *sql.Tx, f FileState, path, table, query string, dest func(*T) []any) ([]T, error) {
 	rows, err := tx.QueryContext(ctx, query, f.ID)
 	if err != nil {
@@ -456,7 +460,28 @@ func readFacts[T any](ctx context.Context, tx *sql.Tx, f FileState, path, table,
 		}
 		out = append(out, v)
 	}
+	if cap(out) > len(out) {
+		out = append(make([]T, 0, len(out)), out...)
+	}
 	return out, rows.Err()
+}
+
+// interned scans a TEXT column into the string at p as the canonical copy
+// of its value (unique.Make): the names, kinds, receivers and types that
+// repeat across a tree's facts are kept once, however many files' facts
+// a caller holds.
+type interned struct{ p *string }
+
+func (s interned) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		*s.p = unique.Make(v).Value()
+	case []byte:
+		*s.p = unique.Make(string(v)).Value()
+	default:
+		return fmt.Errorf("%w: a text column holds %T, not text", ErrCorrupt, src)
+	}
+	return nil
 }
 
 func prefixed(p, cols string) string {
@@ -476,9 +501,9 @@ func symbolCols(p string) string {
 
 func symbolDest(y *sourcefacts.Symbol) []any {
 	g, n := &y.Range, &y.NameRange
-	return []any{&y.Name, &y.Kind, &y.Receiver, &y.Container, &y.Signature, &y.Doc,
+	return []any{interned{&y.Name}, interned{&y.Kind}, interned{&y.Receiver}, interned{&y.Container}, &y.Signature, &y.Doc,
 		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol,
-		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol, &y.Role, &y.Type}
+		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol, interned{&y.Role}, interned{&y.Type}}
 }
 
 func refCols(p string) string {
@@ -487,8 +512,8 @@ func refCols(p string) string {
 
 func refDest(r *sourcefacts.Reference) []any {
 	g := &r.Range
-	return []any{&r.Name, &r.Kind, &r.Receiver, &r.Enclosing,
-		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol, &r.Via, &r.Module, &r.Type, &r.Path}
+	return []any{interned{&r.Name}, interned{&r.Kind}, interned{&r.Receiver}, &r.Enclosing,
+		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol, interned{&r.Via}, interned{&r.Module}, interned{&r.Type}, interned{&r.Path}}
 }
 
 func importCols(p string) string {
@@ -497,7 +522,7 @@ func importCols(p string) string {
 
 func importDest(im *sourcefacts.Import) []any {
 	g := &im.Range
-	return []any{&im.Path, &im.Alias, &g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol}
+	return []any{interned{&im.Path}, interned{&im.Alias}, &g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol}
 }
 
 // SymbolHit is a definition found in a snapshot.
