@@ -77,6 +77,10 @@ type Features struct {
 	// sourcefacts/", "python only", "non-test", "functions only"); their
 	// words are not content words, identifiers or paths.
 	Constraints []Constraint
+	// SourceNames are the names of Idents (each once, in order) that name
+	// a definition of the snapshot's own code, not only tests or
+	// examples (Lexicon.Source); empty without a Lexicon.
+	SourceNames []string
 	Truncated   bool // the text was longer than MaxFeatureBytes
 }
 
@@ -327,6 +331,13 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		f.Content = 0
 		f.ContentWords = nil
 	}
+	if lex.Source != nil {
+		for _, id := range f.Idents {
+			if !contains(f.SourceNames, id.Name) && lex.Source(id.Name) {
+				f.SourceNames = append(f.SourceNames, id.Name)
+			}
+		}
+	}
 	return f
 }
 
@@ -523,7 +534,7 @@ func identShape(t string, first, alone bool) string {
 
 // Term converts features to the term the rules read:
 //
-//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints)
+//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints, SourceNames)
 //
 // (see rules/classify.pl, feature/2). Strings become String terms; only
 // closed-vocabulary words (shapes, relations, cues, constraint values
@@ -553,5 +564,6 @@ func (f Features) Term() engine.Term {
 		engine.String(cmp.Or(f.Search, f.Text)),
 		engine.Strings(f.ContentWords),
 		engine.List(cs...),
+		engine.Strings(f.SourceNames),
 	)
 }

@@ -95,11 +95,13 @@ func (s Step) String() string {
 	for _, r := range s.Demote {
 		args = append(args, "demote="+r)
 	}
+	// What demotion spares, not what the query looks like: quoted(T)
+	// keeps a definition whose doc comment T quotes, named(N) one named N.
 	if s.Quoted != "" {
-		args = append(args, "quoted")
+		args = append(args, "spare=doc-start")
 	}
 	for _, n := range s.Named {
-		args = append(args, "named="+n)
+		args = append(args, "spare="+n)
 	}
 	if s.Changed != "" {
 		args = append(args, "changed-since="+s.Changed)
@@ -257,7 +259,13 @@ type Answer struct {
 	// which Hits holds the first (at most the limit): "10 of 60". Exact for
 	// exact, graph and structural steps; for BM25 and embedding steps, which
 	// are asked for the limit only, a lower bound.
-	Total   int       `json:"total"`
+	Total int `json:"total"`
+	// Explain is the chain of rules that decided, in order: the class rule
+	// (or a reused case's), then for each step that ran the rule that
+	// planned it (none for a fallback's or a reuse's step), its verdict
+	// and the fallback or retarget rule that followed. The rules of
+	// planned steps the search never reached are not in it (Plan.Because
+	// has them).
 	Explain []Because `json:"explain"`
 	// Gap is the gap the rules left unfilled (an outcome gap(G) event, or
 	// step_limit(N) when MaxSteps ran out), as a term; "" if none.

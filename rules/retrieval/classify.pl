@@ -3,8 +3,8 @@
     Input is the features term Go computes from the query text (see
     bridge.QueryFeatures); the text itself is only data here. It is
     features(Tokens, Content, Idents, Paths, Quoted, Relation,
-    RelationObject, Cue, Text, Words, Constraints); read it with feature/2,
-    which names each argument by a property:
+    RelationObject, Cue, Text, Words, Constraints, SourceNames); read it
+    with feature/2, which names each argument by a property:
 
       tokens(N)            number of tokens
       content(N)           natural-language words that are not stopwords,
@@ -36,6 +36,10 @@
                            P is 'tree-sitter' or 'ichiban-prolog'); their
                            words are in none of the properties above (but
                            count in tokens)
+      source_names(Ns)     the names of idents (strings) the snapshot
+                           defines in its own code, not only in tests or
+                           examples (bridge.Lexicon.Source; [] when Go
+                           had no snapshot to ask)
 
     Classes: identifier, relationship, conceptual, path, broad; harness
     authors add classes with the extra_class_rule/4 hook.
@@ -69,24 +73,25 @@ rule_id(cls_fallback_broad, "nothing more specific applies").
 %  Property is one of the properties above, e.g. feature(tokens(N), F).
 %  The property comes first so that the clause is chosen by its first
 %  argument: one head unification per clause, no list scan.
-feature(tokens(X),          features(X, _, _, _, _, _, _, _, _, _, _)).
-feature(content(X),         features(_, X, _, _, _, _, _, _, _, _, _)).
-feature(idents(X),          features(_, _, X, _, _, _, _, _, _, _, _)).
-feature(paths(X),           features(_, _, _, X, _, _, _, _, _, _, _)).
-feature(quoted(X),          features(_, _, _, _, X, _, _, _, _, _, _)).
-feature(relation(X),        features(_, _, _, _, _, X, _, _, _, _, _)).
-feature(relation_object(X), features(_, _, _, _, _, _, X, _, _, _, _)).
-feature(cue(X),             features(_, _, _, _, _, _, _, X, _, _, _)).
-feature(text(X),            features(_, _, _, _, _, _, _, _, X, _, _)).
-feature(words(X),           features(_, _, _, _, _, _, _, _, _, X, _)).
-feature(constraints(X),     features(_, _, _, _, _, _, _, _, _, _, X)).
+feature(tokens(X),          features(X, _, _, _, _, _, _, _, _, _, _, _)).
+feature(content(X),         features(_, X, _, _, _, _, _, _, _, _, _, _)).
+feature(idents(X),          features(_, _, X, _, _, _, _, _, _, _, _, _)).
+feature(paths(X),           features(_, _, _, X, _, _, _, _, _, _, _, _)).
+feature(quoted(X),          features(_, _, _, _, X, _, _, _, _, _, _, _)).
+feature(relation(X),        features(_, _, _, _, _, X, _, _, _, _, _, _)).
+feature(relation_object(X), features(_, _, _, _, _, _, X, _, _, _, _, _)).
+feature(cue(X),             features(_, _, _, _, _, _, _, X, _, _, _, _)).
+feature(text(X),            features(_, _, _, _, _, _, _, _, X, _, _, _)).
+feature(words(X),           features(_, _, _, _, _, _, _, _, _, X, _, _)).
+feature(constraints(X),     features(_, _, _, _, _, _, _, _, _, _, X, _)).
+feature(source_names(X),    features(_, _, _, _, _, _, _, _, _, _, _, X)).
 
 %! features_from_list(+Properties, -Features) is det.
 %  Builds a features term from a list of properties; a property left out
 %  takes its empty value (0, [], none, or "" for text). For tests and the
 %  REPL.
 features_from_list(Ps, F) :-
-    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs),
+    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs, Sn),
     fl_default(tokens(T), Ps, 0),
     fl_default(content(C), Ps, 0),
     fl_default(idents(I), Ps, []),
@@ -97,7 +102,8 @@ features_from_list(Ps, F) :-
     fl_default(cue(Cu), Ps, none),
     fl_default(text(X), Ps, []),
     fl_default(words(W), Ps, []),
-    fl_default(constraints(Cs), Ps, []).
+    fl_default(constraints(Cs), Ps, []),
+    fl_default(source_names(Sn), Ps, []).
 
 fl_default(Prop, Ps, Default) :-
     (   memberchk(Prop, Ps)

@@ -203,11 +203,14 @@ filters_only(F, Cs) :-
 %  first; rlm explain lists them all). History is the list of
 %  result(Step, Count, Tops) so far, newest first. Fails when no fallback
 %  is left, which ends the search with the gap reported. The harness's
-%  extra_fallback/5 first, then callers.pl's, then fallback/5's.
+%  extra_fallback/5 first, then callers.pl's, vectors.pl's, then
+%  fallback/5's.
 fallback(Class, _, Gap, H, Steps, Why) :-
     extra_fallback(Class, Gap, H, Steps, Why).
 fallback(Class, F, Gap, H, Steps, Why) :-
     callers_fallback(Class, F, Gap, H, Steps, Why).
+fallback(Class, F, Gap, H, Steps, Why) :-
+    vectors_fallback(Class, F, Gap, H, Steps, Why).
 fallback(Class, _, Gap, H, Steps, Why) :-
     default_fallback(Class, Gap, H, Steps, Why).
 

@@ -40,3 +40,20 @@ mutant "predicted capabilities name the embedder" project/searchindex.go 's|\t\t
 mutant "a definition's text holds the names it calls" project/documents.go 's|docs\[i\].Text = neighbourText(docs\[i\])|_ = i|' ./project -run TestADefinitionIsFoundByTheNamesItCalls
 mutant "word forms keep the word's stem" bridge/forms.go 's|english.Stem(c, true) == stem|stem != ""|' ./bridge -run TestWordFormsAreTheBaseFormsAnInflectedWordStandsFor
 mutant "inflected words expand" rules/retrieval/expand.pl 's|^expand_relation(inflection).$|expand_relation(none).|' ./rules -run TestRules
+
+# An answer's explanation says only what happened (the rules of steps that
+# ran) and a step's sparing is not shown as a quoted query.
+EXPL='TestAnAnswersExplanationSaysOnlyWhatHappened'
+mutant "a planned step's rule joins the chain only when it runs" planner/search.go 's|	if len(planned) == len(agenda) {|	if false {|' . -run $EXPL
+mutant "a doc-comment sparing is shown as one" planner/types.go 's|args = append(args, "spare=doc-start")|args = append(args, "quoted")|' . -run $EXPL
+
+# A vector step that could not run (a dead embedder) is data to the rules,
+# which fall back to BM25.
+DEAD='TestADeadEmbedderLeavesADescriptionToBM25'
+mutant "the judge hears which strategies could not run" planner/search.go 's|caps = capabilityList(b.Capabilities(), down...)|caps = capabilityList(b.Capabilities())|' . -run $DEAD
+mutant "unavailable(S) is in the capability list" planner/planner.go 's|ts = append(ts, engine.Compound("unavailable", engine.Atom(s)))|_ = s|' . -run $DEAD
+mutant "a step that could not run is judged as such" rules/retrieval/floor.pl 's|^    next_unavailable(Class, F, Avail, H, Pending, Next, Outcome), !.|    fail.|' . -run $DEAD
+mutant "BM25 is the fallback without vectors" rules/retrieval/strategy.pl 's|^    vectors_fallback(Class, F, Gap, H, Steps, Why).|    fail.|' . -run $DEAD
+mutant "a BM25 step that ran is not run again" rules/retrieval/vectors.pl 's|^    \\+ tried(H, lexical, text(T2)).|    true.|' ./rules -run TestRules
+mutant "explain names the fallback without vectors" rules/retrieval/explain.pl 's|^possible_gap(step(S, _, _), vectors_unavailable(S)) :-|possible_gap(step(S, _, _), vectors_gone(S)) :-|' ./rules -run TestRules
+

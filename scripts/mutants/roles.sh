@@ -67,3 +67,14 @@ mutant "an answer names its snapshot" rlm.go 's|ans.Snapshot = snapshotID(at)|an
 mutant "the CLI marks tests and examples" cmd/rlm/output.go 's|extra = " \[" + h.Role + "\]"|extra = ""|' ./cmd/rlm -run TestSearchShowsRolesAndTheSnapshotTheAnswerCameFrom
 mutant "the CLI names the snapshot" cmd/rlm/output.go 's|fmt.Fprintf(w, "snapshot: %s\\n", a.Snapshot)|fmt.Fprintln(w)|' ./cmd/rlm -run TestSearchShowsRolesAndTheSnapshotTheAnswerCameFrom
 mutant "MCP carries the document id" mcp/tools.go 's|DocumentID: h.ID, Hit: h}|Hit: h}|' ./mcp -run TestSearchAndItsShortcutsAnswerLikeTheGoAPI
+
+# A name the code itself defines spares no test or example of that name
+# (rk_named_in_source): the snapshot says which names the code defines,
+# the rules decide, the subject's definitions keep demotion's order.
+NS='TestANameTheCodeDefinesSparesNoTestOfThatName'
+mutant "the rules spare only names the code does not define" rules/retrieval/roles.pl 's|findall(N, ( member(N, Ns1), \\+ memberchk(N, Src) ), Ns),|findall(N, member(N, Ns1), Ns),|' . -run $NS
+mutant "a name only tests define is spared" rules/retrieval/roles.pl 's|findall(named(N), member(N, Ns), Named),|Named = [],|' . -run $NS
+mutant "the snapshot says which names the code defines" bridge/lexicon.go 's|return ask("source:"+name, req)|return false|' . -run $NS
+mutant "a source look-up keeps only the code's definitions" bridge/lexicon.go 's|req.Filter.Roles = \[\]string{retrieval.RoleSource}|req.Filter.Roles = nil|' . -run $NS
+mutant "the source names reach the rules" bridge/features.go 's|engine.Strings(f.SourceNames),|engine.Strings(nil),|' . -run $NS
+mutant "an exact step ranked by its text keeps demotion's order" planner/search.go 's|cmp.Or(back(x)-back(y), at(x)-at(y))|cmp.Or(0*back(x)*back(y), at(x)-at(y))|' . -run $NS
