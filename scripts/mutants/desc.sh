@@ -57,3 +57,6 @@ mutant "BM25 is the fallback without vectors" rules/retrieval/strategy.pl 's|^  
 mutant "a BM25 step that ran is not run again" rules/retrieval/vectors.pl 's|^    \\+ tried(H, lexical, text(T2)).|    true.|' ./rules -run TestRules
 mutant "explain names the fallback without vectors" rules/retrieval/explain.pl 's|^possible_gap(step(S, _, _), vectors_unavailable(S)) :-|possible_gap(step(S, _, _), vectors_gone(S)) :-|' ./rules -run TestRules
 
+# BM25's doc column weighs a description's words more than a long doc
+# comment's length (Python json's loads).
+mutant "the doc column weighs 4" retrieval/embedded/embedded.go 's|const bm25Weights = "10.0, 4.0, 3.0, 1.5, 1.0"|const bm25Weights = "10.0, 2.0, 3.0, 1.5, 1.0"|' . -run TestALongDocstringIsFoundByItsFirstSentence

@@ -1,0 +1,38 @@
+package rlm_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/rlm-dev/rlm"
+)
+
+// TestALongDocstringIsFoundByItsFirstSentence: a Python function whose
+// docstring goes on to describe each of its options
+// (testdata/desc/python, after Python json's loads) is found first by
+// its docstring's first sentence, ahead of a method whose one-line
+// docstring holds fewer of the sentence's words: the words the doc
+// comment shares with the query weigh more than its length.
+func TestALongDocstringIsFoundByItsFirstSentence(t *testing.T) {
+	const q = "Read ``s`` (a ``str``, ``bytes`` or ``bytearray`` label holding a parcel code) into a record."
+	for _, mode := range []string{"none", "local"} {
+		opts := rlm.Options{InMemory: true}
+		if mode == "local" {
+			e, err := rlm.LocalEmbedder()
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Embedder = e
+		}
+		p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", "python"), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := searchAll(t, p, q)
+		p.Close()
+		if len(a.Hits) < 2 || a.Hits[0].Symbol != "loads" {
+			t.Errorf("embedder %s: want loads first, got:%s", mode, hitList(a))
+		}
+	}
+}
