@@ -89,8 +89,10 @@ func BackendLexicon(ctx context.Context, b retrieval.Backend) Lexicon {
 // dirPrefixes are the path prefixes a path-shaped token may name: the
 // token as a file or a directory relative to the root, and so each of its
 // suffixes after a slash that still holds one ("net/http/server" when the
-// root is .../net is "http/server").
+// root is .../net is "http/server"). A token that ends in a slash names a
+// directory only: "message/" is not the prefix of "message.py".
 func dirPrefixes(p string) []string {
+	dirOnly := strings.HasSuffix(p, "/")
 	p = strings.Trim(strings.TrimPrefix(p, "./"), "/")
 	if p == "" {
 		return nil
@@ -101,7 +103,10 @@ func dirPrefixes(p string) []string {
 			continue
 		}
 		s := p[i+1:]
-		out = append(out, s+"/", s)
+		out = append(out, s+"/")
+		if !dirOnly {
+			out = append(out, s)
+		}
 	}
 	return out
 }

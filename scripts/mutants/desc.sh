@@ -60,3 +60,6 @@ mutant "explain names the fallback without vectors" rules/retrieval/explain.pl '
 # BM25's doc column weighs a description's words more than a long doc
 # comment's length (Python json's loads).
 mutant "the doc column weighs 4" retrieval/embedded/embedded.go 's|const bm25Weights = "10.0, 4.0, 3.0, 1.5, 1.0"|const bm25Weights = "10.0, 2.0, 3.0, 1.5, 1.0"|' . -run TestALongDocstringIsFoundByItsFirstSentence
+
+# A token ending in a slash names a directory, not a file that starts so.
+mutant "a trailing slash names a directory only" bridge/lexicon.go 's|	dirOnly := strings.HasSuffix(p, "/")|	dirOnly := false \&\& strings.HasSuffix(p, "/")|' . -run TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem
