@@ -36,3 +36,21 @@ func TestALongDocstringIsFoundByItsFirstSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds: a
+// Python method's docstring sentence "Return a reference to the payload."
+// (testdata/desc/opening) describes the method; its "reference" and
+// "payload" (a name the snapshot knows) make no references question: the
+// method it describes is found first.
+func TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds(t *testing.T) {
+	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", "opening"), rlm.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const q = "Return a reference to the payload."
+	a := searchAll(t, p, q)
+	if a.Class != "description" || len(a.Hits) == 0 || a.Hits[0].Symbol != "body_ref" {
+		t.Errorf("%q: class %s, want a description answered by body_ref first:%s", q, a.Class, hitList(a))
+	}
+}

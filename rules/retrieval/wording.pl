@@ -15,9 +15,11 @@
     A sentence worded as a declaration's doc comment
     (cue(description(Subject)): Go's bridge.docWording, a subject and a
     third-person verb, "Tokens returns an iterator over the reference
-    tokens …", "UnmarshalJSON sets *m to a copy of data") is a description
-    with a content word or more, whatever names or relation words it
-    holds: "reference", "use" and "declared" in such a sentence are words
+    tokens …", "UnmarshalJSON sets *m to a copy of data"; or, with the
+    subject "", a sentence opening with "Return" or "Returns", Python's,
+    Javadoc's and Rust's form: "Return a reference to the payload") is a
+    description with a content word or more, whatever names or relation
+    words it holds: "reference", "use" and "declared" in such a sentence are words
     of the description, and the names it mentions boost the text's BM25
     score (the name column weighs most) instead of being looked up. Its
     subject is what it describes, by the convention the wording follows:

@@ -63,3 +63,7 @@ mutant "the doc column weighs 4" retrieval/embedded/embedded.go 's|const bm25Wei
 
 # A token ending in a slash names a directory, not a file that starts so.
 mutant "a trailing slash names a directory only" bridge/lexicon.go 's|	dirOnly := strings.HasSuffix(p, "/")|	dirOnly := false \&\& strings.HasSuffix(p, "/")|' . -run TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem
+
+# "Return(s) …" opens a doc sentence about the function it documents.
+mutant "a Return sentence is doc wording" bridge/wording.go 's|var openingVerbs = setOf(`return returns`)|var openingVerbs = setOf(``)|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "a Return sentence is a description" bridge/wording.go 's|		return "", true // "Return a reference to the payload": about the function it documents|		return "", false|' . -run TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds
