@@ -54,3 +54,21 @@ func TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds(t *testing.T)
 		t.Errorf("%q: class %s, want a description answered by body_ref first:%s", q, a.Class, hitList(a))
 	}
 }
+
+// TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject: "For server
+// requests, Host names …" (testdata/desc/clause) is worded as Host's doc
+// comment once its opening clause is set aside: Host's definitions come
+// first, ahead of a function whose name and doc share more of the
+// sentence's words.
+func TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject(t *testing.T) {
+	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", "clause"), rlm.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const q = "For server requests, Host names the depot a parcel is sent from."
+	a := searchAll(t, p, q)
+	if len(a.Hits) == 0 || a.Hits[0].Qualified != "Request.Host" {
+		t.Errorf("%q: want Request.Host first:%s", q, hitList(a))
+	}
+}

@@ -174,6 +174,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	raw := strings.Fields(rest.String())
 	var toks []string
 	var legal []bool // the token is a name with legal characters the lexicon knows
+	clause := 0      // the tokens before the first comma (0: none)
 	for ri, r := range raw {
 		t := cleanToken(r)
 		n := legalName(r, ri == len(raw)-1 && len(raw) > 1, known)
@@ -194,6 +195,9 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		for _, part := range parts {
 			toks = append(toks, textclip.Prefix(part, MaxTokenBytes))
 			legal = append(legal, n != "")
+		}
+		if clause == 0 && strings.HasSuffix(r, ",") {
+			clause = len(toks)
 		}
 	}
 	f.Tokens = len(toks) + len(f.Quoted)
@@ -314,6 +318,11 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	}
 
 	f.Subject, f.DocWording = docWording(work, toks, lower)
+	if !f.DocWording && clause > 0 && clause < len(toks) && openingClause(lower[:clause]) {
+		// "For server requests, Host specifies …": the sentence after
+		// its opening clause
+		f.Subject, f.DocWording = docWording(work, toks[clause:], lower[clause:])
+	}
 
 	for i, w := range lower {
 		if isIdent[i] || isStopword(w) || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {

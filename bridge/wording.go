@@ -102,6 +102,18 @@ func docWording(text string, toks, lower []string) (subject string, ok bool) {
 	return "", false
 }
 
+// maxOpeningClause is the most tokens an opening clause may have.
+const maxOpeningClause = 8
+
+// openingClause reports whether the lowercased tokens before a sentence's
+// first comma are an opening clause of a doc sentence ("for server
+// requests", "in v1", "when the server shuts down"): a function word
+// first, at most maxOpeningClause tokens. (A question is still none: the
+// sentence after the clause must be worded as a doc sentence.)
+func openingClause(lower []string) bool {
+	return len(lower) <= maxOpeningClause && stopwords.Function(lower[0])
+}
+
 // docVerb reports whether the lowercase word looks like a third-person
 // singular verb: letters only, at least four of them, ending in "s" but
 // not in "ss", "us" or "is" ("returns", "reports", "sets", "encapsulates";

@@ -27,7 +27,7 @@ func TestASentenceWordedAsADocCommentHasTheDescriptionCue(t *testing.T) {
 		{"An AddressList encapsulates a list of parsed RFC 2822 addresses.", CueDescription},
 		{"body turns a Reader into a ReadCloser", CueDescription},
 		{"This example demonstrates the use of the Encoder and Decoder to parse JSON", CueDescription},
-		{"In v1, the implementation is inconsistent about whether it calls MarshalJSON methods declared on pointer receivers", CueDefinition},
+		{"In v1, the implementation is inconsistent about whether it calls MarshalJSON methods declared on pointer receivers", CueDescription},
 		// a function's doc sentence that opens with "Return(s)" (Python,
 		// Javadoc, Rust) names no subject, whatever relation words follow
 		{"Return the message's content type.", CueDescription},
@@ -37,6 +37,14 @@ func TestASentenceWordedAsADocCommentHasTheDescriptionCue(t *testing.T) {
 		// any other verb first reads as a request as well: left to the
 		// other rules
 		{"Create a message/* type MIME document.", CueNone},
+		// a doc sentence after an opening clause; not a question after
+		// one, nor after a clause that opens with no function word
+		{"For server requests, Host specifies the host on which the URL is sought.", CueDescription},
+		{"When the server shuts down, Shutdown waits for the open connections", CueDescription},
+		{"Where the server closes, what calls Shutdown", CueNone},
+		{"For the server, is Shutdown called", CueNone},
+		{"For every request that the server reads from one client connection, Host names the host", CueNone},
+		{"parcel weights, mux uses the pattern tree", CueNone},
 		{"check the callers of readRequest", CueNone},
 		// questions, requests, relation phrases
 		{"what calls ServeHTTP?", CueNone},
@@ -82,11 +90,13 @@ func TestDoubleBackticksQuoteAName(t *testing.T) {
 // as description(Subject).
 func TestADocWordedSentenceNamesItsSubject(t *testing.T) {
 	for q, want := range map[string]string{
-		"UnmarshalJSON sets *m to a copy of data.":                         "UnmarshalJSON",
-		"An AddressList encapsulates a list of parsed RFC 2822 addresses.": "AddressList",
-		"forcedAddr reports whether this value is addressable":             "forcedAddr",
-		"Names is a stack of object names.":                                "Names",
-		"Return a reference to the payload.":                               "", // the function it documents
+		"UnmarshalJSON sets *m to a copy of data.":                                     "UnmarshalJSON",
+		"An AddressList encapsulates a list of parsed RFC 2822 addresses.":             "AddressList",
+		"forcedAddr reports whether this value is addressable":                         "forcedAddr",
+		"Names is a stack of object names.":                                            "Names",
+		"Return a reference to the payload.":                                           "", // the function it documents
+		"For server requests, Host specifies the host on which the URL is sought.":     "Host",
+		"In v1, the implementation is inconsistent about whether it calls MarshalJSON": "implementation",
 	} {
 		f := QueryFeatures(q)
 		if f.Subject != want || f.Cue() != CueDescription {

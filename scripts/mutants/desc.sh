@@ -67,3 +67,8 @@ mutant "a trailing slash names a directory only" bridge/lexicon.go 's|	dirOnly :
 # "Return(s) …" opens a doc sentence about the function it documents.
 mutant "a Return sentence is doc wording" bridge/wording.go 's|var openingVerbs = setOf(`return returns`)|var openingVerbs = setOf(``)|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
 mutant "a Return sentence is a description" bridge/wording.go 's|		return "", true // "Return a reference to the payload": about the function it documents|		return "", false|' . -run TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds
+
+# A doc sentence after an opening clause ("For server requests, Host …").
+mutant "the sentence after an opening clause is read as a doc sentence" bridge/features.go 's|	if !f.DocWording \&\& clause > 0 \&\& clause < len(toks) \&\& openingClause(lower\[:clause\]) {|	if false {|' . -run TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject
+mutant "an opening clause opens with a function word" bridge/wording.go 's|\&\& stopwords.Function(lower\[0\])$|\&\& lower[0] != ""|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "an opening clause is short" bridge/wording.go 's|return len(lower) <= maxOpeningClause \&\& |return |' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
