@@ -16,7 +16,7 @@ mutant "a doc-worded sentence is a description (rule)" rules/retrieval/wording.p
 mutant "a doc-worded sentence is no known-name relationship question" rules/retrieval/known.pl 's|^    \\+ feature(cue(description(_)), F),$|    true,|' ./rules -run TestRules
 mutant "a doc-worded description looks its subject up first" rules/retrieval/wording.pl 's|^    S \\== "",$|    fail,|' ./rules -run TestRules
 mutant "BM25 follows the subject's definitions" rules/retrieval/wording.pl 's|^extra_verdict(description, _, result(step(exact, _, evidence), C, _), continue,$|extra_verdict(description, _, result(step(exact, _, evidence), C, _), enough,|' ./rules -run TestRules
-mutant "an exact step with text ranks the name's definitions by it" planner/search.go 's|slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return at(x) - at(y) })|_ = at|' ./planner -run TestADocWordedDescriptionsSubjectComesFirstRankedByItsText
+mutant "an exact step with text ranks the name's definitions by it" planner/search.go 's|slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return cmp.Or(back(x)-back(y), at(x)-at(y)) })|_ = cmp.Or(0, at(out[0])*back(out[0]))|' ./planner -run TestADocWordedDescriptionsSubjectComesFirstRankedByItsText
 mutant "the subject is named in the features" bridge/wording.go 's|return engine.Compound(CueDescription, engine.String(f.Subject))|return engine.Compound(CueDescription, engine.String(""))|' ./bridge -run TestADocWordedSentenceNamesItsSubject
 mutant "a description's focus identifier is checked, not the answer" rules/retrieval/strategy.pl 's|candidate(conceptual, F, step(exact, \[name(T)\], check),|candidate(conceptual, F, step(exact, [name(T)], evidence),|' ./rules -run TestRules
 
