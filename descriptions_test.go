@@ -12,8 +12,9 @@ import (
 // docstring goes on to describe each of its options
 // (testdata/desc/python, after Python json's loads) is found first by
 // its docstring's first sentence, ahead of a method whose one-line
-// docstring holds fewer of the sentence's words: the words the doc
-// comment shares with the query weigh more than its length.
+// docstring holds fewer of the sentence's words: a description's BM25
+// weighs doc comments more (emphasis(doc)), so the words the doc comment
+// shares with the query count more than its length.
 func TestALongDocstringIsFoundByItsFirstSentence(t *testing.T) {
 	const q = "Read ``s`` (a ``str``, ``bytes`` or ``bytearray`` label holding a parcel code) into a record."
 	for _, mode := range []string{"none", "local"} {
@@ -25,12 +26,7 @@ func TestALongDocstringIsFoundByItsFirstSentence(t *testing.T) {
 			}
 			opts.Embedder = e
 		}
-		p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", "python"), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := searchAll(t, p, q)
-		p.Close()
+		a := searchAll(t, openDescTree(t, "python", opts), q)
 		if len(a.Hits) < 2 || a.Hits[0].Symbol != "loads" {
 			t.Errorf("embedder %s: want loads first, got:%s", mode, hitList(a))
 		}
@@ -43,11 +39,7 @@ func TestALongDocstringIsFoundByItsFirstSentence(t *testing.T) {
 // "payload" (a name the snapshot knows) make no references question: the
 // method it describes is found first.
 func TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds(t *testing.T) {
-	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", "opening"), rlm.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openDescTree(t, "opening", rlm.Options{InMemory: true})
 	const q = "Return a reference to the payload."
 	a := searchAll(t, p, q)
 	if a.Class != "description" || len(a.Hits) == 0 || a.Hits[0].Symbol != "body_ref" {
@@ -61,14 +53,22 @@ func TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds(t *testing.T)
 // first, ahead of a function whose name and doc share more of the
 // sentence's words.
 func TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject(t *testing.T) {
-	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", "clause"), rlm.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openDescTree(t, "clause", rlm.Options{InMemory: true})
 	const q = "For server requests, Host names the depot a parcel is sent from."
 	a := searchAll(t, p, q)
 	if len(a.Hits) == 0 || a.Hits[0].Qualified != "Request.Host" {
 		t.Errorf("%q: want Request.Host first:%s", q, hitList(a))
 	}
+}
+
+// openDescTree opens testdata/desc/NAME with opts, closed when the test
+// ends.
+func openDescTree(t *testing.T, name string, opts rlm.Options) *rlm.Project {
+	t.Helper()
+	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", name), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
 }

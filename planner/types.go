@@ -53,7 +53,10 @@ type Step struct {
 	// Resolved (match(resolved), graph callers only) keeps the calls
 	// resolved to the name's definitions, none matched by name alone.
 	Resolved bool `json:"resolved,omitempty"`
-	term     any  // the step as the rules wrote it, handed back in result/3
+	// Emphasis (emphasis(doc)) has the step's BM25 weigh doc comments
+	// more: retrieval.Request.Emphasis.
+	Emphasis string `json:"emphasis,omitempty"`
+	term     any    // the step as the rules wrote it, handed back in result/3
 }
 
 // String renders the step compactly, e.g. `graph(callers, "ServeHTTP")`.
@@ -112,6 +115,9 @@ func (s Step) String() string {
 	if s.Resolved {
 		args = append(args, "resolved")
 	}
+	if s.Emphasis != "" {
+		args = append(args, "weigh="+s.Emphasis)
+	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }
 
@@ -124,6 +130,7 @@ func (s Step) Request(limit int, gen int64) (retrieval.Request, error) {
 	req := retrieval.Request{
 		Strategy: retrieval.Strategy(s.Strategy), Limit: limit, Name: s.Name, Text: s.Text,
 		CaseInsensitive: s.CaseInsensitive, Relation: retrieval.Relation(s.Relation), Resolved: s.Resolved,
+		Emphasis: retrieval.Emphasis(s.Emphasis),
 	}
 	if s.Path != "" {
 		req.Filter.PathPrefixes = pathPrefixes(s.Path)

@@ -42,7 +42,7 @@ rule_id(fb_bm25_without_vectors, "the embedder failed: BM25 over the query's tex
 trusted_vectors(Avail) :-
     \+ memberchk(embedder(lexical), Avail).
 
-extra_strategy(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),
+extra_strategy(conceptual, F, Avail, step(hybrid, [text(T2), emphasis(doc)], evidence),
                because(st_hybrid_after_bm25, [class(conceptual), embedder(lexical)|Xs])) :-
     memberchk(hybrid, Avail),
     \+ trusted_vectors(Avail),
@@ -63,11 +63,15 @@ next_unavailable(Class, F, Avail, [R|Older], Pending, Next, outcome(Events, [Why
 
 %! vectors_fallback(+Class, +Features, +Gap, +History, -Steps, -Because) is semidet.
 %  For gap(vectors_unavailable(S)): BM25 over the query's text (expanded
-%  as a description's is), an evidence step, unless History holds a BM25
-%  step of that text already.
-vectors_fallback(_, F, vectors_unavailable(S), H, [step(lexical, [text(T2)], evidence)],
+%  as a description's is, with emphasis(doc) for a description), an
+%  evidence step, unless History holds a BM25 step of that text already.
+vectors_fallback(Class, F, vectors_unavailable(S), H, [step(lexical, [text(T2)|Es], evidence)],
                  because(fb_bm25_without_vectors, [gap(vectors_unavailable(S))|Xs])) :-
     feature(text(T), F),
     T = [_|_],
     expand_text(F, T, T2, Xs),
-    \+ tried(H, lexical, text(T2)).
+    \+ tried(H, lexical, text(T2)),
+    (   memberchk(Class, [conceptual, description])
+    ->  Es = [emphasis(doc)]
+    ;   Es = []
+    ).

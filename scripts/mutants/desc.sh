@@ -57,9 +57,19 @@ mutant "BM25 is the fallback without vectors" rules/retrieval/strategy.pl 's|^  
 mutant "a BM25 step that ran is not run again" rules/retrieval/vectors.pl 's|^    \\+ tried(H, lexical, text(T2)).|    true.|' ./rules -run TestRules
 mutant "explain names the fallback without vectors" rules/retrieval/explain.pl 's|^possible_gap(step(S, _, _), vectors_unavailable(S)) :-|possible_gap(step(S, _, _), vectors_gone(S)) :-|' ./rules -run TestRules
 
-# BM25's doc column weighs a description's words more than a long doc
-# comment's length (Python json's loads).
-mutant "the doc column weighs 4" retrieval/embedded/embedded.go 's|const bm25Weights = "10.0, 4.0, 3.0, 1.5, 1.0"|const bm25Weights = "10.0, 2.0, 3.0, 1.5, 1.0"|' . -run TestALongDocstringIsFoundByItsFirstSentence
+# A description's BM25 weighs doc comments more (emphasis(doc)), so that
+# its words in a long doc comment count more than the comment's length
+# (Python json's loads).
+LONG='TestALongDocstringIsFoundByItsFirstSentence'
+mutant "the doc column weighs 4 with the doc emphasis" retrieval/embedded/embedded.go 's|const bm25DocWeights = "10.0, 4.0, 3.0, 1.5, 1.0"|const bm25DocWeights = "10.0, 2.0, 3.0, 1.5, 1.0"|' . -run $LONG
+mutant "a lexical search honours the emphasis" retrieval/embedded/search.go 's|-bm25(fts, " + bm25WeightsFor(req.Emphasis) + ")|-bm25(fts, " + bm25WeightsFor("") + ")|' . -run $LONG
+mutant "a description's BM25 step weighs doc comments" rules/retrieval/wording.pl 's|^extra_strategy(description, F, Avail, step(lexical, \[text(T2), emphasis(doc)\], evidence),|extra_strategy(description, F, Avail, step(lexical, [text(T2)], evidence),|' . -run $LONG
+mutant "a conceptual query's BM25 step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, step(lexical, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, step(lexical, [text(T2)], evidence),|' ./rules -run TestRules
+mutant "a conceptual query's hybrid step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, Avail, step(hybrid, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),|' ./rules -run TestRules
+mutant "a description's subject step weighs doc comments" rules/retrieval/wording.pl 's|step(exact, \[name(S), text(T), emphasis(doc)\], evidence)|step(exact, [name(S), text(T)], evidence)|' ./rules -run TestRules
+mutant "emphasis(doc) is decoded" planner/decode.go 's|			s.Emphasis = val|			s.Emphasis = ""|' . -run $LONG
+mutant "a step's emphasis reaches the request" planner/types.go 's|		Emphasis: retrieval.Emphasis(s.Emphasis),|		Emphasis: "",|' . -run $LONG
+mutant "an unknown emphasis is a bad request" retrieval/retrieval.go 's|	if req.Emphasis != "" \&\& req.Emphasis != EmphasisDoc {|	if false {|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 
 # A token ending in a slash names a directory, not a file that starts so.
 mutant "a trailing slash names a directory only" bridge/lexicon.go 's|	dirOnly := strings.HasSuffix(p, "/")|	dirOnly := false \&\& strings.HasSuffix(p, "/")|' . -run TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem
