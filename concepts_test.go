@@ -68,8 +68,8 @@ func TestConstraintsInTheQueryAreAppliedByTheBackendAndShownInThePlan(t *testing
 		{"where is Store defined in sourcefacts/", `exact("Store", path=sourcefacts/)`, []string{"sourcefacts/store.go"}},
 		// A description demotes examples (rules/retrieval/roles.pl); its
 		// tests filter replaces the demotion of tests.
-		{"backoff attempt tests only", `lexical("backoff attempt", tests-only, demote=example, quoted)`, []string{"retry_test.go"}},
-		{"non-test backoff attempt", `lexical("backoff attempt", no-tests, demote=example, quoted)`, []string{"retry.go"}},
+		{"backoff attempt tests only", `lexical("backoff attempt", tests-only, demote=example, spare=doc-start, weigh=doc)`, []string{"retry_test.go"}},
+		{"non-test backoff attempt", `lexical("backoff attempt", no-tests, demote=example, spare=doc-start, weigh=doc)`, []string{"retry.go"}},
 	}
 	for _, c := range cases {
 		a, err := p.Search(context.Background(), c.query, 10)

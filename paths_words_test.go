@@ -24,7 +24,13 @@ type Pipe struct{}
 // path question.
 func TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem(t *testing.T) {
 	ctx := context.Background()
-	files := map[string]string{"store/db.go": "package store\n\n// Open opens the database.\nfunc Open() {}\n"}
+	files := map[string]string{
+		"store/db.go": "package store\n\n// Open opens the database.\nfunc Open() {}\n",
+		// A file whose name starts like a directory the query names
+		// ("message/") is no such directory.
+		"message.go":      "package addr\n\n// Message is a mail message.\ntype Message struct{}\n",
+		"mime/message.go": "package mime\n\n// NewMessage creates a message/* type MIME document.\nfunc NewMessage() {}\n",
+	}
 	for k, v := range slashTree {
 		files[k] = v
 	}
@@ -36,6 +42,7 @@ func TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem(t *testing.T) {
 	for _, c := range []struct{ query, first string }{
 		{"splits the network address into host/port", "SplitHostPort"},
 		{"a synchronous read/write channel in memory", "Pipe"},
+		{"Create a message/* type MIME document.", "NewMessage"},
 	} {
 		ans, err := p.Search(ctx, c.query, 5)
 		if err != nil {

@@ -324,3 +324,40 @@ func TestHitsCarryWhatAHostNeedsToCiteThem(t *testing.T) {
 	}
 	check("shipping cost of a parcel weight")
 }
+
+// TestANameTheCodeDefinesSparesNoTestOfThatName: a description that
+// names a definition of the code itself ("Handler sends each parcel to
+// the right depot", testdata/roles/namesake) ranks the code's Handlers
+// first and a test's field named Handler after them — named, but the
+// name is as much the code's; demoted, not left out — and says why
+// (rk_named_in_source). A name only the tests define (stubDepot) is
+// still spared: BM25 ranks that test definition first, and it stays.
+func TestANameTheCodeDefinesSparesNoTestOfThatName(t *testing.T) {
+	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "roles", "namesake"), rlm.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	a := searchAll(t, p, "Handler sends each parcel to the right depot")
+	var roles []string
+	for _, h := range a.Hits {
+		if h.Symbol == "Handler" {
+			roles = append(roles, h.Role)
+		}
+	}
+	if diff := cmp.Diff([]string{"source", "source", "test"}, roles); diff != "" {
+		t.Errorf("the roles of the Handlers, in rank order (-want +got):\n%s%s", diff, hitList(a))
+	}
+	inSource := false
+	for _, b := range a.Explain {
+		for _, pr := range b.Premises {
+			inSource = inSource || strings.Contains(pr, `because(rk_named_in_source, [names(["Handler"])])`)
+		}
+	}
+	if !inSource {
+		t.Errorf("no rk_named_in_source for Handler in the chain %v", a.Explain)
+	}
+	if a := searchAll(t, p, "the stubDepot double sends every parcel to one depot"); len(a.Hits) == 0 || a.Hits[0].Symbol != "stubDepot" {
+		t.Errorf("a name only the tests define: want stubDepot first, got:%s", hitList(a))
+	}
+}

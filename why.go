@@ -26,8 +26,9 @@ type Why struct {
 	Query  string  `json:"query"`
 	Answer *Answer `json:"answer"`
 	// Chain is every rule that decided, in order, with its premises: the
-	// class rule, the rule that planned each step, each step's verdict and
-	// any fallback (Answer.Explain).
+	// class rule, then for each step that ran the rule that planned it,
+	// its verdict and any fallback (Answer.Explain); a planned step the
+	// search never reached is not in it.
 	Chain []planner.Because `json:"chain"`
 	// Served is true when the answer came from the cache (Memory).
 	Served bool `json:"served"`

@@ -77,6 +77,10 @@ type Features struct {
 	// sourcefacts/", "python only", "non-test", "functions only"); their
 	// words are not content words, identifiers or paths.
 	Constraints []Constraint
+	// SourceNames are the names of Idents (each once, in order) that name
+	// a definition of the snapshot's own code, not only tests or
+	// examples (Lexicon.Source); empty without a Lexicon.
+	SourceNames []string
 	Truncated   bool // the text was longer than MaxFeatureBytes
 }
 
@@ -170,6 +174,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	raw := strings.Fields(rest.String())
 	var toks []string
 	var legal []bool // the token is a name with legal characters the lexicon knows
+	clause := 0      // the tokens before the first comma (0: none)
 	for ri, r := range raw {
 		t := cleanToken(r)
 		n := legalName(r, ri == len(raw)-1 && len(raw) > 1, known)
@@ -190,6 +195,9 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		for _, part := range parts {
 			toks = append(toks, textclip.Prefix(part, MaxTokenBytes))
 			legal = append(legal, n != "")
+		}
+		if clause == 0 && strings.HasSuffix(r, ",") {
+			clause = len(toks)
 		}
 	}
 	f.Tokens = len(toks) + len(f.Quoted)
@@ -310,6 +318,11 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	}
 
 	f.Subject, f.DocWording = docWording(work, toks, lower)
+	if !f.DocWording && clause > 0 && clause < len(toks) && openingClause(lower[:clause]) {
+		// "For server requests, Host specifies …": the sentence after
+		// its opening clause
+		f.Subject, f.DocWording = docWording(work, toks[clause:], lower[clause:])
+	}
 
 	for i, w := range lower {
 		if isIdent[i] || isStopword(w) || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {
@@ -326,6 +339,13 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		f.Idents = append(f.Idents, Ident{Name: toks[0], Shape: ShapePlain})
 		f.Content = 0
 		f.ContentWords = nil
+	}
+	if lex.Source != nil {
+		for _, id := range f.Idents {
+			if !contains(f.SourceNames, id.Name) && lex.Source(id.Name) {
+				f.SourceNames = append(f.SourceNames, id.Name)
+			}
+		}
 	}
 	return f
 }
@@ -523,7 +543,7 @@ func identShape(t string, first, alone bool) string {
 
 // Term converts features to the term the rules read:
 //
-//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints)
+//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints, SourceNames)
 //
 // (see rules/classify.pl, feature/2). Strings become String terms; only
 // closed-vocabulary words (shapes, relations, cues, constraint values
@@ -553,5 +573,6 @@ func (f Features) Term() engine.Term {
 		engine.String(cmp.Or(f.Search, f.Text)),
 		engine.Strings(f.ContentWords),
 		engine.List(cs...),
+		engine.Strings(f.SourceNames),
 	)
 }

@@ -26,6 +26,10 @@ type Lexicon struct {
 	// (relative to the root, or to a directory of the root's own path);
 	// nil: every path-shaped token is a path.
 	Path func(path string) bool
+	// Source reports whether name (case-sensitive) names a definition of
+	// the snapshot's own code: one whose role is retrieval.RoleSource,
+	// not a test or an example; nil: no name is known to.
+	Source func(name string) bool
 }
 
 // MaxLexiconLookups bounds the names and paths one query asks a backend
@@ -33,7 +37,8 @@ type Lexicon struct {
 const MaxLexiconLookups = 32
 
 // BackendLexicon is a Lexicon over a retrieval backend: a name is known if
-// an exact, case-sensitive look-up of it finds a definition; a path is
+// an exact, case-sensitive look-up of it finds a definition, and in the
+// source if one with the role filter retrieval.RoleSource does; a path is
 // known if a structural listing under it finds one. Errors count as
 // unknown (a query is never refused for them). The look-ups are memoised
 // and bounded by MaxLexiconLookups, so a Lexicon is for one query.
@@ -127,6 +132,14 @@ func BackendLexiconMemo(ctx context.Context, b retrieval.Backend, memo *LexiconM
 			}
 			return ask("name:"+name, retrieval.Request{Strategy: retrieval.Exact, Name: name, Limit: 1})
 		}
+		lex.Source = func(name string) bool {
+			if name == "" || len(name) > MaxTokenBytes {
+				return false
+			}
+			req := retrieval.Request{Strategy: retrieval.Exact, Name: name, Limit: 1}
+			req.Filter.Roles = []string{retrieval.RoleSource}
+			return ask("source:"+name, req)
+		}
 	}
 	if caps.Supports(retrieval.Structural) {
 		lex.Path = func(p string) bool {
@@ -141,8 +154,10 @@ func BackendLexiconMemo(ctx context.Context, b retrieval.Backend, memo *LexiconM
 // dirPrefixes are the path prefixes a path-shaped token may name: the
 // token as a file or a directory relative to the root, and so each of its
 // suffixes after a slash that still holds one ("net/http/server" when the
-// root is .../net is "http/server").
+// root is .../net is "http/server"). A token that ends in a slash names a
+// directory only: "message/" is not the prefix of "message.py".
 func dirPrefixes(p string) []string {
+	dirOnly := strings.HasSuffix(p, "/")
 	p = strings.Trim(strings.TrimPrefix(p, "./"), "/")
 	if p == "" {
 		return nil
@@ -153,7 +168,10 @@ func dirPrefixes(p string) []string {
 			continue
 		}
 		s := p[i+1:]
-		out = append(out, s+"/", s)
+		out = append(out, s+"/")
+		if !dirOnly {
+			out = append(out, s)
+		}
 	}
 	return out
 }

@@ -51,6 +51,8 @@ var StepArgs = []StepArg{
 	{Functor: "named", Doc: "a demoted definition of this name keeps its rank (repeatable: one name each)"},
 	{Functor: "changed", Doc: "only definitions whose file changed after project generation N (a non-negative integer), or in the snapshot's own generation (last)"},
 	{Functor: "parser", Doc: "only definitions extracted by this parser", Values: ParserNames},
+	{Functor: "emphasis", Doc: "the text describes what a definition does: its BM25 ranking weighs doc comments more (lexical, hybrid, an exact step with text)",
+		Values: []string{string(retrieval.EmphasisDoc)}},
 	{Functor: "match", Doc: "a callers step keeps only the calls resolved to the name's definitions (or, for a name the tree does not define, to a module outside it), none matched by name alone",
 		Values: []string{MatchResolved}},
 }

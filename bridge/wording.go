@@ -30,6 +30,12 @@ var determiners = setOf(`a an the this its each every`)
 // result", "is used for"), not a question about who calls or uses it.
 var circumstances = setOf(`when whenever with for if once after before during while`)
 
+// openingVerbs open a doc sentence that names no subject, the way Python
+// ("Return the message's content type"), Javadoc and Rust ("Returns the
+// …") write a function's first sentence; a request to a search tool does
+// not open with them (requests open with requestWords: "find", "show").
+var openingVerbs = setOf(`return returns`)
+
 // subjectVerbs are the third-person verbs of a doc sentence that do not
 // end in "s" after a consonant pattern docVerb recognises.
 var subjectVerbs = setOf(`is has does was`)
@@ -43,20 +49,26 @@ var subjectVerbs = setOf(`is has does was`)
 // …") is not, nor a sentence whose verb is a relation or cue word ("X
 // calls Y", "X callers", "X is defined", "X is used by"): those ask about
 // a relation, unless the relation's object is a phrase ("X uses a request
-// context") or the passive says when ("X is called when …"). A sentence that opens with its verb ("Return the
-// message's content type", Python's and Javadoc's form) is not told
-// apart: an imperative request ("check the callers of X") reads the
-// same. text is the query text, toks its tokens and lower the tokens
-// lowercased.
+// context") or the passive says when ("X is called when …"). A sentence
+// that opens with "Return" or "Returns" ("Return the message's content
+// type", "Returns the …": Python's, Javadoc's and Rust's form) is a doc
+// sentence about the function it documents, with no subject; one that
+// opens with another verb is not told apart, since an imperative request
+// ("check the callers of X") reads the same. text is the query text, toks
+// its tokens and lower the tokens lowercased.
 //
 // subject is the sentence's subject as written, the name it describes
-// ("Tokens", "UnmarshalJSON", "AddressList"), when it is worded so.
+// ("Tokens", "UnmarshalJSON", "AddressList"), when it is worded so; ""
+// when it opens with its verb.
 func docWording(text string, toks, lower []string) (subject string, ok bool) {
 	if len(toks) < 3 || strings.HasSuffix(strings.TrimSpace(text), "?") {
 		return "", false
 	}
 	if questionWords[lower[0]] || requestWords[lower[0]] || relationWords[lower[0]] || cueWords[lower[0]] {
 		return "", false
+	}
+	if openingVerbs[lower[0]] {
+		return "", true // "Return a reference to the payload": about the function it documents
 	}
 	i := 0
 	if lower[0] == "a" || lower[0] == "an" || lower[0] == "the" || lower[0] == "this" {
@@ -88,6 +100,18 @@ func docWording(text string, toks, lower []string) (subject string, ok bool) {
 		return subject, true
 	}
 	return "", false
+}
+
+// maxOpeningClause is the most tokens an opening clause may have.
+const maxOpeningClause = 8
+
+// openingClause reports whether the lowercased tokens before a sentence's
+// first comma are an opening clause of a doc sentence ("for server
+// requests", "in v1", "when the server shuts down"): a function word
+// first, at most maxOpeningClause tokens. (A question is still none: the
+// sentence after the clause must be worded as a doc sentence.)
+func openingClause(lower []string) bool {
+	return len(lower) <= maxOpeningClause && stopwords.Function(lower[0])
 }
 
 // docVerb reports whether the lowercase word looks like a third-person

@@ -181,6 +181,8 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			s.Parser = val
 		case "match":
 			s.Resolved = true
+		case "emphasis":
+			s.Emphasis = val
 		}
 	}
 	if err := checkStepNeeds(s); err != nil {

@@ -159,8 +159,11 @@ func availablePredicate(caps retrieval.Capabilities) engine.Predicate {
 // then embedder(Nature) when it scores vectors, Nature the atom of
 // caps.Embedder (lexical or learned, retrieval.EmbedderNature). Closed
 // vocabularies (retrieval.Strategy constants, the embedder natures), never
-// text from users.
-func capabilityList(caps retrieval.Capabilities) engine.Term {
+// text from users. down, for next_scored/8, are the strategies whose
+// step could not run in the search so far because a service it needs
+// failed (a retrieval.UnavailableError): unavailable(S) each, after the
+// rest.
+func capabilityList(caps retrieval.Capabilities, down ...string) engine.Term {
 	ts := make([]engine.Term, 0, len(caps.Strategies)+1)
 	for _, s := range caps.Strategies {
 		if slices.Contains(bridge.Strategies, s) {
@@ -170,6 +173,11 @@ func capabilityList(caps retrieval.Capabilities) engine.Term {
 	switch caps.Embedder {
 	case retrieval.EmbedderLexical, retrieval.EmbedderLearned:
 		ts = append(ts, engine.Compound("embedder", engine.Atom(caps.Embedder)))
+	}
+	for _, s := range down {
+		if slices.Contains(bridge.Strategies, retrieval.Strategy(s)) {
+			ts = append(ts, engine.Compound("unavailable", engine.Atom(s)))
+		}
 	}
 	return engine.List(ts...)
 }

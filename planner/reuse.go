@@ -114,7 +114,7 @@ func (p *Planner) RunReusing(ctx context.Context, b retrieval.Backend, plan *Pla
 	if len(plan.Because) > 0 {
 		explain = []Because{plan.Because[0], r.Because}
 	}
-	ans, err := p.run(ctx, b, plan, r.Steps, explain, limit)
+	ans, err := p.run(ctx, b, plan, r.Steps, explain, nil, limit)
 	if err != nil {
 		return nil, err
 	}

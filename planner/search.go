@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,12 +61,18 @@ func featuresFor(ctx context.Context, b retrieval.Backend, query string) engine.
 // Run runs plan (from PlanFor with the same backend) against b as Search
 // does, returning up to limit hits. Errors: as Search.
 func (p *Planner) Run(ctx context.Context, b retrieval.Backend, plan *Plan, limit int) (*Answer, error) {
-	return p.run(ctx, b, plan, plan.Steps, plan.Because, limit)
+	if len(plan.Because) == len(plan.Steps)+1 {
+		return p.run(ctx, b, plan, plan.Steps, plan.Because[:1], plan.Because[1:], limit)
+	}
+	return p.run(ctx, b, plan, plan.Steps, plan.Because, nil, limit)
 }
 
-// run runs agenda for plan's query, the answer's explanation starting with
-// explain.
-func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agenda []Step, explain []Because, limit int) (*Answer, error) {
+// run runs agenda for plan's query. The answer's explanation starts with
+// explain; planned, when it holds one rule per step of agenda (the rule
+// that planned it, plan.Because after the class rule), adds each step's
+// rule just before its verdict, once the step runs: a planned step the
+// search never reached is not in the explanation.
+func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agenda []Step, explain, planned []Because, limit int) (*Answer, error) {
 	query := plan.Query
 	if err := checkQuery(query); err != nil {
 		return nil, err
@@ -78,6 +85,15 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	if !ok {
 		feats = featuresFor(ctx, b, query)
 	}
+	plannedBy := map[string][]Because{} // the rule that planned each step of agenda, by the step's term
+	if len(planned) == len(agenda) {
+		for i, s := range agenda {
+			k := engine.FormatValue(s.term)
+			plannedBy[k] = append(plannedBy[k], planned[i])
+		}
+	} else {
+		explain = append(slices.Clone(explain), planned...)
+	}
 	ans := &Answer{Query: query, Class: plan.Class, Explain: append([]Because{}, explain...), Hits: []Hit{}, Plan: []ExecutedStep{},
 		Generation: plan.Generation}
 	ans.Notes = append(ans.Notes, futureGenerations(agenda, plan.Generation)...)
@@ -87,7 +103,8 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 	var hitKeys [][2]string    // beside ans.Hits: each hit's document ID and definition key
 	found := map[string]bool{} // every evidence hit found, by definition: the answer's Total
 	sources := map[SourceRef]bool{}
-	caps := capabilityList(b.Capabilities()) // what the judge knows of b: its strategies and embedder
+	caps := capabilityList(b.Capabilities()) // what the judge knows of b: its strategies and embedder, then what failed
+	var down []string                        // strategies whose step could not run (retrieval.UnavailableError)
 	for len(agenda) > 0 {
 		if len(ans.Plan) >= MaxSteps {
 			ans.Gap = fmt.Sprintf("step_limit(%d)", MaxSteps)
@@ -99,6 +116,10 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 		if ue, ok := errors.AsType[*retrieval.UnavailableError](err); ok && ctx.Err() == nil {
 			ans.Notes = append(ans.Notes, fmt.Sprintf("skipped %s: %s", step, ue.Note))
 			hits, err = nil, nil
+			if !slices.Contains(down, step.Strategy) {
+				down = append(down, step.Strategy)
+				caps = capabilityList(b.Capabilities(), down...)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("planner: step %s: %w", step, err)
@@ -155,6 +176,10 @@ func (p *Planner) run(ctx context.Context, b retrieval.Backend, plan *Plan, agen
 			summaries[0] = scoresValue(nil)
 		}
 		ans.Plan = append(ans.Plan, ExecutedStep{Step: step, Hits: len(hits), Because: out.whys})
+		if k := engine.FormatValue(step.term); len(plannedBy[k]) > 0 {
+			ans.Explain = append(ans.Explain, plannedBy[k][0])
+			plannedBy[k] = plannedBy[k][1:]
+		}
 		ans.Explain = append(ans.Explain, out.whys...)
 		switch {
 		case len(out.gaps) > 0:
@@ -248,18 +273,20 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	if !b.Capabilities().Supports(req.Strategy) {
 		return nil, fmt.Errorf("%w: %s", retrieval.ErrUnsupported, req.Strategy)
 	}
-	hits, err := retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})
+	dem := retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named}
+	hits, err := retrieval.SearchDemoting(ctx, b, req, dem)
 	if err != nil || req.Strategy != retrieval.Exact || req.Text == "" || len(hits) < 2 || !b.Capabilities().Supports(retrieval.Lexical) {
 		return hits, err
 	}
-	return rankByText(ctx, b, req, hits)
+	return rankByText(ctx, b, req, dem, hits)
 }
 
 // rankByText orders the hits of an exact step that carries text (the
 // definitions of a doc-worded description's subject): by their rank in a
 // BM25 search of that text under the step's filters, those BM25 does not
-// find after them in their own order. Each hit keeps its exact score.
-func rankByText(ctx context.Context, b retrieval.Backend, exact retrieval.Request, hits []retrieval.Hit) ([]retrieval.Hit, error) {
+// find after them in their own order; the hits dem demotes stay after the
+// others, ordered so among themselves. Each hit keeps its exact score.
+func rankByText(ctx context.Context, b retrieval.Backend, exact retrieval.Request, dem retrieval.Demotion, hits []retrieval.Hit) ([]retrieval.Hit, error) {
 	lex := exact
 	lex.Strategy, lex.Name, lex.CaseInsensitive = retrieval.Lexical, "", false
 	ranked, err := b.Search(ctx, lex)
@@ -278,8 +305,14 @@ func rankByText(ctx context.Context, b retrieval.Backend, exact retrieval.Reques
 		}
 		return len(ranked)
 	}
+	back := func(h retrieval.Hit) int {
+		if dem.Demotes(h.Document) {
+			return 1
+		}
+		return 0
+	}
 	out := slices.Clone(hits)
-	slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return at(x) - at(y) })
+	slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return cmp.Or(back(x)-back(y), at(x)-at(y)) })
 	return out, nil
 }
 

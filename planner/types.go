@@ -53,7 +53,10 @@ type Step struct {
 	// Resolved (match(resolved), graph callers only) keeps the calls
 	// resolved to the name's definitions, none matched by name alone.
 	Resolved bool `json:"resolved,omitempty"`
-	term     any  // the step as the rules wrote it, handed back in result/3
+	// Emphasis (emphasis(doc)) has the step's BM25 weigh doc comments
+	// more: retrieval.Request.Emphasis.
+	Emphasis string `json:"emphasis,omitempty"`
+	term     any    // the step as the rules wrote it, handed back in result/3
 }
 
 // String renders the step compactly, e.g. `graph(callers, "ServeHTTP")`.
@@ -95,11 +98,13 @@ func (s Step) String() string {
 	for _, r := range s.Demote {
 		args = append(args, "demote="+r)
 	}
+	// What demotion spares, not what the query looks like: quoted(T)
+	// keeps a definition whose doc comment T quotes, named(N) one named N.
 	if s.Quoted != "" {
-		args = append(args, "quoted")
+		args = append(args, "spare=doc-start")
 	}
 	for _, n := range s.Named {
-		args = append(args, "named="+n)
+		args = append(args, "spare="+n)
 	}
 	if s.Changed != "" {
 		args = append(args, "changed-since="+s.Changed)
@@ -109,6 +114,9 @@ func (s Step) String() string {
 	}
 	if s.Resolved {
 		args = append(args, "resolved")
+	}
+	if s.Emphasis != "" {
+		args = append(args, "weigh="+s.Emphasis)
 	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }
@@ -122,6 +130,7 @@ func (s Step) Request(limit int, gen int64) (retrieval.Request, error) {
 	req := retrieval.Request{
 		Strategy: retrieval.Strategy(s.Strategy), Limit: limit, Name: s.Name, Text: s.Text,
 		CaseInsensitive: s.CaseInsensitive, Relation: retrieval.Relation(s.Relation), Resolved: s.Resolved,
+		Emphasis: retrieval.Emphasis(s.Emphasis),
 	}
 	if s.Path != "" {
 		req.Filter.PathPrefixes = pathPrefixes(s.Path)
@@ -257,7 +266,13 @@ type Answer struct {
 	// which Hits holds the first (at most the limit): "10 of 60". Exact for
 	// exact, graph and structural steps; for BM25 and embedding steps, which
 	// are asked for the limit only, a lower bound.
-	Total   int       `json:"total"`
+	Total int `json:"total"`
+	// Explain is the chain of rules that decided, in order: the class rule
+	// (or a reused case's), then for each step that ran the rule that
+	// planned it (none for a fallback's or a reuse's step), its verdict
+	// and the fallback or retarget rule that followed. The rules of
+	// planned steps the search never reached are not in it (Plan.Because
+	// has them).
 	Explain []Because `json:"explain"`
 	// Gap is the gap the rules left unfilled (an outcome gap(G) event, or
 	// step_limit(N) when MaxSteps ran out), as a term; "" if none.

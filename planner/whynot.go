@@ -177,6 +177,10 @@ func stepTerm(s Step) engine.Term {
 	if s.Resolved {
 		args = append(args, engine.Compound("match", engine.Atom(bridge.MatchResolved)))
 	}
+	if s.Emphasis != "" {
+		// retrieval.EmphasisDoc: decodeStep checked it.
+		args = append(args, engine.Compound("emphasis", engine.Atom(s.Emphasis)))
+	}
 	return engine.Compound("step", engine.Atom(s.Strategy), engine.List(args...), engine.Atom(s.Role))
 }
 

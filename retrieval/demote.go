@@ -28,6 +28,12 @@ func (d Demotion) keeps(doc Document) bool {
 		slices.Contains(d.Names, doc.Symbol) || doc.Qualified != "" && slices.Contains(d.Names, doc.Qualified)
 }
 
+// Demotes reports whether doc ranks after the others under d: its role is
+// one of d.Roles and d does not name it exactly.
+func (d Demotion) Demotes(doc Document) bool {
+	return slices.Contains(d.Roles, RoleOf(doc)) && !d.keeps(doc)
+}
+
 // DemotionDepth is how many hits SearchDemoting reads to rank limit of
 // them: 3 × limit, at least 50, at most MaxLimit.
 func DemotionDepth(limit int) int { return min(MaxLimit, max(3*limit, 50)) }
@@ -59,7 +65,7 @@ func SearchDemoting(ctx context.Context, b Backend, req Request, d Demotion) ([]
 	}
 	var front, back []Hit
 	for _, h := range hits {
-		if slices.Contains(d.Roles, RoleOf(h.Document)) && !d.keeps(h.Document) {
+		if d.Demotes(h.Document) {
 			back = append(back, h)
 		} else {
 			front = append(front, h)

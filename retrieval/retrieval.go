@@ -222,10 +222,24 @@ type Request struct {
 	// the name's definitions (or, for a name the tree does not define,
 	// to a module outside it): none matched by name alone (Hit.Match
 	// MatchName). Any other request with it is an ErrBadRequest.
-	Resolved bool   `json:"resolved,omitempty"`
-	Limit    int    `json:"limit"` // 1..MaxLimit; 0 means DefaultLimit
-	Filter   Filter `json:"filter"`
+	Resolved bool `json:"resolved,omitempty"`
+	// Emphasis says which part of a document a lexical ranking weighs
+	// more than its default ("" or EmphasisDoc); it applies to the BM25
+	// of lexical and hybrid requests and of an exact request ranked by its
+	// text, and other strategies ignore it. Any other value is an
+	// ErrBadRequest.
+	Emphasis Emphasis `json:"emphasis,omitempty"`
+	Limit    int      `json:"limit"` // 1..MaxLimit; 0 means DefaultLimit
+	Filter   Filter   `json:"filter"`
 }
+
+// Emphasis is the closed vocabulary of Request.Emphasis.
+type Emphasis string
+
+// EmphasisDoc: the text describes what a definition does (a description
+// of it), so a definition's doc comment weighs more in the ranking than
+// by default, against its name.
+const EmphasisDoc Emphasis = "doc"
 
 // Limits of the contract.
 const (
@@ -385,6 +399,9 @@ func (req Request) Normalize() (Request, error) {
 	case Lexical, Vector, Hybrid, Structural:
 	default:
 		return req, fmt.Errorf("%w: unknown strategy %q", ErrBadRequest, req.Strategy)
+	}
+	if req.Emphasis != "" && req.Emphasis != EmphasisDoc {
+		return req, fmt.Errorf("%w: unknown emphasis %q", ErrBadRequest, req.Emphasis)
 	}
 	if req.Resolved && (req.Strategy != Graph || req.Relation != Callers) {
 		return req, fmt.Errorf("%w: Resolved is for graph callers, not %s %s", ErrBadRequest, req.Strategy, req.Relation)

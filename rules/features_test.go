@@ -17,7 +17,7 @@ import (
 // featureArgs are the properties of a features/11 term, in argument order
 // (rules/retrieval/classify.pl, feature/2).
 var featureArgs = []string{"tokens", "content", "idents", "paths", "quoted", "relation",
-	"relation_object", "cue", "text", "words", "constraints"}
+	"relation_object", "cue", "text", "words", "constraints", "source_names"}
 
 // featureTerm is one features_from_list([...]) written in a rule test
 // whose list has text(Q): the properties the test wrote, decoded.

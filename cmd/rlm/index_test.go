@@ -84,7 +84,7 @@ func TestSearchWithADeadEmbedderSaysWhatItSkipped(t *testing.T) {
 	t.Setenv("RLM_TEST_DEAD_KEY", key)
 	dead := []string{"--in-memory", "--embedder", "openai", "--embed-url", "http://127.0.0.1:1/v1", "--embed-key-env", "RLM_TEST_DEAD_KEY", "--embed-dims", "8"}
 	for _, c := range []struct{ query, want string }{
-		{"how are multipart requests parsed", `note: skipped hybrid("how are multipart requests parsed request parse", demote=test, demote=example, quoted): the embedder text-embedding-3-small failed (transport)`},
+		{"how are multipart requests parsed", `note: skipped hybrid("how are multipart requests parsed request parse", demote=test, demote=example, spare=doc-start, weigh=doc): the embedder text-embedding-3-small failed (transport)`},
 		{"where is ServeHTTP defined?", "server.go:12 Server.ServeHTTP"},
 	} {
 		var out, errb bytes.Buffer

@@ -107,6 +107,26 @@ const schemaVersion = 5
 // the FTS5 table declares them. The name counts most.
 const bm25Weights = "10.0, 2.0, 3.0, 1.5, 1.0"
 
+// bm25DocWeights are the column weights of a request with
+// retrieval.EmphasisDoc: the doc column at 4. FTS5's bm25() sums a term's
+// weighted frequencies over the columns and saturates that sum against the
+// length of the whole row, so a weight also decides how much a long row
+// costs: with the doc at 2 a definition whose long doc comment (a Python
+// docstring describing every option) holds more of a description's words
+// ranked below a short one holding fewer (Python json's loads below
+// JSONDecoder.decode for loads' own first sentence); at 4 the
+// description's words in the doc count more than its length (rlm eval,
+// docs/BENCHMARKS.md).
+const bm25DocWeights = "10.0, 4.0, 3.0, 1.5, 1.0"
+
+// bm25WeightsFor is the bm25() column weights of a request with emphasis e.
+func bm25WeightsFor(e retrieval.Emphasis) string {
+	if e == retrieval.EmphasisDoc {
+		return bm25DocWeights
+	}
+	return bm25Weights
+}
+
 const schema = `
 CREATE TABLE IF NOT EXISTS docs (
 	rid            INTEGER PRIMARY KEY,

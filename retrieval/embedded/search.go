@@ -335,7 +335,7 @@ func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Re
 	// The inner query ranks and cuts to the limit carrying only rid, id and
 	// score; the outer one reads the full rows of the survivors.
 	q := "SELECT " + docColumns + ", m.score FROM (" +
-		"SELECT d.rid AS rid, d.id AS id, -bm25(fts, " + bm25Weights + ") AS score" +
+		"SELECT d.rid AS rid, d.id AS id, -bm25(fts, " + bm25WeightsFor(req.Emphasis) + ") AS score" +
 		" FROM fts JOIN docs d ON d.rid = fts.rowid WHERE fts MATCH ?" + where +
 		" ORDER BY score DESC, d.id LIMIT ?) m JOIN docs d ON d.rid = m.rid" +
 		" ORDER BY m.score DESC, m.id"

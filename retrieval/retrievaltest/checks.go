@@ -55,6 +55,17 @@ func (s *suite) bounded(t *testing.T) {
 					t.Errorf("Limit %d: %d hits, err %v; want ErrBadRequest", limit, len(hits), err)
 				}
 			}
+			// Emphasis is a closed vocabulary: EmphasisDoc is a request
+			// like any other, an unknown one a bad request.
+			doc := baseRequest(st, 3)
+			doc.Emphasis = retrieval.EmphasisDoc
+			if hits := search(t, b, doc); len(hits) != 3 {
+				t.Errorf("Emphasis %q: %d hits, want 3", doc.Emphasis, len(hits))
+			}
+			doc.Emphasis = "name"
+			if hits, err := b.Search(context.Background(), doc); !isBadRequest(err) || hits != nil {
+				t.Errorf("Emphasis %q: %d hits, err %v; want ErrBadRequest", doc.Emphasis, len(hits), err)
+			}
 		})
 	}
 }

@@ -11,7 +11,8 @@
 //   - Results are bounded: Limit n gives at most n hits, Limit 0 gives at
 //     most retrieval.DefaultLimit, Limit Capabilities().MaxLimit is
 //     accepted, a negative Limit or one over retrieval.MaxLimit fails with
-//     retrieval.ErrBadRequest.
+//     retrieval.ErrBadRequest, and so does an Emphasis other than "" and
+//     retrieval.EmphasisDoc.
 //   - Hits keep their score kind and direction: each has the request's
 //     Strategy, Rank 1..n, the score kind of its strategy (exact: 1 for a
 //     case-sensitive match and 0.5 for a case-insensitive one; lexical: bm25;

@@ -3,8 +3,8 @@
     Input is the features term Go computes from the query text (see
     bridge.QueryFeatures); the text itself is only data here. It is
     features(Tokens, Content, Idents, Paths, Quoted, Relation,
-    RelationObject, Cue, Text, Words, Constraints); read it with feature/2,
-    which names each argument by a property:
+    RelationObject, Cue, Text, Words, Constraints, SourceNames); read it
+    with feature/2, which names each argument by a property:
 
       tokens(N)            number of tokens
       content(N)           natural-language words that are not stopwords,
@@ -36,6 +36,10 @@
                            P is 'tree-sitter' or 'ichiban-prolog'); their
                            words are in none of the properties above (but
                            count in tokens)
+      source_names(Ns)     the names of idents (strings) the snapshot
+                           defines in its own code, not only in tests or
+                           examples (bridge.Lexicon.Source; [] when Go
+                           had no snapshot to ask)
 
     Classes: identifier, relationship, conceptual, path, broad; harness
     authors add classes with the extra_class_rule/4 hook.
@@ -70,10 +74,10 @@ rule_id(cls_fallback_broad, "nothing more specific applies").
 %  The property's clause of feature_arg/3 is chosen by its first argument
 %  (a head of three small arguments, tried in turn, no list scan) and
 %  arg/3 reads the one argument of Features it names: the interpreter
-%  (which indexes no clauses) binds two variables, not Features' eleven
+%  (which indexes no clauses) binds two variables, not Features' twelve
 %  arguments, per look-up.
 feature(P, F) :-
-    functor(F, features, 11),
+    functor(F, features, 12),
     feature_arg(P, I, X),
     arg(I, F, X).
 
@@ -90,13 +94,14 @@ feature_arg(cue(X), 8, X).
 feature_arg(text(X), 9, X).
 feature_arg(words(X), 10, X).
 feature_arg(constraints(X), 11, X).
+feature_arg(source_names(X), 12, X).
 
 %! features_from_list(+Properties, -Features) is det.
 %  Builds a features term from a list of properties; a property left out
 %  takes its empty value (0, [], none, or "" for text). For tests and the
 %  REPL.
 features_from_list(Ps, F) :-
-    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs),
+    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs, Sn),
     fl_default(tokens(T), Ps, 0),
     fl_default(content(C), Ps, 0),
     fl_default(idents(I), Ps, []),
@@ -107,7 +112,8 @@ features_from_list(Ps, F) :-
     fl_default(cue(Cu), Ps, none),
     fl_default(text(X), Ps, []),
     fl_default(words(W), Ps, []),
-    fl_default(constraints(Cs), Ps, []).
+    fl_default(constraints(Cs), Ps, []),
+    fl_default(source_names(Sn), Ps, []).
 
 fl_default(Prop, Ps, Default) :-
     (   memberchk(Prop, Ps)

@@ -48,3 +48,5 @@ possible_gap(step(graph, A, _), no_resolved_calls(T)) :-
     memberchk(name(T), A).
 possible_gap(step(structural, A, _), path_not_found(P)) :-
     memberchk(path(P), A).
+possible_gap(step(S, _, _), vectors_unavailable(S)) :-
+    ( S == vector ; S == hybrid ).

@@ -66,8 +66,13 @@ embedder_nature(_, unknown).
 
 %! next_scored(+Class, +Features, +Available, +History, +Pending, +Scores, -Next, -Outcome) is det.
 %  next/6 after the relevance floor: Available are the backend's
-%  capabilities (strategies and embedder(Nature)), Scores the scores/4
-%  summaries of History's results, newest first.
+%  capabilities (strategies and embedder(Nature)), and unavailable(S) for
+%  each vector or hybrid strategy S whose step could not run in this
+%  search because the embedder failed (vectors.pl's next_unavailable/7
+%  judges such a step); Scores the scores/4 summaries of History's
+%  results, newest first.
+next_scored(Class, F, Avail, H, Pending, _, Next, Outcome) :-
+    next_unavailable(Class, F, Avail, H, Pending, Next, Outcome), !.
 next_scored(Class, F, Avail, [result(Step, C, _)|Older], Pending, [scores(_, Top, Kind, _)|_], Next,
             outcome([discard(ev_under_floor)|Events], [Why|Whys])) :-
     Step = step(S, _, evidence),

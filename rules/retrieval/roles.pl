@@ -26,11 +26,17 @@
     it ("which tests cover X", "test for Y", "an example of Z": a word of
     role_word/2) or when the step already filters by it (tests(_),
     examples(_)). Demotion is for what the query only resembles: a step
-    that demotes spares the definitions the query names exactly, by the
-    names it mentions (named(N) for each identifier) and, for a text
-    step, by quoting a doc comment (quoted(T) with the query's text): a
+    that demotes spares the definitions the query names exactly, by
+    quoting a doc comment (for a text step, quoted(T) with the query's
+    text: rk_quoted_kept) and by the names it mentions (named(N)): a
     definition the query names is the one it asks about, whatever its
-    role (rk_named_kept, rk_quoted_kept).
+    role (rk_named_kept) — unless the code itself has a definition of
+    that name (the features' source_names(Ns), from the snapshot): then
+    the name is as much the code's as its tests', and the code answers
+    first, as for any description ("Handler responds to an HTTP
+    request": the Handler interface and ServeMux.Handler before a test's
+    struct field named Handler; rk_named_in_source). A name only tests
+    or examples define (a test helper, an Example function) is spared.
 
     Extension hooks (declare them multifile in your own file):
       demoting_class(Class)   another class whose evidence is demoted
@@ -48,7 +54,8 @@
 rule_id(rk_demote_tests, "a description: definitions in tests rank after the code they exercise").
 rule_id(rk_demote_examples, "a description: examples rank after the code they use").
 rule_id(rk_quoted_kept, "a definition whose doc comment the query quotes is named by it: demotion leaves it in place").
-rule_id(rk_named_kept, "a definition whose name the query mentions is named by it: demotion leaves it in place").
+rule_id(rk_named_kept, "a definition whose name the query mentions, and which only tests or examples define, is named by it: demotion leaves it in place").
+rule_id(rk_named_in_source, "a name the query mentions that the code itself defines: its namesakes in tests and examples are demoted like the rest").
 
 %! demoting_class(?Class) is nondet.
 %  The classes whose evidence steps demote tests and examples:
@@ -99,10 +106,12 @@ about_role(F, Role) :-
 %  the query neither asks about nor filters by, each with
 %  because(RuleID, [class(Class)]) among its rule's premises; if it
 %  demotes, it spares what the query names exactly: named(N) for each
-%  identifier N of the query, with because(rk_named_kept, [names(Ns)]),
-%  and for a text step quoted(T) with the query's text T, with
-%  because(rk_quoted_kept, [class(Class)]). Any other step is left as it
-%  is.
+%  identifier N of the query the code does not define (not among
+%  source_names), with because(rk_named_kept, [names(Ns)]), and for a
+%  text step quoted(T) with the query's text T, with
+%  because(rk_quoted_kept, [class(Class)]); the names the code defines
+%  are not spared, because(rk_named_in_source, [names(Ns)]). Any other
+%  step is left as it is.
 rank_roles(Class, F, step(S, A, evidence), because(R, Ps), step(S, A2, evidence), because(R, Ps2)) :-
     demoting_class(Class), !,
     findall(demote(Role)-because(Rule, [class(Class)]),
@@ -121,9 +130,10 @@ rank_roles(_, _, Step, Why, Step, Why).
 
 %! spared(+Class, +Features, +Args, +Demotes, -Keeps, -Whys) is det.
 %  What a step that demotes spares: quoted(T) with the query's text T
-%  for a text step, and named(N) for each identifier N of the query, each
-%  one the step lacks; Whys say why. A step that demotes nothing spares
-%  nothing.
+%  for a text step, and named(N) for each identifier N of the query that
+%  the code does not define, each one the step lacks; Whys say why, and
+%  name the identifiers not spared because the code defines them. A step
+%  that demotes nothing spares nothing.
 spared(_, _, _, [], [], []) :- !.
 spared(Class, F, A, _, Keeps, Whys) :-
     (   memberchk(text(_), A),
@@ -133,15 +143,23 @@ spared(Class, F, A, _, Keeps, Whys) :-
     ;   Quoted = [], QWhys = []
     ),
     feature(idents(Ids), F),
+    feature(source_names(Src), F),
     findall(N, ( member(id(N, _), Ids), \+ memberchk(named(N), A) ), Ns0),
-    list_to_set(Ns0, Ns),
+    list_to_set(Ns0, Ns1),
+    findall(N, ( member(N, Ns1), \+ memberchk(N, Src) ), Ns),
+    findall(N, ( member(N, Ns1), memberchk(N, Src) ), InSource),
     findall(named(N), member(N, Ns), Named),
     (   Ns == []
     ->  NWhys = []
     ;   NWhys = [because(rk_named_kept, [names(Ns)])]
     ),
+    (   InSource == []
+    ->  SWhys = []
+    ;   SWhys = [because(rk_named_in_source, [names(InSource)])]
+    ),
     append(Quoted, Named, Keeps),
-    append(QWhys, NWhys, Whys).
+    append(NWhys, SWhys, NSWhys),
+    append(QWhys, NSWhys, Whys).
 
 %! rank_steps(+Class, +Features, +Steps, -Steps2) is det.
 %  rank_roles/6 for steps planned without a because of their own

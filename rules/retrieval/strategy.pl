@@ -3,6 +3,8 @@
     A step is step(Strategy, Args, Role):
       Strategy  exact, structural, graph, lexical, vector, hybrid
       Args      a list of name(S), case(insensitive), relation(R), text(S),
+                emphasis(doc) (a description's text: BM25 weighs doc
+                comments more),
                 path(S), kind(K), language(L), tests(exclude), tests(only),
                 examples(exclude), examples(only), demote(test),
                 demote(example) (roles.pl), changed(N) (an integer: the
@@ -39,13 +41,13 @@
 :- multifile(extra_fallback/5).
 :- dynamic(extra_fallback/5).
 
-rule_id(st_hybrid_description, "a description, answered by hybrid search (BM25 and embeddings fused by RRF)").
+rule_id(st_hybrid_description, "a description, answered by hybrid search (BM25, doc comments weighed more, and embeddings fused by RRF)").
 rule_id(st_broad_vector, "a broad query, answered by embedding similarity too").
 rule_id(st_exact_name, "an identifier, looked up by exact name").
 rule_id(st_check_target, "a relationship's target must exist before its edges are followed").
 rule_id(st_graph_relation, "a relationship, answered by following call/reference edges").
 rule_id(st_focus_identifier, "a description that names an identifier checks that it exists; its definitions are context (the BM25 text holds the name), not the answer").
-rule_id(st_bm25_description, "a description, answered by BM25").
+rule_id(st_bm25_description, "a description, answered by BM25, doc comments weighed more").
 rule_id(st_path_listing, "a bare path, answered by listing its definitions").
 rule_id(st_bm25_in_path, "words in a path, answered by BM25 under that path").
 rule_id(st_broad_name, "a broad word, tried as a name ignoring case").
@@ -111,7 +113,7 @@ planned_cost(_, _, 1000).
 %  Embedding-based steps where the backend has them (hybrid for a
 %  description only when its vectors are trusted, trusted_vectors/1);
 %  otherwise the strategies of candidate/4.
-candidate(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),
+candidate(conceptual, F, Avail, step(hybrid, [text(T2), emphasis(doc)], evidence),
           because(st_hybrid_description, [class(conceptual), available(hybrid)|Xs])) :-
     memberchk(hybrid, Avail),
     trusted_vectors(Avail),
@@ -162,7 +164,7 @@ candidate(conceptual, F, step(exact, [name(T)], check),
           because(st_focus_identifier, [class(conceptual), ident(T)])) :-
     feature(idents(Ids), F),
     strong_idents(Ids, [id(T, _)|_]).
-candidate(conceptual, F, step(lexical, [text(T2)], evidence),
+candidate(conceptual, F, step(lexical, [text(T2), emphasis(doc)], evidence),
           because(st_bm25_description, [class(conceptual)|Xs])) :-
     feature(text(T), F),
     expand_text(F, T, T2, Xs).
@@ -203,11 +205,14 @@ filters_only(F, Cs) :-
 %  first; rlm explain lists them all). History is the list of
 %  result(Step, Count, Tops) so far, newest first. Fails when no fallback
 %  is left, which ends the search with the gap reported. The harness's
-%  extra_fallback/5 first, then callers.pl's, then fallback/5's.
+%  extra_fallback/5 first, then callers.pl's, vectors.pl's, then
+%  fallback/5's.
 fallback(Class, _, Gap, H, Steps, Why) :-
     extra_fallback(Class, Gap, H, Steps, Why).
 fallback(Class, F, Gap, H, Steps, Why) :-
     callers_fallback(Class, F, Gap, H, Steps, Why).
+fallback(Class, F, Gap, H, Steps, Why) :-
+    vectors_fallback(Class, F, Gap, H, Steps, Why).
 fallback(Class, _, Gap, H, Steps, Why) :-
     default_fallback(Class, Gap, H, Steps, Why).
 

@@ -83,7 +83,7 @@ test(last_segment_tried_then_case_insensitive) :-
 test(hybrid_replaces_bm25_for_descriptions_when_available) :-
     features_from_list([tokens(4), content(4), text("parse multipart form boundaries")], F),
     plan_features(F, [exact, structural, graph, lexical, vector, hybrid], plan(conceptual, Steps, Whys)),
-    Steps == [step(hybrid, [text("parse multipart form boundaries"), demote(test), demote(example), quoted("parse multipart form boundaries")], evidence)],
+    Steps == [step(hybrid, [text("parse multipart form boundaries"), emphasis(doc), demote(test), demote(example), quoted("parse multipart form boundaries")], evidence)],
     memberchk(because(st_hybrid_description, _), Whys).
 
 test(no_embedding_steps_without_embeddings) :-

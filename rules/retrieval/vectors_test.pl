@@ -35,3 +35,29 @@ test(a_focus_identifier_is_checked_not_taken_for_the_answer) :-
     First = step(exact, [name(N)], Role),
     N == "FeedParser",
     Role == check.
+
+test(a_vector_step_that_could_not_run_falls_back_to_bm25) :-
+    conceptual(F),
+    Avail = [exact, lexical, hybrid, embedder(learned), unavailable(hybrid)],
+    H = [result(step(hybrid, [text("parse multipart form")], evidence), 0, [])],
+    next_scored(conceptual, F, Avail, H, [], [scores(0, 0, unknown, 0)], Next, outcome(Events, Whys)),
+    Next = [step(lexical, Args, evidence)],
+    memberchk(text(_), Args),
+    Events == [],
+    Whys = [because(ev_vectors_unavailable, [strategy(hybrid)]), because(fb_bm25_without_vectors, _)],
+    % Without unavailable(hybrid) the empty step is judged as before.
+    next_scored(conceptual, F, [exact, lexical, hybrid, embedder(learned)], H, [], [scores(0, 0, unknown, 0)], [], outcome(Events2, _)),
+    Events2 == [gap(no_semantic_hits)].
+
+test(after_bm25_ran_a_vector_step_that_could_not_run_leaves_its_gap) :-
+    conceptual(F),
+    Avail = [exact, lexical, hybrid, embedder(lexical), unavailable(hybrid)],
+    query_text_step(F, Lexical),
+    H = [result(step(hybrid, [text("x")], evidence), 0, []), result(Lexical, 0, [])],
+    next_scored(conceptual, F, Avail, H, [], [scores(0, 0, unknown, 0), scores(0, 0, unknown, 0)], Next, outcome(Events, _)),
+    Next == [],
+    Events == [gap(vectors_unavailable(hybrid))].
+
+% The BM25 step a description of F is planned with.
+query_text_step(F, Step) :-
+    plan_features(F, [exact, structural, graph, lexical], plan(conceptual, [Step|_], _)).

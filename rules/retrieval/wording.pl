@@ -15,9 +15,11 @@
     A sentence worded as a declaration's doc comment
     (cue(description(Subject)): Go's bridge.docWording, a subject and a
     third-person verb, "Tokens returns an iterator over the reference
-    tokens …", "UnmarshalJSON sets *m to a copy of data") is a description
-    with a content word or more, whatever names or relation words it
-    holds: "reference", "use" and "declared" in such a sentence are words
+    tokens …", "UnmarshalJSON sets *m to a copy of data"; or, with the
+    subject "", a sentence opening with "Return" or "Returns", Python's,
+    Javadoc's and Rust's form: "Return a reference to the payload") is a
+    description with a content word or more, whatever names or relation
+    words it holds: "reference", "use" and "declared" in such a sentence are words
     of the description, and the names it mentions boost the text's BM25
     score (the name column weighs most) instead of being looked up. Its
     subject is what it describes, by the convention the wording follows:
@@ -27,7 +29,11 @@
     match (code whose comments were stripped or never written) the
     subject's name is the strongest evidence left.
 
-    A description is answered by hybrid search (BM25 and embeddings fused)
+    A description's text steps carry emphasis(doc): their BM25 weighs
+    doc comments more than by default (a description is compared with
+    descriptions; retrieval.EmphasisDoc), so that a long doc comment holding
+    the description's words is not outranked by a short one for its
+    length. A description is answered by hybrid search (BM25 and embeddings fused)
     when the backend's vectors are trusted (trusted_vectors/1, vectors.pl:
     a learned or unknown embedder); with a lexical embedder (the offline
     default) by BM25 over the whole text first, and by hybrid search only
@@ -75,22 +81,22 @@ named_object(F, O) :-
     member(id(O, Shape), Ids),
     strong_shape(Shape), !.
 
-extra_strategy(description, F, step(exact, [name(S), text(T)], evidence),
+extra_strategy(description, F, step(exact, [name(S), text(T), emphasis(doc)], evidence),
                because(st_description_subject, [class(description), subject(S)])) :-
     feature(cue(description(S)), F),
     S \== "",
     feature(text(T), F).
-extra_strategy(description, F, Avail, step(lexical, [text(T2)], evidence),
+extra_strategy(description, F, Avail, step(lexical, [text(T2), emphasis(doc)], evidence),
                because(st_description_bm25, [class(description)|Xs])) :-
     \+ trusted_hybrid(Avail),
     feature(text(T), F),
     expand_text(F, T, T2, Xs).
-extra_strategy(description, F, Avail, step(hybrid, [text(T2)], evidence),
+extra_strategy(description, F, Avail, step(hybrid, [text(T2), emphasis(doc)], evidence),
                because(st_description_hybrid, [class(description)|Xs])) :-
     \+ trusted_hybrid(Avail),
     feature(text(T), F),
     expand_text(F, T, T2, Xs).
-extra_strategy(description, F, Avail, step(hybrid, [text(T2)], evidence),
+extra_strategy(description, F, Avail, step(hybrid, [text(T2), emphasis(doc)], evidence),
                because(st_description_trusted_hybrid, [class(description), available(hybrid)|Xs])) :-
     trusted_hybrid(Avail),
     feature(text(T), F),

@@ -111,3 +111,23 @@ test(a_description_is_answered_by_bm25_alone_without_vectors) :-
                         words(["body", "turns", "stream", "closer", "wraps", "bytes"])], F),
     plan_features(F, [exact, structural, graph, lexical], plan(description, Steps, _)),
     Steps = [step(exact, [name("body"), text(_)|_], evidence), step(lexical, [text(_)|_], evidence)].
+
+% A description's text steps weigh doc comments (emphasis(doc)); a broad
+% word's BM25 and a name's fuzzy fallback compare names and keep the
+% default weights.
+test(descriptive_text_steps_weigh_doc_comments) :-
+    query_features("parse multipart form boundaries", C),
+    plan_features(C, [exact, structural, graph, lexical], plan(conceptual, [step(lexical, A1, evidence)], _)),
+    memberchk(emphasis(doc), A1),
+    plan_features(C, [exact, structural, graph, lexical, vector, hybrid, embedder(learned)], plan(conceptual, [step(hybrid, A2, evidence)], _)),
+    memberchk(emphasis(doc), A2),
+    query_features("Tokens returns an iterator over the reference tokens", D),
+    plan_features(D, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, DSteps, _)),
+    forall(( member(step(_, A, evidence), DSteps), memberchk(text(_), A) ), memberchk(emphasis(doc), A)),
+    plan_features(D, [exact, structural, graph, lexical, vector, hybrid, embedder(learned)], plan(description, LSteps, _)),
+    forall(( member(step(_, A, evidence), LSteps), memberchk(text(_), A) ), memberchk(emphasis(doc), A)),
+    query_features("cookie", B),
+    plan_features(B, [exact, structural, graph, lexical], plan(broad, BSteps, _)),
+    forall(member(step(_, A, _), BSteps), \+ memberchk(emphasis(_), A)),
+    findall(FA, fallback(identifier, symbol_not_found("Sever"), [], [step(lexical, FA, _)], _), [FA1]),
+    \+ memberchk(emphasis(_), FA1).

@@ -16,7 +16,7 @@ mutant "a doc-worded sentence is a description (rule)" rules/retrieval/wording.p
 mutant "a doc-worded sentence is no known-name relationship question" rules/retrieval/known.pl 's|^    \\+ feature(cue(description(_)), F),$|    true,|' ./rules -run TestRules
 mutant "a doc-worded description looks its subject up first" rules/retrieval/wording.pl 's|^    S \\== "",$|    fail,|' ./rules -run TestRules
 mutant "BM25 follows the subject's definitions" rules/retrieval/wording.pl 's|^extra_verdict(description, _, result(step(exact, _, evidence), C, _), continue,$|extra_verdict(description, _, result(step(exact, _, evidence), C, _), enough,|' ./rules -run TestRules
-mutant "an exact step with text ranks the name's definitions by it" planner/search.go 's|slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return at(x) - at(y) })|_ = at|' ./planner -run TestADocWordedDescriptionsSubjectComesFirstRankedByItsText
+mutant "an exact step with text ranks the name's definitions by it" planner/search.go 's|slices.SortStableFunc(out, func(x, y retrieval.Hit) int { return cmp.Or(back(x)-back(y), at(x)-at(y)) })|_ = cmp.Or(0, at(out[0])*back(out[0]))|' ./planner -run TestADocWordedDescriptionsSubjectComesFirstRankedByItsText
 mutant "the subject is named in the features" bridge/wording.go 's|return engine.Compound(CueDescription, engine.String(f.Subject))|return engine.Compound(CueDescription, engine.String(""))|' ./bridge -run TestADocWordedSentenceNamesItsSubject
 mutant "a description's focus identifier is checked, not the answer" rules/retrieval/strategy.pl 's|candidate(conceptual, F, step(exact, \[name(T)\], check),|candidate(conceptual, F, step(exact, [name(T)], evidence),|' ./rules -run TestRules
 
@@ -40,3 +40,45 @@ mutant "predicted capabilities name the embedder" project/searchindex.go 's|\t\t
 mutant "a definition's text holds the names it calls" project/documents.go 's|docs\[i\].Text = neighbourText(docs\[i\])|_ = i|' ./project -run TestADefinitionIsFoundByTheNamesItCalls
 mutant "word forms keep the word's stem" bridge/forms.go 's|english.Stem(c, true) == stem|stem != ""|' ./bridge -run TestWordFormsAreTheBaseFormsAnInflectedWordStandsFor
 mutant "inflected words expand" rules/retrieval/expand.pl 's|^expand_relation(inflection).$|expand_relation(none).|' ./rules -run TestRules
+
+# An answer's explanation says only what happened (the rules of steps that
+# ran) and a step's sparing is not shown as a quoted query.
+EXPL='TestAnAnswersExplanationSaysOnlyWhatHappened'
+mutant "a planned step's rule joins the chain only when it runs" planner/search.go 's|	if len(planned) == len(agenda) {|	if false {|' . -run $EXPL
+mutant "a doc-comment sparing is shown as one" planner/types.go 's|args = append(args, "spare=doc-start")|args = append(args, "quoted")|' . -run $EXPL
+
+# A vector step that could not run (a dead embedder) is data to the rules,
+# which fall back to BM25.
+DEAD='TestADeadEmbedderLeavesADescriptionToBM25'
+mutant "the judge hears which strategies could not run" planner/search.go 's|caps = capabilityList(b.Capabilities(), down...)|caps = capabilityList(b.Capabilities())|' . -run $DEAD
+mutant "unavailable(S) is in the capability list" planner/planner.go 's|ts = append(ts, engine.Compound("unavailable", engine.Atom(s)))|_ = s|' . -run $DEAD
+mutant "a step that could not run is judged as such" rules/retrieval/floor.pl 's|^    next_unavailable(Class, F, Avail, H, Pending, Next, Outcome), !.|    fail.|' . -run $DEAD
+mutant "BM25 is the fallback without vectors" rules/retrieval/strategy.pl 's|^    vectors_fallback(Class, F, Gap, H, Steps, Why).|    fail.|' . -run $DEAD
+mutant "a BM25 step that ran is not run again" rules/retrieval/vectors.pl 's|^    \\+ tried(H, lexical, text(T2)).|    true.|' ./rules -run TestRules
+mutant "explain names the fallback without vectors" rules/retrieval/explain.pl 's|^possible_gap(step(S, _, _), vectors_unavailable(S)) :-|possible_gap(step(S, _, _), vectors_gone(S)) :-|' ./rules -run TestRules
+
+# A description's BM25 weighs doc comments more (emphasis(doc)), so that
+# its words in a long doc comment count more than the comment's length
+# (Python json's loads).
+LONG='TestALongDocstringIsFoundByItsFirstSentence'
+mutant "the doc column weighs 4 with the doc emphasis" retrieval/embedded/embedded.go 's|const bm25DocWeights = "10.0, 4.0, 3.0, 1.5, 1.0"|const bm25DocWeights = "10.0, 2.0, 3.0, 1.5, 1.0"|' . -run $LONG
+mutant "a lexical search honours the emphasis" retrieval/embedded/search.go 's|-bm25(fts, " + bm25WeightsFor(req.Emphasis) + ")|-bm25(fts, " + bm25WeightsFor("") + ")|' . -run $LONG
+mutant "a description's BM25 step weighs doc comments" rules/retrieval/wording.pl 's|^extra_strategy(description, F, Avail, step(lexical, \[text(T2), emphasis(doc)\], evidence),|extra_strategy(description, F, Avail, step(lexical, [text(T2)], evidence),|' . -run $LONG
+mutant "a conceptual query's BM25 step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, step(lexical, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, step(lexical, [text(T2)], evidence),|' ./rules -run TestRules
+mutant "a conceptual query's hybrid step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, Avail, step(hybrid, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),|' ./rules -run TestRules
+mutant "a description's subject step weighs doc comments" rules/retrieval/wording.pl 's|step(exact, \[name(S), text(T), emphasis(doc)\], evidence)|step(exact, [name(S), text(T)], evidence)|' ./rules -run TestRules
+mutant "emphasis(doc) is decoded" planner/decode.go 's|			s.Emphasis = val|			s.Emphasis = ""|' . -run $LONG
+mutant "a step's emphasis reaches the request" planner/types.go 's|		Emphasis: retrieval.Emphasis(s.Emphasis),|		Emphasis: "",|' . -run $LONG
+mutant "an unknown emphasis is a bad request" retrieval/retrieval.go 's|	if req.Emphasis != "" \&\& req.Emphasis != EmphasisDoc {|	if false {|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
+
+# A token ending in a slash names a directory, not a file that starts so.
+mutant "a trailing slash names a directory only" bridge/lexicon.go 's|	dirOnly := strings.HasSuffix(p, "/")|	dirOnly := false \&\& strings.HasSuffix(p, "/")|' . -run TestSlashJoinedWordsArePathsOnlyIfTheSnapshotHasThem
+
+# "Return(s) …" opens a doc sentence about the function it documents.
+mutant "a Return sentence is doc wording" bridge/wording.go 's|var openingVerbs = setOf(`return returns`)|var openingVerbs = setOf(``)|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "a Return sentence is a description" bridge/wording.go 's|		return "", true // "Return a reference to the payload": about the function it documents|		return "", false|' . -run TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds
+
+# A doc sentence after an opening clause ("For server requests, Host …").
+mutant "the sentence after an opening clause is read as a doc sentence" bridge/features.go 's|	if !f.DocWording \&\& clause > 0 \&\& clause < len(toks) \&\& openingClause(lower\[:clause\]) {|	if false {|' . -run TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject
+mutant "an opening clause opens with a function word" bridge/wording.go 's|\&\& stopwords.Function(lower\[0\])$|\&\& lower[0] != ""|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+mutant "an opening clause is short" bridge/wording.go 's|return len(lower) <= maxOpeningClause \&\& |return |' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue

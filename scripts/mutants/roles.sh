@@ -35,7 +35,7 @@ mutant "embedded: a document without a role is a test by its test flag" retrieva
 mutant "chroma: Filter.ExcludeRoles" retrieval/chroma/filter.go 's|"$nin": vals|"$in": vals|' ./retrieval/chroma -run TestRolesAreStoredForFiltersAndReadBackAsGiven
 mutant "chroma: a derived role reads back empty" retrieval/chroma/metadata.go 's|if derived, _ := m\[MetaRoleDerived\].(bool); !derived {|if true {|' ./retrieval/chroma -run TestRolesAreStoredForFiltersAndReadBackAsGiven
 DEM='TestDemotion|TestQuotes'
-mutant "demotion moves the demoted roles back" retrieval/demote.go 's|if slices.Contains(d.Roles, RoleOf(h.Document)) \&\& !d.keeps(h.Document) {|if false {|' ./retrieval -run "$DEM"
+mutant "demotion moves the demoted roles back" retrieval/demote.go 's|		if d.Demotes(h.Document) {|		if false {|' ./retrieval -run "$DEM"
 mutant "demotion finds the others below the depth it reads" retrieval/demote.go 's|if len(front) < req.Limit \&\& len(hits) == deep.Limit {|if false {|' ./retrieval -run "$DEM"
 mutant "demotion spares a quoted definition" retrieval/demote.go 's|d.Quoted != "" \&\& Quotes(d.Quoted, doc.Doc)|false|' ./retrieval -run "$DEM"
 mutant "demotion spares a named definition" retrieval/demote.go 's|slices.Contains(d.Names, doc.Symbol) \|\| ||' ./retrieval -run "$DEM"
@@ -43,7 +43,7 @@ mutant "a quote is at least three words" retrieval/demote.go 's|if len(q) < 3 {|
 mutant "demotion keeps every hit, in every strategy" retrieval/demote.go 's|out := append(front, back...)|out := front|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 
 # The planner runs what the rules decide.
-mutant "a step's demotion is run" planner/search.go 's|hits, err := retrieval.SearchDemoting(ctx, b, req, retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named})|hits, err := b.Search(ctx, req)|' . -run TestDescriptionsRankTheCodeBeforeItsTestsAndExamplesInEveryLanguage
+mutant "a step's demotion is run" planner/search.go 's|hits, err := retrieval.SearchDemoting(ctx, b, req, dem)|hits, err := b.Search(ctx, req)|' . -run TestDescriptionsRankTheCodeBeforeItsTestsAndExamplesInEveryLanguage
 mutant "examples(exclude) is a filter" planner/types.go 's|req.Filter.ExcludeRoles = \[\]string{retrieval.RoleExample}|req.Filter.ExcludeRoles = nil|' . -run TestRoleFiltersAreHonouredInEveryMode
 mutant "examples(only) is a filter" planner/types.go 's|req.Filter.Roles = \[\]string{retrieval.RoleExample}|req.Filter.Roles = nil|' . -run TestRoleFiltersAreHonouredInEveryMode
 mutant "demote(R) is decoded" planner/decode.go 's|s.Demote = append(s.Demote, val)|s.Demote = nil|' . -run TestDescriptionsRankTheCodeBeforeItsTestsAndExamplesInEveryLanguage
@@ -67,3 +67,14 @@ mutant "an answer names its snapshot" rlm.go 's|ans.Snapshot = snapshotID(at)|an
 mutant "the CLI marks tests and examples" cmd/rlm/output.go 's|extra = " \[" + h.Role + "\]"|extra = ""|' ./cmd/rlm -run TestSearchShowsRolesAndTheSnapshotTheAnswerCameFrom
 mutant "the CLI names the snapshot" cmd/rlm/output.go 's|fmt.Fprintf(w, "snapshot: %s\\n", a.Snapshot)|fmt.Fprintln(w)|' ./cmd/rlm -run TestSearchShowsRolesAndTheSnapshotTheAnswerCameFrom
 mutant "MCP carries the document id" mcp/tools.go 's|DocumentID: h.ID, Hit: h}|Hit: h}|' ./mcp -run TestSearchAndItsShortcutsAnswerLikeTheGoAPI
+
+# A name the code itself defines spares no test or example of that name
+# (rk_named_in_source): the snapshot says which names the code defines,
+# the rules decide, the subject's definitions keep demotion's order.
+NS='TestANameTheCodeDefinesSparesNoTestOfThatName'
+mutant "the rules spare only names the code does not define" rules/retrieval/roles.pl 's|findall(N, ( member(N, Ns1), \\+ memberchk(N, Src) ), Ns),|findall(N, member(N, Ns1), Ns),|' . -run $NS
+mutant "a name only tests define is spared" rules/retrieval/roles.pl 's|findall(named(N), member(N, Ns), Named),|Named = [],|' . -run $NS
+mutant "the snapshot says which names the code defines" bridge/lexicon.go 's|return ask("source:"+name, req)|return false|' . -run $NS
+mutant "a source look-up keeps only the code's definitions" bridge/lexicon.go 's|req.Filter.Roles = \[\]string{retrieval.RoleSource}|req.Filter.Roles = nil|' . -run $NS
+mutant "the source names reach the rules" bridge/features.go 's|engine.Strings(f.SourceNames),|engine.Strings(nil),|' . -run $NS
+mutant "an exact step ranked by its text keeps demotion's order" planner/search.go 's|cmp.Or(back(x)-back(y), at(x)-at(y))|cmp.Or(0*back(x)*back(y), at(x)-at(y))|' . -run $NS

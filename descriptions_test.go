@@ -1,0 +1,74 @@
+package rlm_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/rlm-dev/rlm"
+)
+
+// TestALongDocstringIsFoundByItsFirstSentence: a Python function whose
+// docstring goes on to describe each of its options
+// (testdata/desc/python, after Python json's loads) is found first by
+// its docstring's first sentence, ahead of a method whose one-line
+// docstring holds fewer of the sentence's words: a description's BM25
+// weighs doc comments more (emphasis(doc)), so the words the doc comment
+// shares with the query count more than its length.
+func TestALongDocstringIsFoundByItsFirstSentence(t *testing.T) {
+	const q = "Read ``s`` (a ``str``, ``bytes`` or ``bytearray`` label holding a parcel code) into a record."
+	for _, mode := range []string{"none", "local"} {
+		opts := rlm.Options{InMemory: true}
+		if mode == "local" {
+			e, err := rlm.LocalEmbedder()
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Embedder = e
+		}
+		a := searchAll(t, openDescTree(t, "python", opts), q)
+		if len(a.Hits) < 2 || a.Hits[0].Symbol != "loads" {
+			t.Errorf("embedder %s: want loads first, got:%s", mode, hitList(a))
+		}
+	}
+}
+
+// TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds: a
+// Python method's docstring sentence "Return a reference to the payload."
+// (testdata/desc/opening) describes the method; its "reference" and
+// "payload" (a name the snapshot knows) make no references question: the
+// method it describes is found first.
+func TestAReturnSentenceIsADescriptionWhateverRelationWordsItHolds(t *testing.T) {
+	p := openDescTree(t, "opening", rlm.Options{InMemory: true})
+	const q = "Return a reference to the payload."
+	a := searchAll(t, p, q)
+	if a.Class != "description" || len(a.Hits) == 0 || a.Hits[0].Symbol != "body_ref" {
+		t.Errorf("%q: class %s, want a description answered by body_ref first:%s", q, a.Class, hitList(a))
+	}
+}
+
+// TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject: "For server
+// requests, Host names …" (testdata/desc/clause) is worded as Host's doc
+// comment once its opening clause is set aside: Host's definitions come
+// first, ahead of a function whose name and doc share more of the
+// sentence's words.
+func TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject(t *testing.T) {
+	p := openDescTree(t, "clause", rlm.Options{InMemory: true})
+	const q = "For server requests, Host names the depot a parcel is sent from."
+	a := searchAll(t, p, q)
+	if len(a.Hits) == 0 || a.Hits[0].Qualified != "Request.Host" {
+		t.Errorf("%q: want Request.Host first:%s", q, hitList(a))
+	}
+}
+
+// openDescTree opens testdata/desc/NAME with opts, closed when the test
+// ends.
+func openDescTree(t *testing.T, name string, opts rlm.Options) *rlm.Project {
+	t.Helper()
+	p, err := rlm.Open(context.Background(), filepath.Join("testdata", "desc", name), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
