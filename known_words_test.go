@@ -136,7 +136,9 @@ func TestWordsTheSnapshotKnowsAreNamesInQuestions(t *testing.T) {
 }
 
 // TestAKnownFunctionWordIsStillAWord: "a" names a function of the tree,
-// but in a sentence it is an article, not the object of "uses".
+// but in a sentence it is an article, not the object of "uses". (The
+// sentence is a question: worded as a doc comment, "the runner uses a
+// …", it would be a description whatever its relation's object.)
 func TestAKnownFunctionWordIsStillAWord(t *testing.T) {
 	ctx := context.Background()
 	p, err := rlm.Open(ctx, writeTree(t, knownWordsTree), rlm.Options{InMemory: true})
@@ -144,7 +146,7 @@ func TestAKnownFunctionWordIsStillAWord(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	ans, err := p.Search(ctx, "the runner uses a request context to cancel the pending call", 5)
+	ans, err := p.Search(ctx, "which runner uses a request context to cancel the pending call", 5)
 	if err != nil {
 		t.Fatal(err)
 	}
