@@ -11,7 +11,7 @@ mutant "a call's result is a path step" sourcefacts/callhooks.go 's|base.path\[l
 mutant "a binding of a call's second result says so" sourcefacts/tsresolve.go 's|r.path\[n-1\]+strconv.Itoa(b.result))|r.path[n-1]+strconv.Itoa(0))|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
 
 # sourcefacts: Scopes, across the tree.
-mutant "an import votes for an offset only if it names the scope's package" sourcefacts/scopes.go 's|if s.names\[key\] != lastName(im.Path, lang) {|if s.names[key] == "-" {|' ./sourcefacts -run TestScopesMapImportsToTheTreeByTheirCommonSuffix
+mutant "an import votes for an offset only if it names the scope's package" sourcefacts/scopetable.go 's|return o, qualifierName(key, root) == lastName(p, lang)|return o, true|' ./sourcefacts -run TestScopesMapImportsToTheTreeByTheirCommonSuffix
 mutant "a method promoted through an embedded field is found" sourcefacts/scopes.go 's|if sc, t, d, ok := s.member(e.scope, e.typ, name, depth+1); ok {|if sc, t, d, ok := s.member(e.scope, e.typ, name, depth+1); false \&\& ok {|' ./sourcefacts -run TestScopesFollowReceiversAcrossFiles
 mutant "an element of a slice type is its element type" sourcefacts/gotypes.go 's|return strings.TrimSpace(t\[2:\])|return ""|' ./sourcefacts -run TestScopesFollowReceiversAcrossFiles
 mutant "a dot import's package holds the file's unqualified names" sourcefacts/scopes.go 's|					out = append(out, sc)|					_ = sc|' ./sourcefacts -run TestScopesFollowReceiversAcrossFiles

@@ -7,7 +7,7 @@ mutant "a description is the doc's first sentence" eval/decls.go 's|s = s\[:i+1\
 mutant "sampling follows the seed" eval/eval.go 's|perm := r.Perm(len(xs))|perm := rand.Perm(len(xs) + 0*r.IntN(1))|' ./eval -run TestSampleIsAFunctionOfTheSeed
 # (The façade plans through PlanTabled, planner/table.go; PlanFor's own
 # look-up in planner/search.go is the same call.)
-mutant "the planner's features know the snapshot's symbol names" planner/table.go 's|bridge.QueryFeaturesIn(query, bridge.BackendLexicon(ctx, b))|bridge.QueryFeaturesIn(query, bridge.Lexicon{})|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions
+mutant "the planner's features know the snapshot's symbol names" planner/table.go 's|bridge.QueryFeaturesIn(query, bridge.BackendLexiconMemo(ctx, b, t.lexiconFor(snapshot)))|bridge.QueryFeaturesIn(query, bridge.Lexicon{})|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions
 mutant "a known word with a definition cue is an identifier question (rule)" rules/retrieval/known.pl 's|^    feature(cue(definition), F),$|    feature(cue(none), F),|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions
 mutant "a known relation object is a relationship question (rule test)" rules/retrieval/known.pl 's|^    known_symbol(F, O),$|    known_symbol(F, O), fail,|' ./rules -run TestRules
 mutant "names keep their legal characters when the snapshot knows them" bridge/lexicon.go 's|		if known(n) {\n			return n|XX|;s|^		if known(n) {$|		if known(n) \&\& false {|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions

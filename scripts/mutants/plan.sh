@@ -15,5 +15,5 @@ mutant "a new snapshot keeps the old snapshot's answers" planner/table.go '/^\t\
 # feature/2 by argument (classify.pl): the same answers as the eleven
 # clauses it replaced.
 F='./rules -run TestRules/retrieval/classify_test/feature_reads_each_property_by_its_argument'
-mutant "feature/2 builds no features term for an unbound one" rules/retrieval/classify.pl '/^    functor(F, features, 11),$/d' $F
+mutant "feature/2 builds no features term for an unbound one" rules/retrieval/classify.pl '/^    functor(F, features, 12),$/d' $F
 mutant "feature/2 enumerates out of argument order" rules/retrieval/classify.pl '/^feature_arg(tokens(X), 1, X)\.$/d;s/^feature_arg(constraints(X), 11, X)\.$/feature_arg(constraints(X), 11, X).\nfeature_arg(tokens(X), 1, X)./' $F

@@ -15,8 +15,8 @@ mutant "a user's .gitignore in .rlm is overwritten" project/rlmdir.go 's/os.O_WR
 
 # Search index builds are atomic; damaged or leftover files are dealt with.
 mutant "a build is renamed into place unsealed" project/incremental.go 's|err = sealIndexFile(ctx, tmp, how == writeWhole)|err = nil|' ./project -run 'TestFullDiskNeverLeaves'
-mutant "a build that fails mid-way leaves its temporary file" project/searchindex.go '/p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole); err != nil {/,+1 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run 'TestFullDiskNeverLeaves'
-mutant "a backend that fails to open leaves its temporary files" project/searchindex.go '/p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole); err != nil {/,+1 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
+mutant "a build that fails mid-way leaves its temporary file" project/searchindex.go '/p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole)$/,+2 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run 'TestFullDiskNeverLeaves'
+mutant "a backend that fails to open leaves its temporary files" project/searchindex.go '/p.writeIndexFile(ctx, sn, files, tmp, current, vectors, writeWhole)$/,+2 s|removeIndexFiles(tmp)|_ = tmp|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
 mutant "leftover temporary files are not removed at open" project/searchindex.go 's|^\tremoveStaleTemps(dir)$|\t_ = removeStaleTemps|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
 mutant "a build under way loses its temporary file to a cleaner" project/indexfile.go 's|if l, ok := tryLockExclusive(path); ok {|if l, ok := (*fileLock)(nil), true; ok {|' ./project -run 'TestFailedSearchIndexBuildsLeaveNoTemporaryFiles'
 mutant "a truncated search index is opened as it is" project/searchindex.go 's|if err := checkIndexFile(path); err != nil {|if err := error(nil); err != nil {|' ./project -run 'TestDamagedSearchIndexIsRebuilt'
