@@ -68,7 +68,7 @@ type Router struct {
 	eng      *engine.Engine
 	intents  map[string]*entry
 	order    []string
-	index    retrieval.Backend
+	index    *embedded.Backend // the candidate index (in memory)
 	exec     *tools.Executor
 	validate map[string]string          // validation check -> rule ID (validate.pl)
 	synonyms map[string][]string        // word -> canonical words (synonym/2)
@@ -194,6 +194,10 @@ func (r *Router) buildIndex(ctx context.Context) error {
 			b.Close()
 			return fmt.Errorf("intent: candidate index: %w", err)
 		}
+		if err := b.OptimizeText(ctx); err != nil {
+			b.Close()
+			return fmt.Errorf("intent: candidate index: %w", err)
+		}
 	}
 	r.index = b
 	return nil
@@ -213,7 +217,7 @@ func (r *Router) candidates(ctx context.Context, toks []string) ([]Candidate, er
 			}
 		}
 	}
-	hits, err := r.index.Search(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: strings.Join(q, " "), Limit: MaxCandidates})
+	hits, err := r.index.LexicalRanking(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: strings.Join(q, " "), Limit: MaxCandidates})
 	if err != nil {
 		return nil, fmt.Errorf("intent: candidates: %w", err)
 	}
@@ -223,7 +227,7 @@ func (r *Router) candidates(ctx context.Context, toks []string) ([]Candidate, er
 		if hits[0].Score > 0 {
 			pct = int(100 * h.Score / hits[0].Score)
 		}
-		out = append(out, Candidate{Intent: h.Document.ID, Score: pct})
+		out = append(out, Candidate{Intent: h.ID, Score: pct})
 	}
 	return out, nil
 }

@@ -249,6 +249,10 @@ func (c *Catalog) buildIndex(ctx context.Context) error {
 		b.Close()
 		return fmt.Errorf("prompt: candidate index: %w", err)
 	}
+	if err := b.OptimizeText(ctx); err != nil {
+		b.Close()
+		return fmt.Errorf("prompt: candidate index: %w", err)
+	}
 	c.index = b
 	return nil
 }
@@ -342,7 +346,7 @@ func (c *Catalog) lexical(ctx context.Context, text string, limit int) ([]lexHit
 	if strings.TrimSpace(text) == "" || limit <= 0 {
 		return nil, nil
 	}
-	hits, err := c.index.Search(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: text, Limit: min(limit, retrieval.MaxLimit)})
+	hits, err := c.index.LexicalRanking(ctx, retrieval.Request{Strategy: retrieval.Lexical, Text: text, Limit: min(limit, retrieval.MaxLimit)})
 	if err != nil {
 		return nil, fmt.Errorf("prompt: candidate search: %w", err)
 	}
@@ -352,7 +356,7 @@ func (c *Catalog) lexical(ctx context.Context, text string, limit int) ([]lexHit
 		best = hits[0].Score
 	}
 	for i, h := range hits {
-		idx, ok := c.byID[h.Document.ID]
+		idx, ok := c.byID[h.ID]
 		if !ok {
 			continue
 		}

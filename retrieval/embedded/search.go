@@ -330,17 +330,23 @@ func searchExact(ctx context.Context, tx readTx, req retrieval.Request) ([]retri
 }
 
 func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
-	match := b.matchExpression(req.Text)
-	where, fargs := filterSQL(req.Filter)
 	// The inner query ranks and cuts to the limit carrying only rid, id and
 	// score; the outer one reads the full rows of the survivors.
-	q := "SELECT " + docColumns + ", m.score FROM (" +
-		"SELECT d.rid AS rid, d.id AS id, -bm25(fts, " + bm25WeightsFor(req.Emphasis) + ") AS score" +
-		" FROM fts JOIN docs d ON d.rid = fts.rowid WHERE fts MATCH ?" + where +
-		" ORDER BY score DESC, d.id LIMIT ?) m JOIN docs d ON d.rid = m.rid" +
+	inner, args := b.lexicalRanking(req)
+	q := "SELECT " + docColumns + ", m.score FROM (" + inner + ") m JOIN docs d ON d.rid = m.rid" +
 		" ORDER BY m.score DESC, m.id"
-	args := append(append([]any{match}, fargs...), req.Limit)
 	return queryHits(ctx, tx, retrieval.ScoreBM25, false, q, args...)
+}
+
+// lexicalRanking is the query (and its arguments) ranking the documents
+// req.Text matches by BM25, best first, ties by id, cut to req.Limit:
+// rows of (rid, id, score).
+func (b *Backend) lexicalRanking(req retrieval.Request) (string, []any) {
+	where, fargs := filterSQL(req.Filter)
+	q := "SELECT d.rid AS rid, d.id AS id, -bm25(fts, " + bm25WeightsFor(req.Emphasis) + ") AS score" +
+		" FROM fts JOIN docs d ON d.rid = fts.rowid WHERE fts MATCH ?" + where +
+		" ORDER BY score DESC, d.id LIMIT ?"
+	return q, append(append([]any{b.matchExpression(req.Text)}, fargs...), req.Limit)
 }
 
 func searchGraph(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {

@@ -16,3 +16,10 @@ mutant "Close closes the prepared statements" retrieval/embedded/embedded.go 's#
 mutant "a hit carries no refs (embedded callers)" retrieval/embedded/callers.go 's#readDocs(ctx, tx, false, #readDocs(ctx, tx, true, #' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract'
 mutant "Fetch returns the refs" retrieval/embedded/embedded.go 's#docs, err := readDocs(ctx, tx, true, q, args...)#docs, err := readDocs(ctx, tx, false, q, args...)#' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract|TestUpsertFetchDeleteRoundTrip'
 mutant "an in-memory backend from the schema image gets its own identity" retrieval/embedded/memimage.go 's#_, err = conn.ExecContext(ctx, "UPDATE vector_store SET uid = lower(hex(randomblob(8))) WHERE id = 0")#err = nil#' ./retrieval/embedded -run 'TestInMemoryBackendsStartFromTheSchemaImageWithTheirOwnIdentity'
+
+# LexicalRanking (retrieval/embedded/ranking.go): Search's ranking without the documents.
+mutant "LexicalRanking weighs the columns as Search does" retrieval/embedded/ranking.go 's#q, args := b.lexicalRanking(req)#q, args := b.lexicalRanking(retrieval.Request{Text: req.Text, Limit: req.Limit, Filter: req.Filter})#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
+mutant "LexicalRanking keeps Search's order" retrieval/embedded/ranking.go 's#out = append(out, r)#out = append([]Ranked{r}, out...)#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
+mutant "LexicalRanking refuses another strategy" retrieval/embedded/ranking.go 's#if req.Strategy != retrieval.Lexical {#if false {#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
+mutant "LexicalRanking runs a prepared statement" retrieval/embedded/ranking.go 's#readTx{tx, \&b.stmts}#readTx{tx, nil}#' ./retrieval/embedded -run 'TestRepeatedLexicalRankingsRunAPreparedStatement'
+mutant "OptimizeText keeps every ranking" retrieval/embedded/ranking.go "s#VALUES('optimize')#VALUES('delete-all')#" ./retrieval/embedded -run 'TestOptimizeTextKeepsEveryRanking'
