@@ -223,11 +223,7 @@ func (r *Router) candidates(ctx context.Context, toks []string) ([]Candidate, er
 	}
 	var out []Candidate
 	for _, h := range hits {
-		pct := 100
-		if hits[0].Score > 0 {
-			pct = int(100 * h.Score / hits[0].Score)
-		}
-		out = append(out, Candidate{Intent: h.ID, Score: pct})
+		out = append(out, Candidate{Intent: h.ID, Score: retrieval.PercentOfBest(h.Score, hits[0].Score)})
 	}
 	return out, nil
 }

@@ -30,14 +30,36 @@ func newRouter(t *testing.T, opts intent.Options) *intent.Router {
 	return r
 }
 
-func TestSmoke(t *testing.T) {
+// TestConsideredCandidatesAreRankedPercentagesOfTheBest: a turn's
+// considered candidates come best first, the best at exactly 100 % of
+// itself (a truncated quotient read 99 % for about one score in 15), the
+// others between 0 and 100 and never rising.
+func TestConsideredCandidatesAreRankedPercentagesOfTheBest(t *testing.T) {
 	r := newRouter(t, intent.Options{})
-	for _, u := range []string{"set a timer for 5 minutes", "please turn on the lights in the kitchen", "play some jazz", "it is too dark here", "what is love", "dim the lights to fifty percent"} {
+	withCandidates := 0
+	for _, u := range []string{"set a timer for 5 minutes", "please turn on the lights in the kitchen", "play some jazz",
+		"it is too dark here", "what is love", "dim the lights to fifty percent", "call grandma", "remind me to water the plants",
+		"turn the heating up a little", "what is on my calendar tomorrow", "note that the milk is gone", "wake me at seven"} {
 		res, err := r.Route(context.Background(), intent.Turn{ID: "t1", Utterance: u})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%q -> %s %s %v q=%q reason=%s by=%s cands=%v ev=%v", u, res.Kind, res.Intent, res.Args, res.Question, res.Reason, res.By, res.Considered, res.Evidence)
+		cs := res.Considered
+		if len(cs) == 0 {
+			continue
+		}
+		withCandidates++
+		if cs[0].Score != 100 {
+			t.Errorf("%q: the best candidate %s scores %d %% of itself, want 100", u, cs[0].Intent, cs[0].Score)
+		}
+		for i, c := range cs {
+			if c.Score < 0 || c.Score > 100 || (i > 0 && c.Score > cs[i-1].Score) {
+				t.Errorf("%q: candidate %d %s scores %d after %d: not a falling percentage", u, i, c.Intent, c.Score, cs[max(0, i-1)].Score)
+			}
+		}
+	}
+	if withCandidates < 8 {
+		t.Fatalf("only %d utterances had candidates: the check proves little", withCandidates)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -360,11 +359,7 @@ func (c *Catalog) lexical(ctx context.Context, text string, limit int) ([]lexHit
 		if !ok {
 			continue
 		}
-		pct := 100
-		if best > 0 {
-			pct = int(math.Round(100 * h.Score / best))
-		}
-		out = append(out, lexHit{unit: idx, rank: i + 1, percent: max(0, min(100, pct))})
+		out = append(out, lexHit{unit: idx, rank: i + 1, percent: retrieval.PercentOfBest(h.Score, best)})
 	}
 	return out, nil
 }

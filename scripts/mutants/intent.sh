@@ -106,3 +106,6 @@ mutant "a question word's clause is asked for as it is" intent/router.go 's/	cas
 mutant "the example counts one shopping item as one" examples/router/home.go 's/		if len(h.shopping) == 1 {/		if false {/' ./examples/router -run TestAConversationChangesTheHome
 mutant "the example's weather names its place" examples/router/home.go 's/			place = "in " + place/			_ = place/' ./examples/router -run TestAConversationChangesTheHome
 mutant "a name refuses everyone" intent/constraints.go 's/|everyone|everybody/|everybody/' ./intent -run TestNameSlotsRefusePronounsAndIndefiniteWords
+
+# A candidate's score is a rounded percentage of the best, the best exactly 100.
+mutant "the best candidate is 100 % of itself" intent/router.go 's#Score: retrieval.PercentOfBest(h.Score, hits\[0\].Score)}#Score: int(100 * h.Score / hits[0].Score)}#' ./intent -run 'TestConsideredCandidatesAreRankedPercentagesOfTheBest'

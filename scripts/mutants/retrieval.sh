@@ -23,3 +23,5 @@ mutant "LexicalRanking keeps Search's order" retrieval/embedded/ranking.go 's#ou
 mutant "LexicalRanking refuses another strategy" retrieval/embedded/ranking.go 's#if req.Strategy != retrieval.Lexical {#if false {#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
 mutant "LexicalRanking runs a prepared statement" retrieval/embedded/ranking.go 's#readTx{tx, \&b.stmts}#readTx{tx, nil}#' ./retrieval/embedded -run 'TestRepeatedLexicalRankingsRunAPreparedStatement'
 mutant "OptimizeText keeps every ranking" retrieval/embedded/ranking.go "s#VALUES('optimize')#VALUES('delete-all')#" ./retrieval/embedded -run 'TestOptimizeTextKeepsEveryRanking'
+mutant "PercentOfBest rounds" retrieval/percent.go 's#math.Round(100\*score/best)#math.Floor(100*score/best)#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
+mutant "PercentOfBest clamps" retrieval/percent.go 's#return max(0, min(100, int(math.Round(100\*score/best))))#return int(math.Round(100*score/best))#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
