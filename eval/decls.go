@@ -55,9 +55,11 @@ type tree struct {
 }
 
 // loadTree walks root with the product's skip policy and reads every
-// definition and its file's lines.
+// definition and its file's lines. Generated Go files are included: the
+// product's knowledge base indexes them (net/http's h2_bundle.go), so a
+// name defined there and elsewhere is not unique to the tasks either.
 func loadTree(ctx context.Context, root string, includeIgnored bool) (*tree, error) {
-	ffs, err := sourcefacts.Walk(ctx, root, sourcefacts.WalkOptions{IncludeIgnored: includeIgnored})
+	ffs, err := sourcefacts.Walk(ctx, root, sourcefacts.WalkOptions{IncludeIgnored: includeIgnored, IncludeGenerated: true})
 	if err != nil {
 		return nil, fmt.Errorf("eval: walk %s: %w", root, err)
 	}

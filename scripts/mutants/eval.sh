@@ -26,3 +26,6 @@ mutant "a doc sentence with an unnamed relation object is a description (rule)" 
 mutant "a description tries BM25 before embeddings (rule)" rules/retrieval/wording.pl 's|^extra_strategy(description, F, Avail, step(lexical, \[text(T2), emphasis(doc)\], evidence),|extra_strategy(description, F, Avail, step(vector, [text(T2)], evidence),|' ./rules -run TestRules
 mutant "known stopwords are no relation objects in sentences" bridge/features.go 's|			!stopwords.Function(lower\[i\]) \&\& known(t) {|			known(t) {|' . -run TestAKnownFunctionWordIsStillAWord
 mutant "a query of one token is a name as typed (empty? over empty)" bridge/features.go 's|ri == len(raw)-1 \&\& len(raw) > 1, known)|ri == len(raw)-1, known)|' . -run TestWordsTheSnapshotKnowsAreNamesInQuestions
+
+# The tasks see the files the product indexes, generated Go files included.
+mutant "the tasks see generated files" eval/decls.go 's#IncludeIgnored: includeIgnored, IncludeGenerated: true}#IncludeIgnored: includeIgnored}#' ./eval -run 'TestTheTasksSeeTheGeneratedFilesTheProductIndexes'
