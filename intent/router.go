@@ -298,7 +298,9 @@ func (r *Router) Route(ctx context.Context, t Turn) (*Result, error) {
 	return res, nil
 }
 
-// acceptFromWords parses the resolver's slot words into typed values,
+// acceptFromWords parses the resolver's slot words into typed values (a
+// string slot of KindAny takes the raw text behind its words, as the user
+// wrote it),
 // checks each against its slot's constraints (a string slot's raw text
 // too: the words have lost the punctuation of "http://evil.example") and
 // the host's catalog and value check (knownValue), and validates the
@@ -318,6 +320,13 @@ func (r *Router) acceptFromWords(ctx context.Context, res *Result, u utterance, 
 			continue
 		}
 		v, err := ParseSlot(s, ws)
+		if err == nil && s.Type == TypeString && s.Kind == KindAny {
+			// What the host only stores keeps the user's case and
+			// punctuation: the raw text behind the words.
+			if raw, ok := u.rawText(ws); ok {
+				v = raw
+			}
+		}
 		why := ""
 		if err != nil {
 			why = err.Error()

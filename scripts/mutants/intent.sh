@@ -109,3 +109,4 @@ mutant "a name refuses everyone" intent/constraints.go 's/|everyone|everybody/|e
 
 # A candidate's score is a rounded percentage of the best, the best exactly 100.
 mutant "the best candidate is 100 % of itself" intent/router.go 's#Score: retrieval.PercentOfBest(h.Score, hits\[0\].Score)}#Score: int(100 * h.Score / hits[0].Score)}#' ./intent -run 'TestConsideredCandidatesAreRankedPercentagesOfTheBest'
+mutant "a kind any slot keeps what the user wrote" intent/router.go 's#if raw, ok := u.rawText(ws); ok {#if raw, ok := u.rawText(ws); false \&\& ok {#' ./intent -run 'TestAnAnySlotKeepsWhatTheUserWrote'
