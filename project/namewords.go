@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -75,13 +76,23 @@ func nameWordsOf(f *sourcefacts.FileFacts) fileNameWords {
 // treeVocabulary is the vocabulary of files, every file of one tree: the
 // union of their words (nameWordsOf).
 func treeVocabulary(files []*sourcefacts.FileFacts) *subwords.Vocabulary {
+	v, _ := treeNameWords(files)
+	return v
+}
+
+// treeNameWords is treeVocabulary(files) and what each file gives to it,
+// by path.
+func treeNameWords(files []*sourcefacts.FileFacts) (*subwords.Vocabulary, map[string]fileNameWords) {
 	v := &subwords.Vocabulary{}
+	byPath := make(map[string]fileNameWords, len(files))
 	for _, f := range files {
-		for _, w := range nameWordsOf(f).words {
+		fw := nameWordsOf(f)
+		for _, w := range fw.words {
 			v.Add(w)
 		}
+		byPath[f.Provenance.Path] = fw
 	}
-	return v
+	return v, byPath
 }
 
 // nameWords are a definition's Document.NameWords: for each part of its
@@ -122,15 +133,46 @@ CREATE TABLE IF NOT EXISTS name_words (word TEXT PRIMARY KEY, files INTEGER NOT 
 `
 
 type nameWordStore struct {
-	ctx context.Context
-	tx  *sql.Tx
+	ctx   context.Context
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
 }
 
 func openNameWordStore(ctx context.Context, tx *sql.Tx) (*nameWordStore, error) {
 	if _, err := tx.ExecContext(ctx, nameWordSchema); err != nil {
 		return nil, fmt.Errorf("project: name word tables: %w", err)
 	}
-	return &nameWordStore{ctx: ctx, tx: tx}, nil
+	return &nameWordStore{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+// close releases the prepared statements.
+func (s *nameWordStore) close() {
+	for _, st := range s.stmts {
+		st.Close()
+	}
+}
+
+// stmt is q prepared once per store.
+func (s *nameWordStore) stmt(q string) (*sql.Stmt, error) {
+	if st, ok := s.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := s.tx.PrepareContext(s.ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	s.stmts[q] = st
+	return st, nil
+}
+
+// scanOne runs q with args and scans its one row into dest;
+// sql.ErrNoRows if there is none.
+func (s *nameWordStore) scanOne(q string, dest any, args ...any) error {
+	st, err := s.stmt(q)
+	if err != nil {
+		return err
+	}
+	return st.QueryRowContext(s.ctx, args...).Scan(dest)
 }
 
 // reset replaces the tables' contents with files' (path → what it gives).
@@ -138,8 +180,28 @@ func (s *nameWordStore) reset(files map[string]fileNameWords) error {
 	if _, err := s.tx.ExecContext(s.ctx, `DELETE FROM name_word_files; DELETE FROM name_words`); err != nil {
 		return err
 	}
-	for path, fw := range files {
-		if _, err := s.update(path, &fw); err != nil {
+	insFile, err := s.tx.PrepareContext(s.ctx, `INSERT INTO name_word_files (path, words, parts) VALUES (?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insFile.Close()
+	counts := map[string]int{}
+	for _, path := range slices.Sorted(maps.Keys(files)) {
+		fw := files[path]
+		for _, w := range fw.words {
+			counts[w]++
+		}
+		if _, err := insFile.ExecContext(s.ctx, path, strings.Join(fw.words, " "), strings.Join(fw.parts, " ")); err != nil {
+			return err
+		}
+	}
+	insWord, err := s.tx.PrepareContext(s.ctx, `INSERT INTO name_words (word, files) VALUES (?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insWord.Close()
+	for _, w := range slices.Sorted(maps.Keys(counts)) {
+		if _, err := insWord.ExecContext(s.ctx, w, counts[w]); err != nil {
 			return err
 		}
 	}
@@ -168,7 +230,7 @@ func (s *nameWordStore) vocabulary() (*subwords.Vocabulary, error) {
 // returns the words that came into or left the vocabulary with it.
 func (s *nameWordStore) update(path string, now *fileNameWords) ([]string, error) {
 	var was string
-	switch err := s.tx.QueryRowContext(s.ctx, `SELECT words FROM name_word_files WHERE path = ?`, path).Scan(&was); err {
+	switch err := s.scanOne(`SELECT words FROM name_word_files WHERE path = ?`, &was, path); err {
 	case nil, sql.ErrNoRows:
 	default:
 		return nil, err
@@ -182,7 +244,7 @@ func (s *nameWordStore) update(path string, now *fileNameWords) ([]string, error
 	for _, w := range wasWords {
 		if !slices.Contains(nowWords, w) {
 			var n int
-			if err := s.tx.QueryRowContext(s.ctx, `UPDATE name_words SET files = files - 1 WHERE word = ? RETURNING files`, w).Scan(&n); err != nil {
+			if err := s.scanOne(`UPDATE name_words SET files = files - 1 WHERE word = ? RETURNING files`, &n, w); err != nil {
 				return nil, err
 			}
 			if n == 0 {
@@ -193,8 +255,8 @@ func (s *nameWordStore) update(path string, now *fileNameWords) ([]string, error
 	for _, w := range nowWords {
 		if !slices.Contains(wasWords, w) {
 			var n int
-			if err := s.tx.QueryRowContext(s.ctx, `INSERT INTO name_words (word, files) VALUES (?, 1)
-				ON CONFLICT (word) DO UPDATE SET files = files + 1 RETURNING files`, w).Scan(&n); err != nil {
+			if err := s.scanOne(`INSERT INTO name_words (word, files) VALUES (?, 1)
+				ON CONFLICT (word) DO UPDATE SET files = files + 1 RETURNING files`, &n, w); err != nil {
 				return nil, err
 			}
 			if n == 1 {

@@ -54,6 +54,7 @@ func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []sto
 	if err != nil {
 		return indexPlan{}, err
 	}
+	defer nw.close()
 	if update {
 		complete, err := ss.complete(len(old))
 		if err != nil {
@@ -77,11 +78,8 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 		}
 		facts[i] = r.Facts
 	}
-	scopes, vocab := treeScopes(facts), treeVocabulary(facts)
-	fileWords := make(map[string]fileNameWords, len(files))
-	for i, f := range files {
-		fileWords[f.Path] = nameWordsOf(facts[i])
-	}
+	scopes := treeScopes(facts)
+	vocab, fileWords := treeNameWords(facts)
 	if err := nw.reset(fileWords); err != nil {
 		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
 	}
