@@ -133,42 +133,24 @@ CREATE TABLE IF NOT EXISTS name_words (word TEXT PRIMARY KEY, files INTEGER NOT 
 `
 
 type nameWordStore struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	stmts map[string]*sql.Stmt
+	ctx context.Context
+	tx  *sql.Tx
+	ss  *scopeStore // prepares the statements (scopeStore.stmt) in the same transaction
 }
 
-func openNameWordStore(ctx context.Context, tx *sql.Tx) (*nameWordStore, error) {
+// openNameWordStore opens the name word tables in tx, whose scope tables
+// ss holds open.
+func openNameWordStore(ctx context.Context, tx *sql.Tx, ss *scopeStore) (*nameWordStore, error) {
 	if _, err := tx.ExecContext(ctx, nameWordSchema); err != nil {
 		return nil, fmt.Errorf("project: name word tables: %w", err)
 	}
-	return &nameWordStore{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}, nil
-}
-
-// close releases the prepared statements.
-func (s *nameWordStore) close() {
-	for _, st := range s.stmts {
-		st.Close()
-	}
-}
-
-// stmt is q prepared once per store.
-func (s *nameWordStore) stmt(q string) (*sql.Stmt, error) {
-	if st, ok := s.stmts[q]; ok {
-		return st, nil
-	}
-	st, err := s.tx.PrepareContext(s.ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	s.stmts[q] = st
-	return st, nil
+	return &nameWordStore{ctx: ctx, tx: tx, ss: ss}, nil
 }
 
 // scanOne runs q with args and scans its one row into dest;
 // sql.ErrNoRows if there is none.
 func (s *nameWordStore) scanOne(q string, dest any, args ...any) error {
-	st, err := s.stmt(q)
+	st, err := s.ss.stmt(q)
 	if err != nil {
 		return err
 	}

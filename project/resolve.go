@@ -50,11 +50,10 @@ func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []sto
 		return indexPlan{}, err
 	}
 	defer ss.close()
-	nw, err := openNameWordStore(ctx, tx)
+	nw, err := openNameWordStore(ctx, tx, ss)
 	if err != nil {
 		return indexPlan{}, err
 	}
-	defer nw.close()
 	if update {
 		complete, err := ss.complete(len(old))
 		if err != nil {
