@@ -72,3 +72,19 @@ func openDescTree(t *testing.T, name string, opts rlm.Options) *rlm.Project {
 	t.Cleanup(func() { p.Close() })
 	return p
 }
+
+// TestALowercaseCompoundNameIsFoundByADescriptionOfItsParts: a Python
+// method written without separators, getaddrlist (testdata/desc/compound,
+// after Python email's _parseaddr, no docstrings), is found first by a
+// description that uses its parts, addr and list: the search index splits
+// the name into the tree's own words (get_addr_spec gives get and addr,
+// parse_list list), where it would otherwise hold it as one word that no
+// description's word matches.
+func TestALowercaseCompoundNameIsFoundByADescriptionOfItsParts(t *testing.T) {
+	p := openDescTree(t, "compound", rlm.Options{InMemory: true})
+	const q = "Gather every addr list."
+	a := searchAll(t, p, q)
+	if len(a.Hits) == 0 || a.Hits[0].Qualified != "Scanner.getaddrlist" {
+		t.Errorf("%q: class %s, want Scanner.getaddrlist first:%s", q, a.Class, hitList(a))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rlm-dev/rlm/internal/subwords"
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
@@ -22,10 +23,10 @@ import (
 // them in its Text (neighbourText), so that BM25 and the embedder read
 // what it does as well as what it is called.
 func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retrieval.Document {
-	scopes := treeScopes(files)
+	scopes, vocab := treeScopes(files), treeVocabulary(files)
 	var docs []retrieval.Document
 	for _, f := range files {
-		docs = fileDocuments(docs, scopes, f, changed[f.Provenance.Path])
+		docs = fileDocuments(docs, scopes, vocab, f, changed[f.Provenance.Path])
 	}
 	return docs
 }
@@ -41,9 +42,10 @@ func treeScopes(files []*sourcefacts.FileFacts) *sourcefacts.Scopes {
 
 // fileDocuments appends the documents of f (see Documents), whose file
 // last changed in generation changed, to docs; scopes resolves calls over
-// the whole tree f is part of (the only thing of other files the
-// documents depend on).
-func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, f *sourcefacts.FileFacts, changed int64) []retrieval.Document {
+// the whole tree f is part of and vocab (treeVocabulary; nil: none) splits
+// its compound names (nameWords) — the only things of other files the
+// documents depend on.
+func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab *subwords.Vocabulary, f *sourcefacts.FileFacts, changed int64) []retrieval.Document {
 	base := len(docs)
 	scope := sourcefacts.ScopeOf(f)
 	nth := map[string]int{} // qualified name -> definitions seen in this file
@@ -61,6 +63,7 @@ func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, f *sou
 			Language:    f.Language,
 			Signature:   s.Signature,
 			Doc:         s.Doc,
+			NameWords:   nameWords(vocab, s.Name),
 			ContentHash: f.Provenance.Hash.String(),
 			Test:        role == sourcefacts.RoleTest,
 			Role:        role,

@@ -50,21 +50,25 @@ func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []sto
 		return indexPlan{}, err
 	}
 	defer ss.close()
+	nw, err := openNameWordStore(ctx, tx, ss)
+	if err != nil {
+		return indexPlan{}, err
+	}
 	if update {
 		complete, err := ss.complete(len(old))
 		if err != nil {
 			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 		}
 		if complete {
-			return planUpdate(ctx, sn, files, ss, old)
+			return planUpdate(ctx, sn, files, ss, nw, old)
 		}
 	}
-	return planWhole(ctx, sn, files, ss, old)
+	return planWhole(ctx, sn, files, ss, nw, old)
 }
 
 // planWhole reads every file's facts, resolves the whole tree and
-// rewrites the scope tables.
-func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, old map[string]string) (indexPlan, error) {
+// rewrites the scope and name word tables.
+func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string) (indexPlan, error) {
 	facts := make([]*sourcefacts.FileFacts, len(files))
 	for i, f := range files {
 		r, err := sn.Facts(ctx, f.Path)
@@ -74,6 +78,10 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 		facts[i] = r.Facts
 	}
 	scopes := treeScopes(facts)
+	vocab, fileWords := treeNameWords(facts)
+	if err := nw.reset(fileWords); err != nil {
+		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
+	}
 	root := ""
 	if len(facts) > 0 {
 		root = facts[0].Provenance.Project
@@ -87,7 +95,7 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 	for i, f := range files {
 		present[f.Path] = true
 		keys := sourcefacts.ScopeKeys{}
-		docs := fileDocuments(nil, scopes.Recording(keys), facts[i], f.PublishedIn)
+		docs := fileDocuments(nil, scopes.Recording(keys), vocab, facts[i], f.PublishedIn)
 		all.add(sourcefacts.FileScopeOf(facts[i]), depHashes(keys))
 		facts[i] = nil
 		if v := fileVersion(f, docs); old[f.Path] != v {
@@ -113,7 +121,7 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 // one and resolves the files that need it (see above). A file changed if
 // the state its documents were made from (versionState of old) is not its
 // state now.
-func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, old map[string]string) (indexPlan, error) {
+func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string) (indexPlan, error) {
 	// A changed file: its path, its index in files (-1: gone), what the
 	// tables hold of it (id 0: nothing) and its contribution now.
 	type change struct {
@@ -202,6 +210,38 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 	if err != nil {
 		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 	}
+	// The words that came into or left the vocabulary, and the files
+	// whose name parts they can split differently.
+	var flipped []string
+	for _, c := range changes {
+		var now *fileNameWords
+		if c.facts != nil {
+			fw := nameWordsOf(c.facts)
+			now = &fw
+		}
+		f, err := nw.update(c.path, now)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
+		}
+		flipped = append(flipped, f...)
+	}
+	vocab, err := nw.vocabulary()
+	if err != nil {
+		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
+	}
+	splitting, err := nw.splitting(flipped)
+	if err != nil {
+		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
+	}
+	for _, path := range splitting {
+		s, ok, err := ss.stored(path)
+		if err != nil {
+			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
+		}
+		if ok {
+			dependents[s.id] = true
+		}
+	}
 	// Resolve the changed files and their dependents, in path order.
 	type job struct {
 		i      int
@@ -243,7 +283,7 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 			j.facts = r.Facts
 		}
 		keys := sourcefacts.ScopeKeys{}
-		docs := fileDocuments(nil, resolver.Recording(keys), j.facts, f.PublishedIn)
+		docs := fileDocuments(nil, resolver.Recording(keys), vocab, j.facts, f.PublishedIn)
 		if ss.err != nil {
 			return indexPlan{}, ss.err
 		}

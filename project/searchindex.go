@@ -298,8 +298,10 @@ const searchIndexPrefix = "search-g"
 // and module). 6: the compact embedded schema (version 5) and the files'
 // versions (fileVersion) that incremental updates compare. 7: the tree's
 // scopes and each file's lookups (scopeStore), so that an update resolves
-// only the files an edit can change.
-const indexFormat = "f7"
+// only the files an edit can change. 8: the compound parts of names split
+// into the tree's words (Document.NameWords, indexed with the name) and
+// the tables that keep those words current (nameWordStore).
+const indexFormat = "f8"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

@@ -86,8 +86,14 @@ type Document struct {
 	// unknown. Provenance, for Filter.Parsers.
 	Parser string `json:"parser,omitempty"`
 	// Refs are the names this definition uses, for the graph strategy.
-	Refs     []Ref             `json:"refs,omitempty"`
-	Metadata map[string]string `json:"metadata,omitempty"`
+	Refs []Ref `json:"refs,omitempty"`
+	// NameWords are more words of the name, lowercase, for lexical search
+	// to match as it matches the name's own parts: the words a compound
+	// part of the name is written as ("getaddrlist" → get, addrlist, addr,
+	// list; the project splits names into its tree's vocabulary). A
+	// backend indexes them with the name and keeps them as given.
+	NameWords []string          `json:"name_words,omitempty"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
 }
 
 // Roles of a Document (the values of sourcefacts.RoleSource, RoleTest

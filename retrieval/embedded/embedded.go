@@ -99,9 +99,10 @@ const MaxFilterValues = 256
 // lack the changed and parser columns), a version 3 one (refs as JSON in
 // docs and keyed by document id in refs, FTS5 with its own copy of the
 // text) and a version 4 one (version 3 plus the role column, vectorSchema
-// and the refs columns via, scope and type), see upgrade, and refuses any
-// other non-zero version.
-const schemaVersion = 5
+// and the refs columns via, scope and type), see upgrade, a version 5 one
+// (which lacks the docs column name_words: Document.NameWords) by adding
+// the column, and refuses any other non-zero version.
+const schemaVersion = 6
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
 // the FTS5 table declares them. The name counts most.
@@ -151,7 +152,8 @@ CREATE TABLE IF NOT EXISTS docs (
 	parser_v       INTEGER NOT NULL, -- vals.id of the parser
 	refs_at        INTEGER NOT NULL, -- rowid of the document's first refs row
 	refs_n         INTEGER NOT NULL, -- its number of refs rows
-	role           TEXT NOT NULL DEFAULT '' -- Document.Role as given ('' : see roleSQL)
+	role           TEXT NOT NULL DEFAULT '', -- Document.Role as given ('' : see roleSQL)
+	name_words     TEXT NOT NULL DEFAULT ''  -- Document.NameWords as a JSON array ('' for none)
 );
 CREATE INDEX IF NOT EXISTS docs_id ON docs(id_hash);
 CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
@@ -332,6 +334,10 @@ func (b *Backend) init(ctx context.Context) error {
 		if err := upgrade(ctx, tx); err != nil {
 			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
 		}
+	case 5:
+		if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "name_words", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
+			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
+		}
 	default:
 		return fmt.Errorf("database schema version %d, this build reads %d", v, schemaVersion)
 	}
@@ -405,6 +411,7 @@ type row struct {
 	doc          retrieval.Document
 	vec          []float32 // stored under the backend's vector model when non-nil
 	metadata     string
+	nameWords    string // doc.NameWords as stored: a JSON array, "" for none
 	ftsName      string
 	ftsDoc       string
 	ftsSignature string
@@ -421,7 +428,14 @@ func encode(d retrieval.Document) (row, error) {
 		}
 		r.metadata = string(b)
 	}
-	r.ftsName = nameIndexText(d.Symbol, d.Qualified)
+	if len(d.NameWords) > 0 {
+		b, err := json.Marshal(d.NameWords)
+		if err != nil {
+			return r, err
+		}
+		r.nameWords = string(b)
+	}
+	r.ftsName = nameIndexText(d.NameWords, d.Symbol, d.Qualified)
 	r.ftsDoc = proseIndexText(d.Doc)
 	r.ftsSignature = proseIndexText(d.Signature)
 	r.ftsPath = proseIndexText(d.Path)
@@ -519,7 +533,7 @@ func (b *Backend) Delete(ctx context.Context, ids []string) error {
 // (refs_at, refs_n), which readRefs turns into its retrieval.Refs.
 const docColumns = `d.id, d.path, d.start_line, d.end_line, d.symbol, d.qualified, d.kind,
 	d.language, d.signature, d.doc, d.body, (SELECT v FROM vals WHERE id = d.hash_v), d.test, d.refs_at, d.refs_n,
-	` + metaSQL + `, d.changed, (SELECT v FROM vals WHERE id = d.parser_v), d.role`
+	` + metaSQL + `, d.changed, (SELECT v FROM vals WHERE id = d.parser_v), d.role, d.name_words`
 
 // metaSQL is the metadata of the document d as JSON, "" for none.
 const metaSQL = "(SELECT v FROM vals WHERE id = d.meta_v)"
@@ -533,13 +547,18 @@ func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, refSpan, er
 	var d retrieval.Document
 	var test int
 	var span refSpan
-	var metadata string
+	var metadata, nameWords string
 	dest := append([]any{&d.ID, &d.Path, &d.StartLine, &d.EndLine, &d.Symbol, &d.Qualified, &d.Kind,
-		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &span.at, &span.n, &metadata, &d.Changed, &d.Parser, &d.Role}, extra...)
+		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &span.at, &span.n, &metadata, &d.Changed, &d.Parser, &d.Role, &nameWords}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return d, span, err
 	}
 	d.Test = test != 0
+	if nameWords != "" {
+		if err := json.Unmarshal([]byte(nameWords), &d.NameWords); err != nil {
+			return d, span, fmt.Errorf("document %s: name words: %w", d.ID, err)
+		}
+	}
 	if metadata != "" {
 		if err := json.Unmarshal([]byte(metadata), &d.Metadata); err != nil {
 			return d, span, fmt.Errorf("document %q: metadata: %w", d.ID, err)

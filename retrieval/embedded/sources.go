@@ -154,10 +154,12 @@ func storedDocs(ctx context.Context, tx *sql.Tx, paths []string) (map[string]sto
 }
 
 // sameText reports whether a and b agree on every field that the FTS
-// index, the vectors or a docs index other than (path, start_line) holds.
+// index (NameWords included), the vectors or a docs index other than
+// (path, start_line) holds.
 func sameText(a, b retrieval.Document) bool {
 	return a.ID == b.ID && a.Path == b.Path && a.Symbol == b.Symbol && a.Qualified == b.Qualified &&
-		a.Kind == b.Kind && a.Signature == b.Signature && a.Doc == b.Doc && a.Text == b.Text
+		a.Kind == b.Kind && a.Signature == b.Signature && a.Doc == b.Doc && a.Text == b.Text &&
+		slices.Equal(a.NameWords, b.NameWords)
 }
 
 // moved is a stored document (rid, its refs range) to be given the

@@ -29,6 +29,10 @@ func isWordRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
+// Words returns the runs of letters, digits and underscores in s, in
+// order, as the index reads identifiers out of text (see words).
+func Words(s string) []string { return words(s) }
+
 // words returns the runs of letters, digits and underscores in s, in order.
 // Everything else (punctuation, operators, quotes, NUL, invalid UTF-8)
 // separates words.
@@ -107,6 +111,11 @@ func splitParts(ident string) []string {
 	}
 	return parts
 }
+
+// IdentifierParts returns the lowercased parts of one identifier, split as
+// SplitIdentifier splits it, without the whole: "readRequest" → [read
+// request], "getaddrlist" → [getaddrlist], "__init__" → [init].
+func IdentifierParts(ident string) []string { return splitParts(ident) }
 
 // SplitIdentifier returns the lowercased index terms of one identifier: its
 // parts (split at underscores, camelCase changes, acronym ends and
@@ -211,9 +220,9 @@ func quoteFTS(s string) string {
 }
 
 // nameIndexText returns the terms of identifiers (symbol and qualified
-// names) for the FTS name column, each once.
-func nameIndexText(names ...string) string {
-	return strings.Join(Terms(strings.Join(names, " ")), " ")
+// names) and of a document's NameWords for the FTS name column, each once.
+func nameIndexText(words []string, names ...string) string {
+	return strings.Join(Terms(strings.Join(append(names, words...), " ")), " ")
 }
 
 // proseIndexText returns the terms of a free-text field (doc, signature,

@@ -223,8 +223,8 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, gen 
 	}
 	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, id_hash, path, start_line, end_line, symbol, qualified,
 		symbol_fold, qualified_fold, kind, language, signature, doc, body,
-		hash_v, test, meta_v, changed, parser_v, refs_at, refs_n, role)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		hash_v, test, meta_v, changed, parser_v, refs_at, refs_n, role, name_words)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -249,7 +249,7 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, gen 
 		}
 		res, err := insDoc.ExecContext(ctx, d.ID, idHash(d.ID), d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
 			storedFold(d.Symbol), storedFold(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
-			prov.hash, prov.test, prov.meta, d.Changed, prov.parser, refsAt, len(d.Refs), d.Role)
+			prov.hash, prov.test, prov.meta, d.Changed, prov.parser, refsAt, len(d.Refs), d.Role, r.nameWords)
 		if err != nil {
 			return err
 		}
