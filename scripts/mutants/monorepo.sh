@@ -25,3 +25,16 @@ if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
 else
 	echo "note: RLM_CHROMA_URL unset: the 8 monorepo/chroma mutants need a Chroma server and were not run"
 fi
+
+# 2. A failing embedder is recorded beside the knowledge base: later
+# processes open the snapshot without vectors at once, until the retry
+# interval or another embedder identity.
+V='./project -run TestAFailedEmbedderIsNotRetriedByLaterProcessesBeforeTheInterval'
+mutant "a recorded embedder failure is honoured by the next process" project/searchindex.go 's|vectors \&\& !retry \&\& f != nil {|vectors \&\& !retry \&\& false \&\& f != nil {|' $V
+mutant "the record is kept only for its embedder identity" project/vectorfail.go 's#f.Embedder != declaredEmbedder(p.opts.Embedder) || time.Since#time.Since#' $V
+mutant "the record expires after the retry interval" project/vectorfail.go 's#time.Since(f.At) >= p.retryAfter()#false#' $V
+mutant "a build with vectors removes the record" project/searchindex.go 's|\t\t\tp.clearVectorFailure(id)|\t\t\t_ = id|' $V
+mutant "the embedder failure is recorded" project/searchindex.go 's|\tp.recordVectorFailure(id, ue, now)|\t_ = ue|' $V
+mutant "Refresh's own retry ignores the record" project/searchindex.go 's|vectors \&\& !retry \&\& f != nil {|vectors \&\& f != nil {|' ./project -run TestADeadEmbedderLeavesAnIndexWithoutVectorsUntilItAnswers
+mutant "status shows the recorded failure" project/status.go 's|VectorFailure: readVectorFailure(st.DBPath())}|VectorFailure: nil}|' $V
+mutant "rlm status prints the recorded failure" cmd/rlm/status.go 's|if f := s.VectorFailure; f != nil {|if f := s.VectorFailure; false \&\& f != nil {|' ./cmd/rlm -run TestStatusShowsARecordedEmbedderFailure
