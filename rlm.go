@@ -334,7 +334,10 @@ func (p *Project) FileHash(path string) (string, bool) { return p.proj.FileHash(
 // VectorsUnavailable is "" or why the search index has no vectors although
 // Options.Embedder is set ("the embedder M failed (KIND)", safe to show):
 // vector and hybrid steps are then skipped with a note (Answer.Notes)
-// until the embedder answers again (project.RetryVectorsAfter).
+// until the embedder answers again. The failure is recorded beside the
+// knowledge base (project.VectorFailure, shown by Status), so later
+// processes do not call the same embedder on that snapshot before
+// project.RetryVectorsAfter has passed.
 func (p *Project) VectorsUnavailable() string { return p.proj.VectorsUnavailable() }
 
 // Status validates the files and reports the knowledge base's state: the

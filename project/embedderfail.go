@@ -12,8 +12,10 @@ import (
 )
 
 // RetryVectorsAfter is how long a search index built without vectors
-// (because the embedder failed) serves before a Refresh of the same
-// snapshot tries the embedder again; a new snapshot always tries.
+// (because the embedder failed) serves before a Refresh or a later Open of
+// the same snapshot with the same embedder tries the embedder again (the
+// default of Options.RetryVectorsAfter; see VectorFailure); a new snapshot
+// or another embedder always tries.
 const RetryVectorsAfter = time.Minute
 
 // guardedEmbedder marks its embedder's failures (not a done context's) as
@@ -74,10 +76,10 @@ func (n *noVectors) Search(ctx context.Context, req retrieval.Request) ([]retrie
 }
 
 // retryVectors reports whether ix was built without vectors at least
-// RetryVectorsAfter ago.
-func (ix *searchIndex) retryVectors() bool {
+// after ago.
+func (ix *searchIndex) retryVectors(after time.Duration) bool {
 	n, ok := ix.backend.(*noVectors)
-	return ok && time.Since(n.since) >= RetryVectorsAfter
+	return ok && time.Since(n.since) >= after
 }
 
 // VectorsUnavailable is the note of the embedder failure that made the

@@ -181,7 +181,9 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 			if err := ix.vec.Delete(ctx, removed); err != nil {
 				return fmt.Errorf("project: chroma delete: %w", err)
 			}
-			if err := ix.vec.Upsert(ctx, docs); err != nil {
+			// A document the collection refuses keeps no vector; the
+			// reconcile at open counts it (VectorState.Refused).
+			if _, err := upsertVectors(ctx, ix.vec, docs); err != nil {
 				return fmt.Errorf("project: chroma upsert: %w", err)
 			}
 		}

@@ -68,6 +68,11 @@ type Options struct {
 	MaxFileBytes int64
 	// Progress, if set, is told what Open and Refresh are doing.
 	Progress func(Progress)
+	// RetryVectorsAfter is how long after an embedder failed on a
+	// snapshot (recorded beside the knowledge base: VectorFailure) every
+	// process opens that snapshot's index without vectors rather than try
+	// the same embedder again (0: RetryVectorsAfter).
+	RetryVectorsAfter time.Duration
 
 	// madeIndex, if set (by this package's tests), is called with the
 	// path of a search index just built or updated, before it is opened.
@@ -401,7 +406,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.mu.Unlock()
 	p.mu.RLock()
 	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
-	retry := same && p.index.retryVectors()
+	retry := same && p.index.retryVectors(p.retryAfter())
 	p.mu.RUnlock()
 	if same && !retry {
 		return false, nil
@@ -434,7 +439,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 		stats.Symbols, stats.Refs = ss.Symbols, ss.References
 	}
 	t := time.Now()
-	ix, how, err := p.openSearchIndex(ctx, sn, id, files, current)
+	ix, how, err := p.openSearchIndex(ctx, sn, id, files, current, retry)
 	if err != nil {
 		return false, err
 	}

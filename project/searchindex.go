@@ -45,18 +45,36 @@ func (ix *searchIndex) close() error {
 // If the embedder fails (a *retrieval.UnavailableError), it opens the
 // snapshot's index without vectors instead, as a noVectors: exact,
 // lexical and graph search keep working, vector and hybrid steps report
-// the failure.
-func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string) (*searchIndex, indexBuild, error) {
+// the failure, which is recorded (VectorFailure) so that until the retry
+// interval has passed every open of the snapshot with that embedder does
+// the same without calling it; retry (the interval has passed for this
+// project's index) ignores the record.
+func (p *Project) openSearchIndex(ctx context.Context, sn *store.Snapshot, id store.Identity, files []store.FileState, current map[string]string, retry bool) (*searchIndex, indexBuild, error) {
 	vectors := p.opts.Embedder != nil
+	if f := p.recentVectorFailure(id); vectors && !retry && f != nil {
+		// Another process (or an earlier open) found the embedder failing
+		// on this snapshot: not again before the retry interval.
+		ix, how, err := p.openIndex(ctx, sn, id, files, current, false)
+		if err != nil {
+			return nil, how, err
+		}
+		ix.backend = &noVectors{Backend: ix.backend, caps: Capabilities(p.opts), err: &retrieval.UnavailableError{Note: f.Note, Err: f}, since: f.At}
+		return ix, how, nil
+	}
 	ix, how, err := p.openIndex(ctx, sn, id, files, current, vectors)
 	ue, unavailable := errors.AsType[*retrieval.UnavailableError](err)
 	if !vectors || !unavailable || ctx.Err() != nil {
+		if vectors && err == nil {
+			p.clearVectorFailure(id)
+		}
 		return ix, how, err
 	}
 	if ix, how, err = p.openIndex(ctx, sn, id, files, current, false); err != nil {
 		return nil, how, err
 	}
-	ix.backend = &noVectors{Backend: ix.backend, caps: Capabilities(p.opts), err: ue, since: time.Now()}
+	now := time.Now()
+	p.recordVectorFailure(id, ue, now)
+	ix.backend = &noVectors{Backend: ix.backend, caps: Capabilities(p.opts), err: ue, since: now}
 	return ix, how, nil
 }
 

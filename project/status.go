@@ -38,6 +38,9 @@ type Status struct {
 	// its last generation and NotCurrent includes the files whose bytes
 	// differ from it (Error starting with store.ReadOnlyReason).
 	ReadOnly bool
+	// VectorFailure is the recorded failure of an embedder on a snapshot
+	// (see VectorFailure), nil without one.
+	VectorFailure *VectorFailure
 }
 
 // ReadStatus validates root's existing knowledge base against the files'
@@ -91,7 +94,8 @@ func readStatus(ctx context.Context, st *store.Store, progress func(Progress)) (
 		return nil, err
 	}
 	defer sn.Close()
-	s := &Status{DBPath: st.DBPath(), Snapshot: sn.Identity(), Faults: sn.Faults(), ReadOnly: st.ReadOnly()}
+	s := &Status{DBPath: st.DBPath(), Snapshot: sn.Identity(), Faults: sn.Faults(), ReadOnly: st.ReadOnly(),
+		VectorFailure: readVectorFailure(st.DBPath())}
 	if s.Stats, err = st.Stats(ctx); err != nil {
 		return nil, err
 	}

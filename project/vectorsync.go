@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,11 @@ type VectorState struct {
 	Missing   int `json:"missing"`
 	Stale     int `json:"stale"`
 	Extra     int `json:"extra"`
+	// Refused counts the documents the collection refused as bad input
+	// (upsertVectors): they are in the search index, without a vector;
+	// Refusal is the first refusal's error text.
+	Refused int    `json:"refused,omitempty"`
+	Refusal string `json:"refusal,omitempty"`
 	// Full is true when every record was compared; false when the counts
 	// and a sample agreed, which is taken as in sync.
 	Full bool `json:"full"`
@@ -44,6 +50,10 @@ func (s VectorState) InSync() bool { return s.Missing == 0 && s.Stale == 0 && s.
 // String is the state in a line: "in sync (N records)" or "repaired:
 // missing N, stale N, extra N (now N records)".
 func (s VectorState) String() string {
+	if s.Refused > 0 {
+		return fmt.Sprintf("chroma collection %s: %d documents have no vector, refused as bad input (first: %s); %d missing, %d stale, %d extra repaired (had %d records)",
+			s.Collection, s.Refused, s.Refusal, s.Missing, s.Stale, s.Extra, s.Records)
+	}
 	switch {
 	case s.InSync() && s.Built:
 		return fmt.Sprintf("chroma collection %s written with the new search index (%d records)", s.Collection, s.Documents)
@@ -132,14 +142,42 @@ func reconcileVectors(ctx context.Context, primary *embedded.Backend, vec *chrom
 		if err != nil {
 			return st, err
 		}
-		if err := vec.Upsert(ctx, docs); err != nil {
+		refused, err := upsertVectors(ctx, vec, docs)
+		if err != nil {
 			return st, fmt.Errorf("project: repair chroma collection: %w", err)
+		}
+		if st.Refused += len(refused); len(refused) > 0 && st.Refusal == "" {
+			st.Refusal = refused[0].Error()
 		}
 	}
 	if err := vec.Delete(ctx, extra); err != nil {
 		return st, fmt.Errorf("project: repair chroma collection: %w", err)
 	}
 	return st, nil
+}
+
+// upsertVectors writes docs to vec, leaving out each document vec refuses
+// as bad input (a *retrieval.DocumentError wrapping retrieval.ErrTooLarge
+// or retrieval.ErrBadRequest, found before anything is written) so that
+// one document never stops a tree's build: it stays in the search index,
+// where exact, lexical and graph search find it, only without a vector. It
+// returns those refusals; any other error is returned as is.
+func upsertVectors(ctx context.Context, vec retrieval.Backend, docs []retrieval.Document) ([]*retrieval.DocumentError, error) {
+	var refused []*retrieval.DocumentError
+	for len(docs) > 0 {
+		err := vec.Upsert(ctx, docs)
+		de, ok := errors.AsType[*retrieval.DocumentError](err)
+		if !ok || !(errors.Is(err, retrieval.ErrTooLarge) || errors.Is(err, retrieval.ErrBadRequest)) {
+			return refused, err
+		}
+		i := slices.IndexFunc(docs, func(d retrieval.Document) bool { return d.ID == de.ID })
+		if i < 0 {
+			return refused, err
+		}
+		refused = append(refused, de)
+		docs = slices.Delete(slices.Clone(docs), i, i+1)
+	}
+	return refused, nil
 }
 
 // ChromaNamespace is the Chroma namespace of the tree at root: 12 hex

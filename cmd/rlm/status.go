@@ -61,6 +61,7 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"published": id.Published, "files": stats.Files, "bytes": stats.SourceBytes, "symbols": stats.Symbols,
 			"references": stats.References, "imports": stats.Imports, "dirty": stats.Dirty, "db_bytes": stats.DBBytes,
 			"not_current": files, "skipped": skipped, "language_by_content": decided, "unreadable": faultsOut(s.Faults), "read_only": s.ReadOnly,
+			"vectors_unavailable": s.VectorFailure,
 		})
 	}
 	fmt.Fprintf(stdout, "%s\n%s, published %s\n%d files (%.1f MB), %d symbols, %d references, %d imports; %d dirty; database %.1f MB\n",
@@ -68,6 +69,10 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		stats.Symbols, stats.References, stats.Imports, stats.Dirty, float64(stats.DBBytes)/1e6)
 	if s.ReadOnly {
 		fmt.Fprintf(stdout, "read-only: %s cannot be written; answers come from generation %d\n", s.DBPath, id.Generation)
+	}
+	if f := s.VectorFailure; f != nil {
+		fmt.Fprintf(stdout, "no vectors: %s for generation %d at %s (%s); commands answer without vectors until the retry interval has passed or the embedder changes\n",
+			printable(f.Note), f.Generation, f.At.Format("2006-01-02 15:04:05"), printable(f.Reason))
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(stdout, "every file is current")

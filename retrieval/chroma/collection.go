@@ -229,9 +229,9 @@ func (b *Backend) Count(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// DeleteCollection drops this backend's collection and all its records
-// (e.g. after an embedder change made it obsolete). A later call recreates it
-// empty.
+// DeleteCollection drops this backend's collection and all its records,
+// and its overflow collection (e.g. after an embedder change made it
+// obsolete). A later call recreates it empty.
 func (b *Backend) DeleteCollection(ctx context.Context) error {
 	if err := b.check(); err != nil {
 		return err
@@ -244,6 +244,13 @@ func (b *Backend) DeleteCollection(ctx context.Context) error {
 	}
 	if err == nil {
 		b.collID = ""
+		err = b.c.do(ctx, "delete overflow collection", http.MethodDelete, b.dbPath()+"/collections/"+url.PathEscape(OverflowCollectionName(b.name)), nil, nil)
+		if isNotFound(err) {
+			err = nil
+		}
+	}
+	if err == nil {
+		b.ovfID = ""
 	}
 	return err
 }

@@ -117,6 +117,10 @@ type Config struct {
 	// each request and sent as X-Chroma-Token. The token never appears in
 	// errors.
 	TokenEnv string
+	// Limits bound what one record keeps in the collection itself; what
+	// does not fit is kept in the overflow collection (see Limits; zero
+	// fields take its defaults, CloudLimits are Chroma Cloud's quotas).
+	Limits Limits
 	// NoBase64 sends embeddings as JSON float arrays even when the server
 	// supports base64-encoded float32 (the default when supported).
 	NoBase64 bool
@@ -139,10 +143,12 @@ type Backend struct {
 	embedN   int
 	maxScan  int
 	base64   bool
+	limits   Limits
 	closed   atomic.Bool
 
 	mu     sync.Mutex
 	collID string
+	ovfID  string // the overflow collection's id, once known
 }
 
 var _ retrieval.Backend = (*Backend)(nil)
@@ -205,6 +211,7 @@ func newBackend(cfg Config) (*Backend, error) {
 		embedN:   cfg.EmbedBatchSize,
 		maxScan:  cfg.MaxScan,
 		base64:   !cfg.NoBase64,
+		limits:   cfg.Limits.withDefaults(),
 	}
 	if e := cfg.Embedder; e != nil {
 		if err := retrieval.CheckEmbedder(e); err != nil {

@@ -17,9 +17,21 @@ import (
 // failed without one under CI), each check in a fresh collection that is
 // dropped afterwards.
 func TestChromaBackendKeepsTheRetrievalContract(t *testing.T) {
+	runSuite(t, chroma.Limits{})
+}
+
+// TestChromaBackendKeepsTheRetrievalContractUnderCloudQuotas runs the
+// suite with Chroma Cloud's per-record quotas (chroma.CloudLimits), so that
+// the large document's text, doc and metadata keys as well as its
+// references are kept in the overflow collection.
+func TestChromaBackendKeepsTheRetrievalContractUnderCloudQuotas(t *testing.T) {
+	runSuite(t, chroma.CloudLimits())
+}
+
+func runSuite(t *testing.T, limits chroma.Limits) {
 	url := testfixture.ChromaURL(t)
 	retrievaltest.Run(t, func(t *testing.T, e retrieval.Embedder) (retrieval.Backend, error) {
-		cfg := chroma.Config{URL: url, CollectionPrefix: testfixture.UniquePrefix("conf"), Embedder: e, Timeout: 30 * time.Second}
+		cfg := chroma.Config{URL: url, CollectionPrefix: testfixture.UniquePrefix("conf"), Embedder: e, Timeout: 30 * time.Second, Limits: limits}
 		b, err := chroma.Open(context.Background(), cfg)
 		if err != nil {
 			return nil, err

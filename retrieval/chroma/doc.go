@@ -31,6 +31,11 @@
 // back as an empty Text), so other Chroma clients see what a vector stands
 // for.
 //
+// Config.Limits bound what one record keeps; what does not fit (long
+// references, doc, signature, user metadata, text) is kept whole in the
+// overflow collection (OverflowCollectionName) and put back by Fetch and
+// Search; see Limits.
+//
 // # Filters
 //
 // Kinds, Languages, ExcludeTests, OnlyTests, Roles and ExcludeRoles (on the
@@ -63,6 +68,7 @@
 // for 400/422, ErrNotFound for 404, retrieval.ErrTooLarge for 413, ErrServer
 // for 5xx, ErrTransport when no answer arrived (with context.DeadlineExceeded
 // or context.Canceled reachable when that was the cause). Inputs are validated
-// before anything is sent: such errors wrap retrieval.ErrBadRequest or
-// retrieval.ErrTooLarge and nothing is written.
+// before anything is sent: such errors are a *retrieval.DocumentError naming
+// the document (or, for the batch as a whole, a plain error) wrapping
+// retrieval.ErrBadRequest or retrieval.ErrTooLarge, and nothing is written.
 package chroma

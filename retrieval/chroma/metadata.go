@@ -52,26 +52,27 @@ const (
 const (
 	// MaxIDBytes bounds Document.ID.
 	MaxIDBytes = 1024
-	// MaxTextBytes bounds Document.Text (stored as Chroma's document).
+	// MaxTextBytes bounds Document.Text, as the embedded backend bounds a
+	// whole document (a text over Limits.MaxDocumentBytes is kept in the
+	// overflow collection).
 	MaxTextBytes = 1 << 20
-	// MaxMetadataBytes bounds the JSON size of one record's metadata.
-	MaxMetadataBytes = 256 << 10
 )
 
-// toMetadata builds the Chroma metadata of d. It validates what Chroma would
-// reject or what could not round-trip.
+// toMetadata builds the Chroma metadata of d, whole (Limits.fit moves what
+// does not fit a record). It validates what Chroma would reject or what
+// could not round-trip.
 func toMetadata(d retrieval.Document) (map[string]any, error) {
 	if d.ID == "" {
-		return nil, fmt.Errorf("%w: empty document id", retrieval.ErrBadRequest)
+		return nil, &retrieval.DocumentError{Err: fmt.Errorf("%w: empty document id", retrieval.ErrBadRequest)}
 	}
 	if len(d.ID) > MaxIDBytes {
-		return nil, fmt.Errorf("%w: document id over %d bytes", retrieval.ErrTooLarge, MaxIDBytes)
+		return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: document id over %d bytes", retrieval.ErrTooLarge, MaxIDBytes)}
 	}
 	if len(d.Text) > MaxTextBytes {
-		return nil, fmt.Errorf("%w: document %q text is %d bytes, over %d", retrieval.ErrTooLarge, d.ID, len(d.Text), MaxTextBytes)
+		return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: text is %d bytes, over %d", retrieval.ErrTooLarge, len(d.Text), MaxTextBytes)}
 	}
 	if !utf8.ValidString(d.ID) || !utf8.ValidString(d.Text) {
-		return nil, fmt.Errorf("%w: document %q: id or text is not valid UTF-8", retrieval.ErrBadRequest, d.ID)
+		return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: id or text is not valid UTF-8", retrieval.ErrBadRequest)}
 	}
 	m := map[string]any{MetaTest: d.Test}
 	put := func(k, v string) {
@@ -110,28 +111,20 @@ func toMetadata(d retrieval.Document) (map[string]any, error) {
 	if len(d.Refs) > 0 {
 		b, err := json.Marshal(d.Refs)
 		if err != nil {
-			return nil, fmt.Errorf("%w: document %q refs: %v", retrieval.ErrBadRequest, d.ID, err)
+			return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: refs: %v", retrieval.ErrBadRequest, err)}
 		}
 		m[MetaRefs] = string(b)
 	}
 	for k, v := range d.Metadata {
 		if k == "" {
-			return nil, fmt.Errorf("%w: document %q: empty metadata key", retrieval.ErrBadRequest, d.ID)
+			return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: empty metadata key", retrieval.ErrBadRequest)}
 		}
 		m[MetaUserPrefix+k] = v
 	}
-	size := 0
 	for k, v := range m {
-		if s, ok := v.(string); ok {
-			if !utf8.ValidString(s) || !utf8.ValidString(k) {
-				return nil, fmt.Errorf("%w: document %q: metadata %q is not valid UTF-8", retrieval.ErrBadRequest, d.ID, k)
-			}
-			size += len(s)
+		if s, ok := v.(string); ok && (!utf8.ValidString(s) || !utf8.ValidString(k)) {
+			return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: metadata %q is not valid UTF-8", retrieval.ErrBadRequest, k)}
 		}
-		size += len(k) + 8
-	}
-	if size > MaxMetadataBytes {
-		return nil, fmt.Errorf("%w: document %q metadata is ~%d bytes, over %d", retrieval.ErrTooLarge, d.ID, size, MaxMetadataBytes)
 	}
 	return m, nil
 }

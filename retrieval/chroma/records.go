@@ -10,7 +10,8 @@ import (
 
 // Delete removes records by id; unknown ids are ignored and an empty slice is
 // a no-op (an empty id list is never sent: Chroma would read it as "no
-// filter"). Batching as in Upsert.
+// filter"). Batching as in Upsert. The records' overflow payloads (see
+// Limits) are deleted after them.
 func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	if err := b.check(); err != nil {
 		return err
@@ -21,9 +22,28 @@ func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	}
 	for start := 0; start < len(ids); start += b.batch {
 		chunk := ids[start:min(start+b.batch, len(ids))]
+		refs := map[string]overflowRef{}
 		err := b.withCollection(ctx, func(base string) error {
+			var resp struct {
+				IDs       []string         `json:"ids"`
+				Metadatas []map[string]any `json:"metadatas"`
+			}
+			body := map[string]any{"ids": chunk, "where": map[string]any{MetaOverflowParts: map[string]any{"$gt": 0}}, "include": []string{"metadatas"}}
+			if err := b.c.do(ctx, "get", http.MethodPost, base+"/get", body, &resp); err != nil {
+				return err
+			}
+			for i, id := range resp.IDs {
+				if i < len(resp.Metadatas) {
+					if ref, ok := overflowOf(resp.Metadatas[i]); ok {
+						refs[id] = ref
+					}
+				}
+			}
 			return b.c.do(ctx, "delete", http.MethodPost, base+"/delete", map[string]any{"ids": chunk}, nil)
 		})
+		if err == nil {
+			err = b.deleteParts(ctx, refs)
+		}
 		if err != nil {
 			return err
 		}
@@ -89,7 +109,7 @@ func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document
 	byID := make(map[string]retrieval.Document, len(ids))
 	for start := 0; start < len(ids); start += b.batch {
 		chunk := ids[start:min(start+b.batch, len(ids))]
-		docs, err := b.get(ctx, map[string]any{"ids": chunk, "include": includeDocs})
+		docs, err := b.get(ctx, map[string]any{"ids": chunk, "include": includeDocs}, false)
 		if err != nil {
 			return nil, err
 		}
@@ -107,14 +127,20 @@ func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document
 }
 
 // get runs the collection's get endpoint with body and decodes the
-// documents it returns.
-func (b *Backend) get(ctx context.Context, body map[string]any) ([]retrieval.Document, error) {
+// documents it returns, their overflow payloads put back (with hits, only
+// what a search hit carries).
+func (b *Backend) get(ctx context.Context, body map[string]any, hits bool) ([]retrieval.Document, error) {
 	var resp getResponse
 	err := b.withCollection(ctx, func(base string) error {
 		return b.c.do(ctx, "get", http.MethodPost, base+"/get", body, &resp)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(resp.Documents) == len(resp.IDs) && len(resp.Metadatas) == len(resp.IDs) {
+		if err := b.inflate(ctx, "get", resp.IDs, resp.Documents, resp.Metadatas, hits); err != nil {
+			return nil, err
+		}
 	}
 	return resp.docs("get")
 }

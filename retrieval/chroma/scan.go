@@ -87,7 +87,7 @@ func (b *Backend) scan(ctx context.Context, cf compiledFilter, limit int, skip m
 		if cf.where != nil {
 			body["where"] = cf.where
 		}
-		docs, err := b.get(ctx, body)
+		docs, err := b.get(ctx, body, true)
 		if err != nil {
 			return nil, err
 		}

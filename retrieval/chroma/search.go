@@ -109,6 +109,12 @@ func (b *Backend) query(ctx context.Context, vec []float32, n int, filter retrie
 		if err != nil {
 			return nil, err
 		}
+		if len(resp.IDs) == 1 && len(resp.Documents) == 1 && len(resp.Metadatas) == 1 &&
+			len(resp.Documents[0]) == len(resp.IDs[0]) && len(resp.Metadatas[0]) == len(resp.IDs[0]) {
+			if err := b.inflate(ctx, "query", resp.IDs[0], resp.Documents[0], resp.Metadatas[0], true); err != nil {
+				return nil, err
+			}
+		}
 		hits, got, err := b.queryHits(resp, cf, n)
 		if err != nil {
 			return nil, err

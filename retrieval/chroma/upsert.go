@@ -12,11 +12,13 @@ import (
 )
 
 type record struct {
-	id   string
-	text *string
-	meta map[string]any
-	vec  []float32
-	size int // estimated JSON bytes
+	id    string
+	text  *string
+	meta  map[string]any
+	vec   []float32
+	size  int      // estimated JSON bytes
+	parts []string // the overflow payload (see Limits), in parts
+	ovf   overflowRef
 }
 
 // Upsert embeds each document's Text (or, when Text is empty, its qualified
@@ -106,13 +108,22 @@ func (b *Backend) records(docs []retrieval.Document, derive bool) ([]record, err
 		if err != nil {
 			return nil, err
 		}
-		r := record{id: d.ID, meta: m}
-		t := d.Text
+		t, derived := d.Text, false
 		if t == "" && derive {
 			// The Chroma document is what the vector stands for, also
 			// when the caller gave no text (MetaDerivedText).
-			t = EmbeddingText(d)
+			t, derived = EmbeddingText(d), true
 			m[MetaDerivedText] = true
+		}
+		t, payload, err := b.limits.fit(d.ID, m, t, derived)
+		if err != nil {
+			return nil, err
+		}
+		r := record{id: d.ID, meta: m}
+		if payload != nil {
+			if r.parts, r.ovf, err = split(payload, m, b.limits.withDefaults().MaxDocumentBytes); err != nil {
+				return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: %v", retrieval.ErrBadRequest, err)}
+			}
 		}
 		if t != "" {
 			r.text = &t
@@ -216,12 +227,23 @@ func (b *Backend) write(ctx context.Context, recs []record) error {
 		} else {
 			body.Embeddings = f32
 		}
-		err := b.withCollection(ctx, func(base string) error {
-			if err := b.clearStale(ctx, base, batch); err != nil {
-				return err
-			}
-			return b.c.do(ctx, "upsert", http.MethodPost, base+"/upsert", body, nil)
-		})
+		// The parts first, the records that point at them next, the parts
+		// no record points at any more last: a reader never meets a
+		// record whose payload is not stored.
+		err := b.writeParts(ctx, batch)
+		var old map[string]overflowRef
+		if err == nil {
+			err = b.withCollection(ctx, func(base string) error {
+				var err error
+				if old, err = b.clearStale(ctx, base, batch); err != nil {
+					return err
+				}
+				return b.c.do(ctx, "upsert", http.MethodPost, base+"/upsert", body, nil)
+			})
+		}
+		if err == nil {
+			err = b.deleteParts(ctx, old)
+		}
 		if err != nil {
 			if len(bs) == 1 {
 				return err
@@ -238,8 +260,9 @@ func (b *Backend) write(ctx context.Context, recs []record) error {
 // merges metadata: a key of the stored record that the new metadata lacks
 // would survive (a user metadata key, a signature, a deeper dir_N). So the
 // stored metadata of the batch's ids is read first, and every such key is
-// sent as null, which drops it.
-func (b *Backend) clearStale(ctx context.Context, base string, batch []record) error {
+// sent as null, which drops it. It returns the overflow payloads (see
+// Limits) of the stored records that the new ones no longer point at.
+func (b *Backend) clearStale(ctx context.Context, base string, batch []record) (map[string]overflowRef, error) {
 	ids := make([]string, len(batch))
 	byID := make(map[string]map[string]any, len(batch))
 	for i, r := range batch {
@@ -251,12 +274,13 @@ func (b *Backend) clearStale(ctx context.Context, base string, batch []record) e
 		Metadatas []map[string]any `json:"metadatas"`
 	}
 	if err := b.c.do(ctx, "get", http.MethodPost, base+"/get", map[string]any{"ids": ids, "include": []string{"metadatas"}}, &resp); err != nil {
-		return err
+		return nil, err
 	}
 	if len(resp.Metadatas) != len(resp.IDs) {
-		return &Error{Op: "get", Status: 200, Kind: KindMalformed,
+		return nil, &Error{Op: "get", Status: 200, Kind: KindMalformed,
 			Message: fmt.Sprintf("%d ids, %d metadatas", len(resp.IDs), len(resp.Metadatas))}
 	}
+	old := map[string]overflowRef{}
 	for i, id := range resp.IDs {
 		meta, ok := byID[id]
 		if !ok {
@@ -267,8 +291,11 @@ func (b *Backend) clearStale(ctx context.Context, base string, batch []record) e
 				meta[k] = nil
 			}
 		}
+		if ref, ok := overflowOf(resp.Metadatas[i]); ok && meta[MetaOverflow] != ref.hash {
+			old[id] = ref
+		}
 	}
-	return nil
+	return old, nil
 }
 
 // encodeVector is Chroma's base64 embedding form: little-endian float32.

@@ -87,6 +87,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("FetchReturnsStoredDocumentsAndSkipsMissingIDs", s.fetch)
 	t.Run("UpsertOfAStoredIDReplacesIt", s.replace)
 	t.Run("DeleteRemovesDocumentsAndIgnoresUnknownIDs", s.delete)
+	t.Run("ADocumentOverAServerLimitIsKeptAndFetchedWhole", s.largeKeptWhole)
 	if caps.Filters {
 		t.Run("FiltersAreHonouredByEveryStrategy", s.filters)
 		t.Run("DemotedRolesRankAfterTheOthersInEveryStrategy", s.demoted)
