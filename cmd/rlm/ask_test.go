@@ -106,3 +106,37 @@ func TestAskNeverPrintsTheModelsControlSequences(t *testing.T) {
 		t.Fatalf("the answer is missing: %q", out)
 	}
 }
+
+// TestAskNeverPrintsTheKeyAServerEchoes: a server that sends the API key
+// back — in the answer, streamed in pieces, and as the query of a
+// retrieve call that the trace records — gets it printed as [REDACTED],
+// on stdout and in the trace.
+func TestAskNeverPrintsTheKeyAServerEchoes(t *testing.T) {
+	const key = "sk-echoed-by-the-server-0123456789"
+	t.Setenv("RLM_TEST_ECHO_KEY", key)
+	fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+		if i == 0 {
+			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{{ID: "c1", Name: "retrieve", Arguments: `{"query":"` + key + `"}`}}}
+		}
+		return testfixture.ChatTurn{Content: "Fetch is in sub/client.go:6; your key is " + key}
+	})
+	for _, extra := range [][]string{{"--trace"}, {"--json"}} {
+		args := append([]string{"ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "RLM_TEST_ECHO_KEY"}, extra...)
+		out, errs, code := runCLI(t, "", append(args, "where is Fetch?")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, errs)
+		}
+		if strings.Contains(out+errs, key) || !strings.Contains(out, "[REDACTED]") {
+			t.Errorf("%v: the key was printed, or the answer lost:\n%s\n%s", extra, out, errs)
+		}
+	}
+}
+
+// TestAskRefusesANegativeBudget: --budget below zero is a usage error, as
+// in rlm compile, not a silent default.
+func TestAskRefusesANegativeBudget(t *testing.T) {
+	_, errs, code := runCLI(t, "", "ask", "--root", sample, "--in-memory", "--base-url", "http://127.0.0.1:1/v1", "--key-env", "", "--budget", "-5", "where is Fetch?")
+	if code != 2 || !strings.Contains(errs, "--budget") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}

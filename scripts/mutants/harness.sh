@@ -25,3 +25,6 @@ mutant "search index names tell backends apart" project/searchindex.go 's|		embe
 mutant "a path named only with other lines does not cite by symbol" loop/evidence.go 's/return bare \&\& mentionsSymbol(answer, e.Symbol)/return (bare || true) \&\& mentionsSymbol(answer, e.Symbol) \&\& strings.Contains(answer, e.Path)/' ./loop -run TestAnAnswerCitesEvidenceByLineInRangeOrByPathAndSymbol
 mutant "a symbol qualified by another name is not cited" loop/evidence.go 's/if q := qualifierBefore(s, i); q == "" || qual == "" || q == qual {/if q := qualifierBefore(s, i); q == q+qual[:0] {/' ./loop -run TestAnAnswerCitesEvidenceByLineInRangeOrByPathAndSymbol
 mutant "rlm compile explains a bounded number of not candidates" cmd/rlm/compile.go 's|if len(rep.NotCandidates) >= maxExplained {|if false {|' ./cmd/rlm -run TestCompileOfALargeCatalogExplainsABoundedNumberOfNotCandidates
+mutant "rlm ask never prints a key the server echoes" providers/chat.go 's|if d = red.delta(d); d.empty() {|if d.empty() {|' ./cmd/rlm -run TestAskNeverPrintsTheKeyAServerEchoes
+mutant "rlm ask never prints a key the server echoes (json)" providers/chat.go 's|redactResponse(out, key)|_ = key|' ./cmd/rlm -run TestAskNeverPrintsTheKeyAServerEchoes
+mutant "rlm ask refuses a negative budget" cmd/rlm/ask.go 's|if \*budget < 0 {|if false {|' ./cmd/rlm -run TestAskRefusesANegativeBudget
