@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -71,9 +70,8 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	res, err := p.Ask(ctx, question, opts)
 	if *trace {
-		enc := json.NewEncoder(stderr)
 		for _, e := range res.Trace {
-			_ = enc.Encode(e)
+			_ = writeJSON(stderr, e)
 		}
 	}
 	if *asJSON {

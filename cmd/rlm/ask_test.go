@@ -140,3 +140,35 @@ func TestAskRefusesANegativeBudget(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 }
+
+// TestAskTraceAndJSONNeverPrintControlCharacters: model text that JSON
+// output carries — a tool name, a retrieve query in the trace, the answer
+// in --json — reaches the terminal with DEL, C1 controls and bidi
+// overrides escaped, and still decodes to what the model sent.
+func TestAskTraceAndJSONNeverPrintControlCharacters(t *testing.T) {
+	const answer = "Fetch \u009b2J is at sub/client.go:6 \x7f\u202e"
+	fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+		if i == 0 {
+			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{
+				{ID: "c1", Name: "x\u009b2J", Arguments: `{}`},
+				{ID: "c2", Name: "retrieve", Arguments: `{"query":"Fetch \u009b31m\u007f\u202e"}`},
+			}}
+		}
+		return testfixture.ChatTurn{Content: answer}
+	})
+	for _, mode := range []string{"--trace", "--json"} {
+		out, errs, code := runCLI(t, "", "ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "", mode, "where is Fetch?")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, errs)
+		}
+		if strings.ContainsAny(out+errs, "\u009b\x7f\u202e") {
+			t.Errorf("%s: a control character reached the terminal:\n%q\n%q", mode, out, errs)
+		}
+		if mode == "--json" {
+			var res struct{ Answer string }
+			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Answer != answer {
+				t.Errorf("--json answer %q (%v), want %q", res.Answer, err, answer)
+			}
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -119,7 +118,7 @@ func cmdCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	rep.Catalog = f.catalog
 	if *asJSON {
-		return writeTermJSON(stdout, rep)
+		return writeJSON(stdout, rep)
 	}
 	printCompiled(stdout, rep, true)
 	return nil
@@ -131,26 +130,6 @@ type termError struct{ err error }
 
 func (e termError) Error() string { return termsafe.String(e.err.Error()) }
 func (e termError) Unwrap() error { return e.err }
-
-// writeTermJSON is writeJSON with DEL and the C1 control characters,
-// which encoding/json writes as they are, escaped as \u00XX (they occur
-// only inside strings), so that the JSON is safe on a terminal too.
-func writeTermJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, v); err != nil {
-		return err
-	}
-	var b strings.Builder
-	for _, r := range buf.String() {
-		if r >= 0x7f && r <= 0x9f {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
 
 // compileAll compiles and explains the units of the catalog: the decided
 // ones from the projection, at most maxExplained others with Why (the

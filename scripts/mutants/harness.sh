@@ -28,3 +28,5 @@ mutant "rlm compile explains a bounded number of not candidates" cmd/rlm/compile
 mutant "rlm ask never prints a key the server echoes" providers/chat.go 's|if d = red.delta(d); d.empty() {|if d.empty() {|' ./cmd/rlm -run TestAskNeverPrintsTheKeyAServerEchoes
 mutant "rlm ask never prints a key the server echoes (json)" providers/chat.go 's|redactResponse(out, key)|_ = key|' ./cmd/rlm -run TestAskNeverPrintsTheKeyAServerEchoes
 mutant "rlm ask refuses a negative budget" cmd/rlm/ask.go 's|if \*budget < 0 {|if false {|' ./cmd/rlm -run TestAskRefusesANegativeBudget
+mutant "rlm ask --trace and --json escape control characters" cmd/rlm/search.go 's|_, err := io.WriteString(w, termsafe.JSON(buf.String()))|_, err := io.WriteString(w, termsafe.JSON("")+buf.String())|' ./cmd/rlm -run TestAskTraceAndJSONNeverPrintControlCharacters
+mutant "termsafe.JSON escapes C1 controls" internal/termsafe/termsafe.go 's|func jsonUnsafe(r rune) bool { return r >= 0x7f \&\& r <= 0x9f \|\| bidiControl(r) }|func jsonUnsafe(r rune) bool { return bidiControl(r) }|' ./internal/termsafe -run TestJSONEscapesWhatTheTerminalWouldRunAndDecodesTheSame
