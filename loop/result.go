@@ -15,6 +15,7 @@ type Stop string
 const (
 	StopAnswered      Stop = "answered"       // the model answered in prose
 	StopTruncated     Stop = "truncated"      // the answer hit the completion-token limit (finish_reason length)
+	StopEmpty         Stop = "empty"          // the model ended its turn with neither text nor a tool call
 	StopRefused       Stop = "refused"        // the model refused, or the content filter stopped it
 	StopBudget        Stop = "budget"         // a budget ran out (model calls, tool calls, tokens, depth)
 	StopDeadline      Stop = "deadline"       // the wall-time budget or the caller's deadline passed

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -323,6 +324,8 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 				res := stop(StopTruncated, "the answer hit the completion-token limit", nil)
 				res.answer = resp.Content
 				return res
+			case strings.TrimSpace(resp.Content) == "":
+				return stop(StopEmpty, "the model ended its turn with neither text nor a tool call", nil)
 			}
 			r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(StopAnswered)})
 			return callResult{answer: resp.Content, stop: StopAnswered, given: c.givenSoFar()}

@@ -290,3 +290,19 @@ var (
 	_ = prompt.ModeCompiled
 	_ = tools.KindNotVisible
 )
+
+// TestAnEmptyAnswerIsNotAnswered: a model that ends its turn with
+// neither text (white space counts as none) nor a tool call stops the run
+// with empty and ErrNoAnswer, not answered with nothing.
+func TestAnEmptyAnswerIsNotAnswered(t *testing.T) {
+	for _, content := range []string{"", " \n\t"} {
+		m, _ := model(t, func(int, testfixture.Request) testfixture.ChatTurn { return testfixture.ChatTurn{Content: content} })
+		res, err := loop.Run(context.Background(), gitQuestion, opts(t, m, nil, nil))
+		if res.Stop != loop.StopEmpty || !errors.Is(err, loop.ErrNoAnswer) {
+			t.Errorf("content %q: stop %s, err %v", content, res.Stop, err)
+		}
+		if res.Catalog == nil || !res.Catalog.Released() {
+			t.Errorf("content %q: the ephemeral catalog was not released", content)
+		}
+	}
+}

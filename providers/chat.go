@@ -185,7 +185,7 @@ func (c *ChatClient) Complete(ctx context.Context, req ChatRequest) (*ChatRespon
 		if f, ok := cc.JSON.ExtraFields["error"]; ok && f.Raw() != "" && f.Raw() != "null" {
 			return nil, providerError(op, []byte(f.Raw()))
 		}
-		return c.response(op, KindInvalidResponse, &cc, req.ResponseSchema != nil)
+		return c.response(op, KindInvalidResponse, &cc, req.ResponseSchema != nil, key)
 	})
 }
 
@@ -195,7 +195,10 @@ func (c *ChatClient) Complete(ctx context.Context, req ChatRequest) (*ChatRespon
 // finish_reason and `data: [DONE]`; otherwise KindInvalidStream. It is
 // retried like Complete only while nothing has been delivered to onDelta.
 // If onDelta returns an error the stream is closed and that error is
-// returned unchanged.
+// returned unchanged. A server that echoes the API key gets it replaced by
+// [REDACTED] in the deltas and the answer, also when it is split across
+// deltas: a delta's tail that could begin the key is held back until the
+// next delta shows it does not (or the stream ends).
 func (c *ChatClient) Stream(ctx context.Context, req ChatRequest, onDelta func(StreamDelta) error) (*ChatResponse, error) {
 	const op = "chat_stream"
 	params, err := c.params(op, req)
@@ -218,6 +221,14 @@ func (c *ChatClient) Stream(ctx context.Context, req ChatRequest, onDelta func(S
 		defer stream.Close()
 		var acc openai.ChatCompletionAccumulator
 		delivered := false
+		red := newStreamRedactor(key)
+		deliver := func(d StreamDelta) error {
+			if err := onDelta(d); err != nil {
+				cbErr = err
+				return &noRetryError{&Error{Kind: KindCanceled, Op: op, Message: "stream callback returned an error", Err: err}}
+			}
+			return nil
+		}
 		fail := func(err error) error {
 			if delivered {
 				return &noRetryError{err}
@@ -240,13 +251,12 @@ func (c *ChatClient) Stream(ctx context.Context, req ChatRequest, onDelta func(S
 				for _, tc := range ch.Delta.ToolCalls {
 					d.ToolCalls = append(d.ToolCalls, ToolCallDelta{Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 				}
-				if d.Content == "" && d.Refusal == "" && len(d.ToolCalls) == 0 {
+				if d = red.delta(d); d.empty() {
 					continue
 				}
 				delivered = true
-				if err := onDelta(d); err != nil {
-					cbErr = err
-					return nil, &noRetryError{&Error{Kind: KindCanceled, Op: op, Message: "stream callback returned an error", Err: err}}
+				if err := deliver(d); err != nil {
+					return nil, err
 				}
 			}
 		}
@@ -268,7 +278,12 @@ func (c *ChatClient) Stream(ctx context.Context, req ChatRequest, onDelta func(S
 		if !done.sawDone {
 			return nil, fail(&Error{Kind: KindInvalidStream, Op: op, Message: "stream ended without data: [DONE]"})
 		}
-		return c.response(op, KindInvalidStream, &acc.ChatCompletion, req.ResponseSchema != nil)
+		if d := red.flush(); onDelta != nil && !d.empty() {
+			if err := deliver(d); err != nil {
+				return nil, err
+			}
+		}
+		return c.response(op, KindInvalidStream, &acc.ChatCompletion, req.ResponseSchema != nil, key)
 	})
 	if cbErr != nil {
 		return nil, cbErr
@@ -287,9 +302,10 @@ func gjsonError(data []byte) string {
 	return "{}"
 }
 
-// response validates the first choice. kind is the failure kind for
-// protocol violations (invalid_response or invalid_stream).
-func (c *ChatClient) response(op string, kind Kind, cc *openai.ChatCompletion, wantJSON bool) (*ChatResponse, error) {
+// response validates the first choice and removes the API key from its
+// texts (redactResponse). kind is the failure kind for protocol
+// violations (invalid_response or invalid_stream).
+func (c *ChatClient) response(op string, kind Kind, cc *openai.ChatCompletion, wantJSON bool, key string) (*ChatResponse, error) {
 	bad := func(format string, a ...any) (*ChatResponse, error) {
 		return nil, &Error{Kind: kind, Op: op, Message: fmt.Sprintf(format, a...)}
 	}
@@ -328,6 +344,7 @@ func (c *ChatClient) response(op string, kind Kind, cc *openai.ChatCompletion, w
 	if wantJSON && out.FinishReason == "stop" && out.Refusal == "" && !json.Valid([]byte(out.Content)) {
 		return nil, &Error{Kind: KindInvalidResponse, Op: op, Message: "structured output is not valid JSON"}
 	}
+	redactResponse(out, key)
 	return out, nil
 }
 

@@ -36,6 +36,9 @@
 // timeouts and cancellations also satisfy errors.Is with
 // context.DeadlineExceeded / context.Canceled. No error message or log
 // record contains the API key: provider and transport text is redacted.
+// Nor does an answer: a server that echoes the key (in the content, a
+// refusal, a tool call's id, name or arguments, whole or split across
+// streamed deltas) gets it replaced by [REDACTED].
 //
 // # Asynchrony
 //

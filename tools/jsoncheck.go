@@ -134,7 +134,11 @@ func checkShadowedKeys(doc any, schema any, at string) error {
 				continue
 			}
 			if p, ok := byFold[foldKey(k)]; ok {
-				return fmt.Errorf("key %q at %s differs only in case from the declared %q", textclip.Clean(k, 64), at, p)
+				where := "at " + at
+				if at == "" {
+					where = "at the top level"
+				}
+				return fmt.Errorf("key %q %s differs only in case from the declared %q", textclip.Clean(k, 64), where, p)
 			}
 		}
 	case []any:

@@ -199,15 +199,16 @@ func TestKeysDifferingOnlyInCaseFromADeclaredPropertyAreRefused(t *testing.T) {
 		"properties":{"path":{"type":"string","pattern":"^[a-z]+$"},
 		              "items":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z]+$"}}}}}}`)})
 	e := &Executor{Registry: r}
-	for _, args := range []string{
-		`{"PATH":"../x"}`,
-		`{"Path":"../x"}`,
-		`{"items":[{"name":"ok"},{"NAME":"../x"}]}`,
+	for _, tc := range []struct{ args, where string }{
+		{`{"PATH":"../x"}`, `key "PATH" at the top level`},
+		{`{"Path":"../x"}`, `key "Path" at the top level`},
+		{`{"items":[{"name":"ok"},{"NAME":"../x"}]}`, `key "NAME" at /items/1`},
 	} {
+		args := tc.args
 		out := e.Execute(context.Background(), Call{Name: "open", Arguments: args}, []string{"open"})
 		checkRefused(t, out, KindInvalidArguments)
-		if !strings.Contains(out.Err.Message, "differs only in case") {
-			t.Errorf("%s: message %q does not say why", args, out.Err.Message)
+		if !strings.Contains(out.Err.Message, tc.where+" differs only in case") {
+			t.Errorf("%s: message %q does not say why and where (%s)", args, out.Err.Message, tc.where)
 		}
 		if rec.count() != 0 {
 			t.Fatalf("%s reached the handler", args)

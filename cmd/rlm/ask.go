@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -23,7 +22,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	mode := fs.String("mode", "compiled", "what the model sees: compiled (the prompt compiler's projection) or all_tools")
 	trace := fs.Bool("trace", false, "print the trace (projection, plan steps, tool calls, usage) as JSON lines on stderr")
 	asJSON := fs.Bool("json", false, "print the whole result as one JSON object instead of streaming the answer")
-	catalog := fs.String("catalog", "", "prompt catalog file (YAML or JSON) of units the model may be shown")
+	catalog := fs.String("catalog", "", "prompt catalog file (YAML or JSON) of units the model may be shown (its tools stay hidden: rlm ask binds only retrieve and recurse)")
 	budget := fs.Int("budget", 0, "tokens of one compiled projection (0: the default)")
 	timeout := fs.Duration("timeout", 2*time.Minute, "wall-time budget of the whole answer (0 or negative: the default, 2m)")
 	var caps stringList
@@ -38,6 +37,9 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *mode != "compiled" && *mode != "all_tools" {
 		return usageError{fmt.Sprintf("--mode %q: want compiled or all_tools", *mode)}
+	}
+	if *budget < 0 {
+		return usageError{"--budget must be 0 (the default) or positive"}
 	}
 	question := strings.Join(pos, " ")
 	model, err := chat.open()
@@ -68,9 +70,8 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	res, err := p.Ask(ctx, question, opts)
 	if *trace {
-		enc := json.NewEncoder(stderr)
 		for _, e := range res.Trace {
-			_ = enc.Encode(e)
+			_ = writeJSON(stderr, e)
 		}
 	}
 	if *asJSON {

@@ -106,3 +106,69 @@ func TestAskNeverPrintsTheModelsControlSequences(t *testing.T) {
 		t.Fatalf("the answer is missing: %q", out)
 	}
 }
+
+// TestAskNeverPrintsTheKeyAServerEchoes: a server that sends the API key
+// back — in the answer, streamed in pieces, and as the query of a
+// retrieve call that the trace records — gets it printed as [REDACTED],
+// on stdout and in the trace.
+func TestAskNeverPrintsTheKeyAServerEchoes(t *testing.T) {
+	const key = "sk-echoed-by-the-server-0123456789"
+	t.Setenv("RLM_TEST_ECHO_KEY", key)
+	fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+		if i == 0 {
+			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{{ID: "c1", Name: "retrieve", Arguments: `{"query":"` + key + `"}`}}}
+		}
+		return testfixture.ChatTurn{Content: "Fetch is in sub/client.go:6; your key is " + key}
+	})
+	for _, extra := range [][]string{{"--trace"}, {"--json"}} {
+		args := append([]string{"ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "RLM_TEST_ECHO_KEY"}, extra...)
+		out, errs, code := runCLI(t, "", append(args, "where is Fetch?")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, errs)
+		}
+		if strings.Contains(out+errs, key) || !strings.Contains(out, "[REDACTED]") {
+			t.Errorf("%v: the key was printed, or the answer lost:\n%s\n%s", extra, out, errs)
+		}
+	}
+}
+
+// TestAskRefusesANegativeBudget: --budget below zero is a usage error, as
+// in rlm compile, not a silent default.
+func TestAskRefusesANegativeBudget(t *testing.T) {
+	_, errs, code := runCLI(t, "", "ask", "--root", sample, "--in-memory", "--base-url", "http://127.0.0.1:1/v1", "--key-env", "", "--budget", "-5", "where is Fetch?")
+	if code != 2 || !strings.Contains(errs, "--budget") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// TestAskTraceAndJSONNeverPrintControlCharacters: model text that JSON
+// output carries — a tool name, a retrieve query in the trace, the answer
+// in --json — reaches the terminal with DEL, C1 controls and bidi
+// overrides escaped, and still decodes to what the model sent.
+func TestAskTraceAndJSONNeverPrintControlCharacters(t *testing.T) {
+	const answer = "Fetch \u009b2J is at sub/client.go:6 \x7f\u202e"
+	fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+		if i == 0 {
+			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{
+				{ID: "c1", Name: "x\u009b2J", Arguments: `{}`},
+				{ID: "c2", Name: "retrieve", Arguments: `{"query":"Fetch \u009b31m\u007f\u202e"}`},
+			}}
+		}
+		return testfixture.ChatTurn{Content: answer}
+	})
+	for _, mode := range []string{"--trace", "--json"} {
+		out, errs, code := runCLI(t, "", "ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "", mode, "where is Fetch?")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, errs)
+		}
+		if strings.ContainsAny(out+errs, "\u009b\x7f\u202e") {
+			t.Errorf("%s: a control character reached the terminal:\n%q\n%q", mode, out, errs)
+		}
+		if mode == "--json" {
+			var res struct{ Answer string }
+			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Answer != answer {
+				t.Errorf("--json answer %q (%v), want %q", res.Answer, err, answer)
+			}
+		}
+	}
+}

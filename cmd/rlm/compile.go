@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -75,13 +74,20 @@ func (f *compileFlags) open(ctx context.Context) (*rlm.Catalog, *rlm.Compiler, e
 }
 
 // compileReport is `rlm compile --json`: the projection, and the rules'
-// verdict for every unit the compile did not hand to the rules.
+// verdict for the first maxExplained units (catalog order) the compile
+// did not hand to the rules; the ids of the others are in NotExplained.
 type compileReport struct {
 	Query         string         `json:"query"`
 	Catalog       string         `json:"catalog"`
 	Compiled      *rlm.Compiled  `json:"compiled"`
 	NotCandidates []rlm.Decision `json:"not_candidates"`
+	NotExplained  []string       `json:"not_explained"`
 }
+
+// maxExplained bounds the verdicts of units that are not candidates: each
+// costs a compile of its own (Compiler.Why), so explaining all of a
+// 2,000-unit catalog took a minute; `:why UNIT QUERY` explains any one.
+const maxExplained = 100
 
 // cmdCompile prints the compiled projection of a catalog for a query and
 // why each unit is in or out.
@@ -112,7 +118,7 @@ func cmdCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	rep.Catalog = f.catalog
 	if *asJSON {
-		return writeTermJSON(stdout, rep)
+		return writeJSON(stdout, rep)
 	}
 	printCompiled(stdout, rep, true)
 	return nil
@@ -125,40 +131,25 @@ type termError struct{ err error }
 func (e termError) Error() string { return termsafe.String(e.err.Error()) }
 func (e termError) Unwrap() error { return e.err }
 
-// writeTermJSON is writeJSON with DEL and the C1 control characters,
-// which encoding/json writes as they are, escaped as \u00XX (they occur
-// only inside strings), so that the JSON is safe on a terminal too.
-func writeTermJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, v); err != nil {
-		return err
-	}
-	var b strings.Builder
-	for _, r := range buf.String() {
-		if r >= 0x7f && r <= 0x9f {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// compileAll compiles and explains every unit of the catalog: the
-// decided ones from the projection, the others with Why.
+// compileAll compiles and explains the units of the catalog: the decided
+// ones from the projection, at most maxExplained others with Why (the
+// rest are listed by id).
 func compileAll(ctx context.Context, c *rlm.Compiler, cat *rlm.Catalog, in rlm.CompileInput, opts rlm.CompileOptions) (*compileReport, error) {
 	out, err := c.Compile(ctx, cat, in, opts)
 	if err != nil {
 		return nil, err
 	}
-	rep := &compileReport{Query: in.Text, Compiled: out, NotCandidates: []rlm.Decision{}}
+	rep := &compileReport{Query: in.Text, Compiled: out, NotCandidates: []rlm.Decision{}, NotExplained: []string{}}
 	decided := map[string]bool{}
 	for _, d := range append(append([]rlm.Decision(nil), out.Active...), out.Rejected...) {
 		decided[d.ID] = true
 	}
 	for _, u := range cat.Units() {
 		if decided[u.ID] {
+			continue
+		}
+		if len(rep.NotCandidates) >= maxExplained {
+			rep.NotExplained = append(rep.NotExplained, u.ID)
 			continue
 		}
 		d, err := c.Why(ctx, cat, in, opts, u.ID)
@@ -185,6 +176,15 @@ func printCompiled(w io.Writer, rep *compileReport, withText bool) {
 	if len(rep.NotCandidates) > 0 {
 		fmt.Fprintln(w, "not candidates (no lexical match and nothing calls for them; shown with the verdict the rules would give each):")
 		printDecisions(w, "-", rep.NotCandidates)
+	}
+	if n := len(rep.NotExplained); n > 0 {
+		shown := rep.NotExplained[:min(n, 20)]
+		more := ""
+		if n > len(shown) {
+			more = ", ..."
+		}
+		fmt.Fprintf(w, "  ... and %d more not candidates, not explained (each verdict costs a compile; :why UNIT QUERY in rlm repl --catalog FILE explains one): %s%s\n",
+			n, printable(strings.Join(shown, ", ")), more)
 	}
 	fmt.Fprintf(w, "ledger: text %d + tools %d = %d tokens (budget %s)\n", out.Ledger.Text, out.Ledger.Tools, out.Ledger.Total, budget)
 	if !withText {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -213,5 +214,55 @@ func TestReplCompileWithoutAQueryPrintsItsUsage(t *testing.T) {
 	}
 	if strings.Contains(out, "error") || strings.Contains(out, "fingerprint:") {
 		t.Errorf("compiled or failed instead of printing the usage:\n%s", out)
+	}
+}
+
+// TestCompileOfALargeCatalogExplainsABoundedNumberOfNotCandidates: each
+// verdict of a unit that is not a candidate costs a compile, so rlm
+// compile explains at most maxExplained of them and lists the others by
+// id; every unit is still accounted for exactly once.
+func TestCompileOfALargeCatalogExplainsABoundedNumberOfNotCandidates(t *testing.T) {
+	const n = maxExplained + 30
+	var b strings.Builder
+	b.WriteString("units:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - id: u%d\n    kind: instruction\n    description: unit about thing%d\n    body: body %d\n", i, i, i)
+	}
+	path := filepath.Join(t.TempDir(), "large.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "", "compile", "--catalog", path, "--json", "nothing in this catalog matches qwertyuiop")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Compiled struct {
+			Active, Rejected []struct{ ID string }
+		}
+		NotCandidates []struct{ ID string } `json:"not_candidates"`
+		NotExplained  []string              `json:"not_explained"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, d := range append(append(rep.Compiled.Active, rep.Compiled.Rejected...), rep.NotCandidates...) {
+		seen[d.ID]++
+	}
+	for _, id := range rep.NotExplained {
+		seen[id]++
+	}
+	for i := range n {
+		if id := fmt.Sprintf("u%d", i); seen[id] != 1 {
+			t.Errorf("%s accounted for %d times", id, seen[id])
+		}
+	}
+	if len(rep.NotCandidates) != maxExplained || len(rep.NotExplained) == 0 {
+		t.Errorf("%d not candidates explained, %d listed: want %d explained and the rest listed", len(rep.NotCandidates), len(rep.NotExplained), maxExplained)
+	}
+	text, _, _ := runCLI(t, "", "compile", "--catalog", path, "nothing in this catalog matches qwertyuiop")
+	if want := fmt.Sprintf("and %d more not candidates, not explained", len(rep.NotExplained)); !strings.Contains(text, want) {
+		t.Errorf("text output lacks %q:\n%s", want, text)
 	}
 }

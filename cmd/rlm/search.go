@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/internal/termsafe"
 )
 
 func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -100,11 +102,20 @@ func queryError(query string, err error) map[string]string {
 	return map[string]string{"query": clipText(query, 200), "error": err.Error()}
 }
 
-// writeJSON writes v as one line of JSON, without HTML escaping.
+// writeJSON writes v as one line of JSON, without HTML escaping, and
+// safe on a terminal: DEL, the C1 controls and the bidirectional
+// overrides, which encoding/json writes as they are, are escaped
+// (termsafe.JSON), so that text from files, catalogs and models cannot
+// reach the terminal as control sequences through --json or --trace.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, termsafe.JSON(buf.String()))
+	return err
 }
 
 // readLine reads one line (without its "\n" or "\r\n"). A line longer than

@@ -5,6 +5,7 @@
 package termsafe
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -54,3 +55,27 @@ func unsafe(r rune) bool {
 func bidiControl(r rune) bool {
 	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
+
+// JSON returns a JSON text (such as encoding/json writes: C0 controls
+// already escaped, valid UTF-8) with every other character String would
+// replace — DEL, the C1 controls, the bidirectional overrides and
+// isolates — written as a \uXXXX escape instead. encoding/json puts such
+// characters only inside strings, where the escape means the same
+// character, so the JSON decodes to the same value and is safe to print.
+func JSON(s string) string {
+	if !strings.ContainsFunc(s, jsonUnsafe) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for _, r := range s {
+		if jsonUnsafe(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func jsonUnsafe(r rune) bool { return r >= 0x7f && r <= 0x9f || bidiControl(r) }

@@ -1,6 +1,7 @@
 package termsafe
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode"
@@ -35,5 +36,31 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 				t.Errorf("String(%q) = %q still holds a control character or invalid UTF-8", tc.in, got)
 			}
 		})
+	}
+}
+
+// TestJSONEscapesWhatTheTerminalWouldRunAndDecodesTheSame: JSON output
+// carries no DEL, C1 control or bidi override as a raw character, and
+// decodes to exactly the value that was encoded.
+func TestJSONEscapesWhatTheTerminalWouldRunAndDecodesTheSame(t *testing.T) {
+	for _, v := range []string{
+		"x\u009b31mred",
+		"a\x7fb",
+		"see a\u202egol.b\u202c and \u2066x\u2069",
+		"plain héllo 日本 🙂 <b>&",
+		"",
+	} {
+		raw, err := json.Marshal(map[string]string{"answer": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := JSON(string(raw))
+		if strings.ContainsFunc(got, func(r rune) bool { return r >= 0x7f && r <= 0x9f || bidiControl(r) }) {
+			t.Errorf("JSON(%q) = %q still holds a raw control character", raw, got)
+		}
+		var back map[string]string
+		if err := json.Unmarshal([]byte(got), &back); err != nil || back["answer"] != v {
+			t.Errorf("JSON(%q) = %q decodes to %q (%v), want %q", raw, got, back["answer"], err, v)
+		}
 	}
 }

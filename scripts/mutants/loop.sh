@@ -18,3 +18,5 @@ mutant "rlm ask never prints control sequences" cmd/rlm/ask.go 's|			fmt.Fprint(
 mutant "code cannot close its evidence fence" loop/evidence.go 's|		n = max(n, run+1)|		n = max(n, 3)|' ./loop -run TestSourceFilesCannotWriteSectionsOfThePrompt
 mutant "file names cannot write prompt lines" loop/evidence.go 's|	return strconv.Quote(s)$|	return strconv.Quote(s)[:0] + s|' ./loop -run TestSourceFilesCannotWriteSectionsOfThePrompt
 mutant "a repeated tool-call id does not run" loop/run.go 's|			if ids\[tc.ID\] {|			if ids[tc.ID] \&\& false {|' ./loop -run TestTwoToolCallsUnderOneIDRunOnlyTheFirst
+mutant "an empty answer is not answered" loop/run.go 's|case strings.TrimSpace(resp.Content) == "":|case false \&\& strings.TrimSpace(resp.Content) == "":|' ./loop -run TestAnEmptyAnswerIsNotAnswered
+mutant "a white-space answer is empty" loop/run.go 's|case strings.TrimSpace(resp.Content) == "":|case strings.TrimSpace("") == resp.Content:|' ./loop -run TestAnEmptyAnswerIsNotAnswered

@@ -1,1 +1,5 @@
 mutant "chat answers are bounded" providers/chat.go 's|res.Body = \&limitedBody{ReadCloser: res.Body, left: limit, limit: limit}|_ = limit|' ./providers -run TestAnAnswerLargerThanTheLimit
+mutant "a key split across deltas is held back" providers/redact.go 's|k := possibleSecretStart(t, r.secret)|k := 0|' ./providers -run TestAKeyTheServerEchoesNeverReachesTheCaller
+mutant "what was held back is released at the end" providers/chat.go 's|if d := red.flush(); onDelta != nil \&\& !d.empty() {|if d := red.flush(); false \&\& onDelta != nil \&\& !d.empty() {|' ./providers -run TestAKeyTheServerEchoesNeverReachesTheCaller
+mutant "the answer is redacted" providers/chat.go 's|redactResponse(out, key)|_ = key|' ./providers -run TestAKeyTheServerEchoesNeverReachesTheCaller
+mutant "deltas are redacted" providers/chat.go 's|if d = red.delta(d); d.empty() {|if d.empty() {|' ./providers -run TestAKeyTheServerEchoesNeverReachesTheCaller

@@ -42,3 +42,4 @@ mutant "resolve refuses links out of the root" tools/path.go 's|if err != nil \|
 mutant "resolve refuses dangling links" tools/path.go 's|if _, lerr := os.Lstat(path); lerr == nil {|if _, lerr := os.Lstat(path); false \&\& lerr == nil {|' ./tools -run TestResolveInsideKeepsPathsUnderTheRoot
 mutant "tools imports only internal" architecture_test.go 's|^\t"tools": *{"internal/\*"},|\t"tools": {},|' . -run TestPackagesImportOnlyDownward
 mutant "keys differing only in case are refused" tools/executor.go 's|	if err := checkShadowedKeys(doc, ent.raw, ""); err != nil {|	if err := checkShadowedKeys(doc, ent.raw, ""); err != nil \&\& false {|' ./tools -run TestKeysDifferingOnlyInCase
+mutant "a case-shadowed key's refusal says where it is" tools/jsoncheck.go 's|where = "at the top level"|where = "at "|' ./tools -run TestKeysDifferingOnlyInCaseFromADeclaredPropertyAreRefused
