@@ -218,9 +218,14 @@ func stopFor(ctx context.Context, err error) Stop {
 // answer runs one question to an answer or a stop.
 func (c *call) answer(ctx context.Context, question string) callResult {
 	r := c.run
-	stop := func(s Stop, detail string, err error) callResult {
-		r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: detail})
+	// stopTraced ends the call with detail for the caller and traced for
+	// the trace (which holds no model text beyond sizes).
+	stopTraced := func(s Stop, detail, traced string, err error) callResult {
+		r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: traced})
 		return callResult{stop: s, detail: detail, err: err, given: c.givenSoFar()}
+	}
+	stop := func(s Stop, detail string, err error) callResult {
+		return stopTraced(s, detail, detail, err)
 	}
 	body := instruction
 	if r.opts.Instruction != "" {
@@ -319,7 +324,8 @@ func (c *call) answer(ctx context.Context, question string) callResult {
 		if len(resp.ToolCalls) == 0 {
 			switch {
 			case resp.Refusal != "" || resp.FinishReason == "content_filter":
-				return stop(StopRefused, textclip.Clip(resp.Refusal, 200), nil)
+				return stopTraced(StopRefused, textclip.Clip(resp.Refusal, 200),
+					fmt.Sprintf("refusal of %d bytes, finish reason %s", len(resp.Refusal), textclip.Clean(resp.FinishReason, 40)), nil)
 			case resp.FinishReason == "length":
 				res := stop(StopTruncated, "the answer hit the completion-token limit", nil)
 				res.answer = resp.Content

@@ -2,7 +2,9 @@ package loop_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -304,5 +306,34 @@ func TestAnEmptyAnswerIsNotAnswered(t *testing.T) {
 		if res.Catalog == nil || !res.Catalog.Released() {
 			t.Errorf("content %q: the ephemeral catalog was not released", content)
 		}
+	}
+}
+
+// TestARefusalIsTheCallersAndTheTraceHoldsOnlyItsSize: a model's refusal
+// stops the run with StopRefused and its message in the error's detail
+// for the caller, while the trace, which holds no model text beyond
+// sizes, records only its size.
+func TestARefusalIsTheCallersAndTheTraceHoldsOnlyItsSize(t *testing.T) {
+	const marker = "I-will-not-do-that-7f3a"
+	m, _ := model(t, func(int, testfixture.Request) testfixture.ChatTurn {
+		return testfixture.ChatTurn{Refusal: "Sorry: " + marker, Finish: "stop"}
+	})
+	res, err := loop.Run(context.Background(), gitQuestion, opts(t, m, nil, nil))
+	var se *loop.StopError
+	if res.Stop != loop.StopRefused || !errors.As(err, &se) {
+		t.Fatalf("stop %s, err %v", res.Stop, err)
+	}
+	if !strings.Contains(se.Detail, marker) {
+		t.Errorf("the caller's detail %q lacks the refusal", se.Detail)
+	}
+	b, jerr := json.Marshal(res.Trace)
+	if jerr != nil {
+		t.Fatal(jerr)
+	}
+	if strings.Contains(string(b), marker) {
+		t.Errorf("the trace holds the refusal's text: %s", b)
+	}
+	if !strings.Contains(string(b), fmt.Sprintf("refusal of %d bytes", len("Sorry: "+marker))) {
+		t.Errorf("the trace does not record the refusal's size: %s", b)
 	}
 }

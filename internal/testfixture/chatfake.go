@@ -19,6 +19,7 @@ type FakeToolCall struct {
 // request, streamed as OpenAI-compatible server-sent events.
 type ChatTurn struct {
 	Content   string         // streamed in pieces of at most 8 bytes
+	Refusal   string         // the model's refusal message, streamed after the content
 	ToolCalls []FakeToolCall // sent after the content
 	Finish    string         // finish_reason; default "tool_calls" with tool calls, else "stop"
 	Status    int            // non-zero and not 200: answer with this HTTP status and an error body
@@ -87,6 +88,10 @@ func NewChatFake(tb testing.TB, script func(call int, req Request) ChatTurn) *Ch
 			<-r.Context().Done()
 			return
 		}
+		for _, piece := range pieces(turn.Refusal, 8) {
+			b, _ := json.Marshal(map[string]string{"refusal": piece})
+			send(chatChunk(string(b), ""))
+		}
 		for i, tc := range turn.ToolCalls {
 			b, _ := json.Marshal(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": tc.ID, "type": "function",
 				"function": map[string]any{"name": tc.Name, "arguments": tc.Arguments}}}})
@@ -112,6 +117,9 @@ func chatChunk(delta, finish string) string {
 
 func writeCompletion(w http.ResponseWriter, t ChatTurn) {
 	msg := map[string]any{"role": "assistant", "content": t.Content}
+	if t.Refusal != "" {
+		msg["refusal"] = t.Refusal
+	}
 	if len(t.ToolCalls) > 0 {
 		var tcs []any
 		for _, tc := range t.ToolCalls {

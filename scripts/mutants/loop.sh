@@ -20,3 +20,6 @@ mutant "file names cannot write prompt lines" loop/evidence.go 's|	return strcon
 mutant "a repeated tool-call id does not run" loop/run.go 's|			if ids\[tc.ID\] {|			if ids[tc.ID] \&\& false {|' ./loop -run TestTwoToolCallsUnderOneIDRunOnlyTheFirst
 mutant "an empty answer is not answered" loop/run.go 's|case strings.TrimSpace(resp.Content) == "":|case false \&\& strings.TrimSpace(resp.Content) == "":|' ./loop -run TestAnEmptyAnswerIsNotAnswered
 mutant "a white-space answer is empty" loop/run.go 's|case strings.TrimSpace(resp.Content) == "":|case strings.TrimSpace("") == resp.Content:|' ./loop -run TestAnEmptyAnswerIsNotAnswered
+
+# A refusal's text is the caller's, not the trace's.
+mutant "the trace holds a refusal's size, not its text" loop/run.go 's#r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: traced})#r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: detail})#' ./loop -run 'TestARefusalIsTheCallersAndTheTraceHoldsOnlyItsSize'
