@@ -88,3 +88,22 @@ func TestALowercaseCompoundNameIsFoundByADescriptionOfItsParts(t *testing.T) {
 		t.Errorf("%q: class %s, want Scanner.getaddrlist first:%s", q, a.Class, hitList(a))
 	}
 }
+
+// TestADocSentenceWithARelationWordIsAboutItsSubject: doc sentences
+// whose words read like a relation question are descriptions
+// (testdata/desc/testdoc): "loggingConn is used for debugging." is about
+// the type (not a question about references to "debugging"), and a
+// test's "Test that Ship invokes Weigh." is that test's doc (not a
+// question about Weigh's callers).
+func TestADocSentenceWithARelationWordIsAboutItsSubject(t *testing.T) {
+	p := openDescTree(t, "testdoc", rlm.Options{InMemory: true})
+	for q, want := range map[string]string{
+		"loggingConn is used for debugging.": "loggingConn",
+		"Test that Ship invokes Weigh.":      "TestShipCallsWeigh",
+	} {
+		a := searchAll(t, p, q)
+		if a.Class != "description" || len(a.Hits) == 0 || a.Hits[0].Symbol != want {
+			t.Errorf("%q: class %s, want a description answered by %s first:%s", q, a.Class, want, hitList(a))
+		}
+	}
+}

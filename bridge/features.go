@@ -325,7 +325,10 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	}
 
 	for i, w := range lower {
-		if isIdent[i] || isStopword(w) || relationWords[w] || cueWords[w] || len(w) < 2 || toks[i] == f.RelationObject {
+		// A doc-worded sentence's relation words are context, and so is
+		// what follows them: "X is used for debugging" is about
+		// debugging, not a question about references to it.
+		if isIdent[i] || isStopword(w) || relationWords[w] || cueWords[w] || len(w) < 2 || !f.DocWording && toks[i] == f.RelationObject {
 			continue
 		}
 		if !hasLetter(w) {

@@ -36,6 +36,12 @@ var circumstances = setOf(`when whenever with for if once after before during wh
 // not open with them (requests open with requestWords: "find", "show").
 var openingVerbs = setOf(`return returns`)
 
+// testOpenings, followed by "that", open a test's doc sentence, which
+// names no subject ("Test that FormValue invokes ParseMultipartForm.",
+// "Tests that we can use CloseNotifier …": Go's tests' convention); a
+// search request does not open so.
+var testOpenings = setOf(`test tests`)
+
 // subjectVerbs are the third-person verbs of a doc sentence that do not
 // end in "s" after a consonant pattern docVerb recognises.
 var subjectVerbs = setOf(`is has does was`)
@@ -52,7 +58,8 @@ var subjectVerbs = setOf(`is has does was`)
 // context") or the passive says when ("X is called when …"). A sentence
 // that opens with "Return" or "Returns" ("Return the message's content
 // type", "Returns the …": Python's, Javadoc's and Rust's form) is a doc
-// sentence about the function it documents, with no subject; one that
+// sentence about the function it documents, with no subject, and so is
+// a test's "Test(s) that …"; one that
 // opens with another verb is not told apart, since an imperative request
 // ("check the callers of X") reads the same. text is the query text, toks
 // its tokens and lower the tokens lowercased.
@@ -69,6 +76,9 @@ func docWording(text string, toks, lower []string) (subject string, ok bool) {
 	}
 	if openingVerbs[lower[0]] {
 		return "", true // "Return a reference to the payload": about the function it documents
+	}
+	if testOpenings[lower[0]] && lower[1] == "that" {
+		return "", true // "Test that FormValue invokes ParseMultipartForm.": a test's doc
 	}
 	i := 0
 	if lower[0] == "a" || lower[0] == "an" || lower[0] == "the" || lower[0] == "this" {

@@ -34,6 +34,10 @@ func TestASentenceWordedAsADocCommentHasTheDescriptionCue(t *testing.T) {
 		{"Return a reference to the payload.", CueDescription},
 		{"Returns the callers of the given method", CueDescription},
 		{"return", CueNone},
+		// a test's doc sentence: "Test(s) that …"
+		{"Test that FormValue invokes ParseMultipartForm.", CueDescription},
+		{"Tests that we can use CloseNotifier in one request, and later call Hijack on a second request.", CueDescription},
+		{"test the callers of readRequest", CueNone},
 		// any other verb first reads as a request as well: left to the
 		// other rules
 		{"Create a message/* type MIME document.", CueNone},

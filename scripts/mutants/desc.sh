@@ -82,3 +82,7 @@ mutant "a Return sentence is a description" bridge/wording.go 's|		return "", tr
 mutant "the sentence after an opening clause is read as a doc sentence" bridge/features.go 's|	if !f.DocWording \&\& clause > 0 \&\& clause < len(toks) \&\& openingClause(lower\[:clause\]) {|	if false {|' . -run TestADocSentenceAfterAnOpeningClauseIsAboutItsSubject
 mutant "an opening clause opens with a function word" bridge/wording.go 's|\&\& stopwords.Function(lower\[0\])$|\&\& lower[0] != ""|' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
 mutant "an opening clause is short" bridge/wording.go 's|return len(lower) <= maxOpeningClause \&\& |return |' ./bridge -run TestASentenceWordedAsADocCommentHasTheDescriptionCue
+
+# Doc sentences with relation words (testdata/desc/testdoc).
+mutant "a test's Test that sentence is a doc sentence" bridge/wording.go 's#if testOpenings\[lower\[0\]\] \&\& lower\[1\] == "that" {#if false {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
+mutant "a doc sentence's relation object is content" bridge/features.go 's#|| !f.DocWording \&\& toks\[i\] == f.RelationObject {#|| toks[i] == f.RelationObject {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
