@@ -152,6 +152,9 @@ type Store struct {
 	faultMu sync.Mutex
 	faults  []sourcefacts.PathFault // the last walk's; see Snapshot.Faults
 
+	// files keeps the last snapshot's files for the next one's Files.
+	files filesCache
+
 	// readBufs holds *bytes.Buffer for validation's reads: a file whose
 	// bytes match its row returns its buffer, so a warm check of an
 	// unchanged tree allocates no file-sized buffers.
@@ -168,6 +171,9 @@ type Store struct {
 	// path just before it is re-read and re-hashed inside the publish
 	// transaction.
 	beforePublish func(path string)
+	// afterCheck, if set (tests), is called when validation has read every
+	// file and is about to publish.
+	afterCheck func()
 }
 
 // isGoFile is the default Lister's Match: names ending in ".go".

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -172,12 +171,6 @@ func needStatUpdate(r *fileRow, o *obs) bool {
 // the stored row and publishes. Dirty files are left alone (Flush publishes
 // them).
 func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trustStat bool, progress func(done, total int)) error {
-	st, err := loadState(ctx, s.db)
-	if err != nil {
-		return fmt.Errorf("store: validate: %w", err)
-	}
-	D := map[string]*obs{}
-	var paths []string
 	if hinted == nil && len(scope.Prefixes) == 0 && len(scope.Paths) > 0 {
 		// A scope of exact paths needs no walk: they are checked as if
 		// hinted.
@@ -187,12 +180,23 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		slices.Sort(hinted)
 		hinted = slices.Compact(hinted)
 	}
+	// The stored state is loaded while the tree is listed: the one is
+	// SQLite's work, the other the file system's. It is loaded on a
+	// connection of its own, which the publish below uses too, so that the
+	// publish can tell whether anything was committed since.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: validate: %w", err)
+	}
+	defer conn.Close()
+	pr, listed, we, err := s.loadAndList(ctx, conn, hinted == nil)
+	if err != nil {
+		return err
+	}
+	st := pr.st
+	D := map[string]*obs{}
+	var paths []string
 	if hinted == nil {
-		listed, err := s.lister.List(ctx, s.root)
-		var we *sourcefacts.WalkError
-		if err != nil && !errors.As(err, &we) {
-			return err
-		}
 		s.setFaults(we)
 		seen := make(map[string]bool, len(listed))
 		for _, p := range listed {
@@ -304,7 +308,10 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 			return nil
 		}
 	}
-	_, err = s.publish(ctx, D, cands, nil)
+	if s.afterCheck != nil {
+		s.afterCheck()
+	}
+	_, err = s.publishFrom(ctx, pr, D, cands, nil)
 	return err
 }
 
@@ -345,9 +352,16 @@ func (s *Store) recordPending(st *dbState, scope Scope, hinted, paths []string, 
 // bytes just read and the publish is retried, at most s.attempts times in a
 // row, then *StaleError.
 func (s *Store) publish(ctx context.Context, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (bool, error) {
+	return s.publishFrom(ctx, nil, D, cands, flush)
+}
+
+// publishFrom is publish starting from the state pr loaded (nil: none):
+// its transactions run on pr's connection and take pr's state as the
+// database's while that connection sees no commit since pr was loaded.
+func (s *Store) publishFrom(ctx context.Context, pr *priorState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (bool, error) {
 	mismatches := 0
 	for loop := 0; ; loop++ {
-		a, err := s.tryPublish(ctx, D, cands, flush)
+		a, err := s.tryPublish(ctx, pr, D, cands, flush)
 		if err != nil {
 			return false, fmt.Errorf("store: publish: %w", err)
 		}
@@ -408,16 +422,16 @@ type statUpdate struct {
 	o  *obs
 }
 
-func (s *Store) tryPublish(ctx context.Context, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (*attempt, error) {
+func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (*attempt, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE
+	tx, err := pr.begin(ctx, s.db) // BEGIN IMMEDIATE
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	st, err := loadState(ctx, tx)
+	st, err := pr.stateIn(ctx, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -464,10 +478,7 @@ func (s *Store) tryPublish(ctx context.Context, D map[string]*obs, cands map[str
 				return nil, fmt.Errorf("%s: %w", w.path, err)
 			}
 		}
-		fp, n, err := fingerprintOf(ctx, tx)
-		if err != nil {
-			return nil, err
-		}
+		fp, n := fingerprintAfter(st, work)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO generations(gen, fingerprint, files, changed, published_ns) VALUES (?, ?, ?, ?, ?)`,
 			gen, int64(fp), n, len(work), nowNS); err != nil {
 			return nil, err
