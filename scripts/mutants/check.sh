@@ -25,3 +25,14 @@ mutant "the publish writes in path order" sourcefacts/store/validate.go 's#for _
 
 # Cancellation: workers stop taking files once ctx is done.
 mutant "a cancelled check stops reading" sourcefacts/store/store.go 's#if i >= n || ctx.Err() != nil {#if i >= n {#' $S -run 'TestACancelledCheckStopsReadingAndPublishesNothing'
+
+# The state kept between checks (Store.prior): taken as it is only while
+# no other connection committed, brought up to date by its own publish.
+mutant "another connection's commit makes the next check load the state again" sourcefacts/store/check.go 's#if v == c.pr.version {#if true {#' $S -run 'TestTheStateKeptBetweenChecksFollowsEveryCommit'
+mutant "the own publish's rows are read again into the kept state" sourcefacts/store/check.go 's#^\tmaps.Copy(st.rows, fresh)$#\tmaps.Copy(fresh, st.rows)#' $S -run 'TestTheStateKeptBetweenChecksFollowsEveryCommit'
+mutant "the own publish updates the kept state" sourcefacts/store/validate.go 's#^\t\tpr.afterCommit(ctx, touched)$#\t\t_ = touched#' $S -run 'TestTheStateKeptBetweenChecksFollowsEveryCommit'
+mutant "stat updates are read again into the kept state" sourcefacts/store/validate.go 's#^\t\t\ttouched = append(touched, u.path)$#\t\t\t_ = u#' $S -run 'TestTheStateKeptBetweenChecksFollowsEveryCommit|TestStatCache'
+
+# The lister reads directories on several goroutines (sourcefacts/list.go).
+mutant "List calls Match from one goroutine at a time" sourcefacts/list.go 's#^\tif l.Match != nil {$#\tif false \&\& l.Match != nil {#' ./sourcefacts -run 'TestListCallsMatchFromOneGoroutineAtATimeAndListsInPathOrder'
+mutant "List waits for the directories listed on other goroutines" sourcefacts/list.go 's#^\tw.wg.Wait()$#\t_ = 0#' ./sourcefacts -run 'TestListCallsMatchFromOneGoroutineAtATimeAndListsInPathOrder'

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -35,17 +36,24 @@ func checkTree(t *testing.T, n int) (string, []string) {
 // modification time put back.
 func sameStatEdit(t *testing.T, root, rel string) {
 	t.Helper()
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Stat(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
 	b := readFile(t, root, rel)
 	i := bytes.Index(b, []byte(" is file "))
 	if i < 0 {
 		t.Fatalf("%s has no doc comment to edit", rel)
 	}
 	b[i+4] = 'F'
+	rewriteInPlace(t, root, rel, b)
+}
+
+// rewriteInPlace writes b, as long as the file, over the file's bytes:
+// same size, same inode, and its old modification time put back.
+func rewriteInPlace(t *testing.T, root, rel string, b []byte) {
+	t.Helper()
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	fi, err := os.Stat(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f, err := os.OpenFile(abs, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -336,4 +344,109 @@ func TestACancelledCheckStopsReadingAndPublishesNothing(t *testing.T) {
 	if got := snapshot(t, s, All(), SnapshotOptions{SkipValidation: true}).Identity().Generation; got != gen {
 		t.Errorf("generation %d after a cancelled check, want %d", got, gen)
 	}
+}
+
+func TestTheStateKeptBetweenChecksFollowsEveryCommit(t *testing.T) {
+	ctx := testCtx(t)
+	root, paths := checkTree(t, 20)
+	old := time.Now().Add(-time.Hour) // no stat is racy
+	for _, p := range paths {
+		if err := os.Chtimes(filepath.Join(root, p), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	s := openStore(t, root, &Options{DBPath: db})
+	// priorIsCurrent: the state the next check starts from is the one a
+	// load reads now.
+	priorIsCurrent := func(step string) {
+		t.Helper()
+		s.mu.Lock()
+		pr, err := s.prior(ctx)
+		s.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := loadState(ctx, s.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(fresh, pr.st, cmp.AllowUnexported(dbState{}, fileRow{})); diff != "" {
+			t.Errorf("%s: the state a check starts from (-loaded now +kept):\n%s", step, diff)
+		}
+	}
+	check := func(step string) Identity {
+		t.Helper()
+		snap := snapshot(t, s, All(), SnapshotOptions{})
+		files := fileMap(t, snap)
+		for _, p := range paths {
+			if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+				continue
+			}
+			if got, want := files[p].Hash, fileHash(t, root, p); got != want {
+				t.Errorf("%s: %s has hash %s, the bytes on disk %s", step, p, got, want)
+			}
+		}
+		if err := s.Verify(ctx); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		// Nothing was committed since the check: the state it keeps is
+		// the one a load reads now.
+		if pr := s.state.pr; pr == nil || pr.st == nil {
+			t.Errorf("%s: no state kept", step)
+		}
+		priorIsCurrent(step)
+		return snap.Identity()
+	}
+	id := check("indexed")
+	// This Store's own publish brings the kept state up to date: the next
+	// check of the unchanged tree publishes nothing.
+	writeFile(t, root, paths[1], append(readFile(t, root, paths[1]), "\nfunc Mine() {}\n"...))
+	if err := os.Chtimes(filepath.Join(root, paths[1]), old.Add(time.Minute), old.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	id = check("edited")
+	if again := check("unchanged after an edit"); again.Generation != id.Generation {
+		t.Errorf("an unchanged tree published generation %d after %d: the kept state missed this Store's own publish", again.Generation, id.Generation)
+	}
+	// Another Store publishes an edit, then the file is put back as it
+	// was, its stat unchanged throughout: the kept state (before the
+	// edit) matches the disk, the knowledge base does not.
+	orig := readFile(t, root, paths[2])
+	sameStatEdit(t, root, paths[2])
+	other := openStore(t, root, &Options{DBPath: db})
+	snapshot(t, other, All(), SnapshotOptions{})
+	other.Close()
+	priorIsCurrent("after another Store published")
+	rewriteInPlace(t, root, paths[2], orig)
+	check("edited, published by another Store, put back")
+	// A harness write and its flush commit on the Store's other
+	// connections.
+	h := fileHash(t, root, paths[3])
+	if _, err := s.ApplyPatch(ctx, paths[3], h, Patch{Edits: []Edit{{Start: 0, End: 0, Text: []byte("// edited\n")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, paths[3], orig3(t, root, paths[3]))
+	check("written, flushed, put back")
+	if err := os.Remove(filepath.Join(root, paths[4])); err != nil {
+		t.Fatal(err)
+	}
+	id = check("deleted")
+	if again := check("unchanged after a delete"); again.Generation != id.Generation {
+		t.Errorf("an unchanged tree published generation %d after %d", again.Generation, id.Generation)
+	}
+}
+
+// orig3 is the file without the first line ApplyPatch added.
+func orig3(t *testing.T, root, rel string) []byte {
+	t.Helper()
+	b := readFile(t, root, rel)
+	_, rest, ok := bytes.Cut(b, []byte("\n"))
+	if !ok {
+		t.Fatalf("%s has one line", rel)
+	}
+	return rest
 }

@@ -154,11 +154,12 @@ type Store struct {
 
 	// files keeps the last snapshot's files for the next one's Files.
 	files filesCache
+	// state keeps validation's stored state between checks (guarded by
+	// mu; see priorState).
+	state stateCache
 
-	// readBufs holds *bytes.Buffer for validation's reads: a file whose
-	// bytes match its row returns its buffer, so a warm check of an
-	// unchanged tree allocates no file-sized buffers.
-	readBufs sync.Pool
+	// readBufs holds the buffers of validation's reads (see bufPool).
+	readBufs bufPool
 
 	// readOnly: the database file cannot be written; validation records
 	// the files that differ from the last generation in pending (path →
@@ -324,6 +325,7 @@ func (s *Store) Close() error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.dropState()
 	err := s.db.Close()
 	if s.ownEx != nil {
 		s.ownEx.Close()

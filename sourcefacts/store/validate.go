@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -21,28 +20,27 @@ const StatusStale = "stale"
 
 // fileRow is one row of the files table.
 type fileRow struct {
-	id            int64
-	path          string
-	present       bool
-	hash          sourcefacts.ContentHash
-	fileGen       int64
-	parseGen      int64
-	extractor     string
-	status        string
-	extractStatus string
-	errMsg        string
-	st            statInfo
-	stChecked     int64
-	skipped       string // why the file was skipped ("" if it was not)
+	id        int64
+	path      string
+	present   bool
+	hash      sourcefacts.ContentHash
+	fileGen   int64
+	parseGen  int64
+	extractor string
+	status    string
+	errMsg    string
+	st        statInfo
+	stChecked int64
+	skipped   string // why the file was skipped ("" if it was not)
 }
 
-const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, extract_status, error, st_size, st_mtime, st_ino, st_checked, skipped`
+const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, error, st_size, st_mtime, st_ino, st_checked, skipped`
 
 func scanFileRow(rows *sql.Rows) (*fileRow, error) {
 	r := &fileRow{}
 	var h int64
 	if err := rows.Scan(&r.id, &r.path, &r.present, &h, &r.hash.Len, &r.fileGen, &r.parseGen, &r.extractor,
-		&r.status, &r.extractStatus, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked, &r.skipped); err != nil {
+		&r.status, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked, &r.skipped); err != nil {
 		return nil, err
 	}
 	r.hash.XXH64 = uint64(h)
@@ -105,11 +103,6 @@ type obs struct {
 	checked int64
 	trusted bool // taken from the stat cache, not read
 }
-
-// maxPooledRead is the largest buffer validation keeps for reuse: bigger
-// files (rare) get a buffer of their own each time rather than pinning
-// their size in the pool.
-const maxPooledRead = 1 << 20
 
 func obsOf(rr *readResult) *obs {
 	if rr.missing {
@@ -180,16 +173,12 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		slices.Sort(hinted)
 		hinted = slices.Compact(hinted)
 	}
-	// The stored state is loaded while the tree is listed: the one is
-	// SQLite's work, the other the file system's. It is loaded on a
-	// connection of its own, which the publish below uses too, so that the
-	// publish can tell whether anything was committed since.
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("store: validate: %w", err)
-	}
-	defer conn.Close()
-	pr, listed, we, err := s.loadAndList(ctx, conn, hinted == nil)
+	// The stored state is taken (kept from the last check if nothing was
+	// committed since, else loaded) while the tree is listed: the one is
+	// SQLite's work, the other the file system's. The publish below runs
+	// on the state's connection and takes it as it is while nothing else
+	// was committed (see priorState).
+	pr, listed, we, err := s.loadAndList(ctx, hinted == nil)
 	if err != nil {
 		return err
 	}
@@ -256,19 +245,12 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 			out[i].o = &obs{hash: r.hash, errMsg: r.errMsg, trusted: true}
 			return nil
 		}
-		buf, _ := s.readBufs.Get().(*bytes.Buffer)
-		if buf == nil {
-			buf = new(bytes.Buffer)
-		}
-		buf.Reset()
-		rr := readSourceInto(abs, s.maxBytes, buf)
+		rr, buf := readSourceInto(abs, s.maxBytes, s.readBufs.get())
 		o := obsOf(rr)
 		out[i].o = o
 		if o.gone || s.rowMatches(r, o) {
 			// Nothing keeps rr.src: obs holds the hash, not the bytes.
-			if buf.Cap() <= maxPooledRead {
-				s.readBufs.Put(buf)
-			}
+			s.readBufs.put(buf)
 			return nil
 		}
 		if ro {
@@ -311,7 +293,9 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 	if s.afterCheck != nil {
 		s.afterCheck()
 	}
-	_, err = s.publishFrom(ctx, pr, D, cands, nil)
+	if _, err = s.publishFrom(ctx, pr, D, cands, nil); err != nil {
+		s.dropState()
+	}
 	return err
 }
 
@@ -418,8 +402,9 @@ type workItem struct {
 }
 
 type statUpdate struct {
-	id int64
-	o  *obs
+	id   int64
+	path string
+	o    *obs
 }
 
 func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (*attempt, error) {
@@ -509,6 +494,17 @@ func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*ob
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
+	if pr != nil {
+		touched := make([]string, 0, len(work)+len(statUps)+len(restore))
+		for _, w := range work {
+			touched = append(touched, w.path)
+		}
+		for _, u := range statUps {
+			touched = append(touched, u.path)
+		}
+		touched = append(touched, sortedKeys(restore)...)
+		pr.afterCommit(ctx, touched)
+	}
 	return &attempt{done: true, published: len(work) > 0}, nil
 }
 
@@ -542,7 +538,7 @@ func (s *Store) plan(st *dbState, D map[string]*obs, cands map[string]*cand, flu
 		}
 		if s.rowMatches(r, o) {
 			if r != nil && r.present && needStatUpdate(r, o) {
-				pl.statUps = append(pl.statUps, statUpdate{id: r.id, o: o})
+				pl.statUps = append(pl.statUps, statUpdate{id: r.id, path: p, o: o})
 			}
 			continue
 		}
