@@ -523,8 +523,10 @@ func (pl *publishPlan) empty() bool {
 // plan compares D with the database state st.
 func (s *Store) plan(st *dbState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) *publishPlan {
 	pl := &publishPlan{restore: map[string]int64{}}
-	for _, p := range sortedKeys(D) {
-		o := D[p]
+	// D holds every file checked; the few it yields are put in path order
+	// below, whatever order the map gives.
+	defer pl.sort()
+	for p, o := range D {
 		seq, dirty := st.dirty[p]
 		fseq, flushing := flush[p]
 		if dirty && (!flushing || seq != fseq) {
@@ -554,6 +556,15 @@ func (s *Store) plan(st *dbState, D map[string]*obs, cands map[string]*cand, flu
 		pl.work = append(pl.work, &workItem{path: p, row: r, c: c})
 	}
 	return pl
+}
+
+// sort puts the work, stat updates and files to read again in path
+// order: what a publish writes, and in which order new files get their
+// ids, does not depend on the order files were checked in.
+func (pl *publishPlan) sort() {
+	slices.SortFunc(pl.work, func(a, b *workItem) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(pl.statUps, func(a, b statUpdate) int { return strings.Compare(a.path, b.path) })
+	slices.Sort(pl.need)
 }
 
 // stmts holds the statements prepared for one publish transaction.
