@@ -149,37 +149,12 @@ func (pr *priorState) reload(ctx context.Context, st *dbState, paths []string) e
 	if err != nil {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+fileRowCols+` FROM files WHERE path IN (SELECT value FROM json_each(?))`, string(list))
-	if err != nil {
-		return err
-	}
 	fresh := map[string]*fileRow{}
-	for rows.Next() {
-		r, err := scanFileRow(rows)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		fresh[r.path] = r
-	}
-	if err := rows.Close(); err != nil {
+	if err := loadRows(ctx, tx, fresh, `SELECT `+fileRowCols+` FROM files WHERE path IN (SELECT value FROM json_each(?))`, string(list)); err != nil {
 		return err
 	}
-	dirty := map[string]int64{}
-	drows, err := tx.QueryContext(ctx, `SELECT path, last_seq FROM dirty`)
+	dirty, err := loadDirty(ctx, tx)
 	if err != nil {
-		return err
-	}
-	defer drows.Close()
-	for drows.Next() {
-		var p string
-		var seq int64
-		if err := drows.Scan(&p, &seq); err != nil {
-			return err
-		}
-		dirty[p] = seq
-	}
-	if err := drows.Err(); err != nil {
 		return err
 	}
 	maps.Copy(st.rows, fresh)

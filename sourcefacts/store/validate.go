@@ -55,29 +55,40 @@ type dbState struct {
 }
 
 func loadState(ctx context.Context, q querier) (*dbState, error) {
-	st := &dbState{rows: map[string]*fileRow{}, dirty: map[string]int64{}}
+	st := &dbState{rows: map[string]*fileRow{}}
 	if err := q.QueryRowContext(ctx, `SELECT gen FROM current_generation WHERE id = 1`).Scan(&st.gen); err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+fileRowCols+` FROM files`)
+	if err := loadRows(ctx, q, st.rows, `SELECT `+fileRowCols+` FROM files`); err != nil {
+		return nil, err
+	}
+	var err error
+	st.dirty, err = loadDirty(ctx, q)
+	return st, err
+}
+
+// loadRows adds to rows, by path, the files rows query (with args)
+// selects; query selects fileRowCols.
+func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, query string, args ...any) error {
+	rs, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for rows.Next() {
-		r, err := scanFileRow(rows)
+	defer rs.Close()
+	for rs.Next() {
+		r, err := scanFileRow(rs)
 		if err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
-		st.rows[r.path] = r
+		rows[r.path] = r
 	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows, err = q.QueryContext(ctx, `SELECT path, last_seq FROM dirty`)
+	return rs.Err()
+}
+
+// loadDirty reads the dirty paths with their last journal sequence.
+func loadDirty(ctx context.Context, q querier) (map[string]int64, error) {
+	dirty := map[string]int64{}
+	rows, err := q.QueryContext(ctx, `SELECT path, last_seq FROM dirty`)
 	if err != nil {
 		return nil, err
 	}
@@ -88,9 +99,9 @@ func loadState(ctx context.Context, q querier) (*dbState, error) {
 		if err := rows.Scan(&p, &seq); err != nil {
 			return nil, err
 		}
-		st.dirty[p] = seq
+		dirty[p] = seq
 	}
-	return st, rows.Err()
+	return dirty, rows.Err()
 }
 
 // obs is what validation observed of a file on disk.
