@@ -14,7 +14,12 @@
 //     publish), then Snapshot.Files, as project.Refresh does;
 //   - check, one file edited: a function appended to one Go file
 //     (-target), then the same (the edited file is extracted and
-//     published).
+//     published);
+//   - with -projectdb, the next answer after a one-file edit in a
+//     long-lived project (rlm.Open once, then per run: edit, Search for the
+//     new function, which the answer must hold): whole, and its snapshot
+//     check and search index update (project.Stats). Its knowledge base
+//     and search index are built on first use.
 //
 // The first run indexes the tree into -db (minutes on GOROOT/src); later
 // runs reuse it. The tree is edited: give it a copy
@@ -39,6 +44,7 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/project"
 	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/sourcefacts/store"
@@ -50,15 +56,16 @@ func main() {
 	runs := flag.Int("runs", 15, "measurements per row (median, min)")
 	edit := flag.Bool("edit", true, "also measure a one-file edit")
 	target := flag.String("target", "sort/sort.go", "the file the edits append to, relative to -root")
+	projectDB := flag.String("projectdb", "", "also measure edit → Search in a long-lived project with this knowledge base file")
 	cpuprofile := flag.String("cpuprofile", "", "only profile -runs checks into this file (of an unchanged tree, or with -edit of one file edited before each)")
 	flag.Parse()
-	if err := run(*root, *db, *target, *runs, *edit, *cpuprofile); err != nil {
+	if err := run(*root, *db, *target, *projectDB, *runs, *edit, *cpuprofile); err != nil {
 		fmt.Fprintln(os.Stderr, "snapcheck:", err)
 		os.Exit(1)
 	}
 }
 
-func run(root, db, rel string, runs int, edit bool, cpuprofile string) error {
+func run(root, db, rel, projectDB string, runs int, edit bool, cpuprofile string) error {
 	if root == "" || db == "" {
 		return fmt.Errorf("-root and -db are required")
 	}
@@ -147,6 +154,14 @@ func run(root, db, rel string, runs int, edit bool, cpuprofile string) error {
 		}
 		return nil
 	}
+	var lp *lived
+	if projectDB != "" {
+		if lp, err = openLived(ctx, abs, projectDB, target); err != nil {
+			return err
+		}
+		defer lp.p.Close()
+		rows = append(rows, row{"one file edited → Search, long-lived project: whole", lp.search})
+	}
 	fmt.Printf("tree %s: %d files listed; GOMAXPROCS %d; load %s\n\n", abs, len(paths), runtime.GOMAXPROCS(0), loadavg())
 	fmt.Println("| what | median (ms) | min (ms) |")
 	fmt.Println("|---|---:|---:|")
@@ -166,8 +181,64 @@ func run(root, db, rel string, runs int, edit bool, cpuprofile string) error {
 		slices.Sort(ds[i])
 		fmt.Printf("| %s | %.1f | %.1f |\n", r.name, ms(ds[i][len(ds[i])/2]), ms(ds[i][0]))
 	}
+	if lp != nil {
+		for _, part := range []struct {
+			name string
+			ds   []time.Duration
+		}{{"snapshot check", lp.check}, {"search index update", lp.build}} {
+			slices.Sort(part.ds)
+			fmt.Printf("| … of it: %s (project.Stats) | %.1f | %.1f |\n", part.name, ms(part.ds[len(part.ds)/2]), ms(part.ds[0]))
+		}
+	}
 	fmt.Printf("\nload after: %s\n", loadavg())
 	return nil
+}
+
+// lived is a long-lived project whose next answer after each edit is
+// timed.
+type lived struct {
+	ctx          context.Context
+	p            *rlm.Project
+	target       string
+	seq          int
+	check, build []time.Duration
+}
+
+func openLived(ctx context.Context, root, db, target string) (*lived, error) {
+	t := time.Now()
+	p, err := rlm.Open(ctx, root, rlm.Options{DBPath: db})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(os.Stderr, "project open: %v\n", time.Since(t))
+	return &lived{ctx: ctx, p: p, target: target}, nil
+}
+
+// search appends a function to the target and fails unless the next
+// answer holds it.
+func (l *lived) search() error {
+	l.seq++
+	name := fmt.Sprintf("SnapcheckProjectProbe%d", l.seq)
+	f, err := os.OpenFile(l.target, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f, "\n// %s is appended by bench/snapcheck.\nfunc %s() int { return %d }\n", name, name, l.seq)
+	if err := f.Close(); err != nil {
+		return err
+	}
+	ans, err := l.p.Search(l.ctx, name, 10)
+	if err != nil {
+		return err
+	}
+	st := l.p.Stats()
+	l.check, l.build = append(l.check, st.Check), append(l.build, st.Build)
+	for _, h := range ans.Hits {
+		if h.Symbol == name {
+			return nil
+		}
+	}
+	return fmt.Errorf("the answer to %s does not have it: not current", name)
 }
 
 // check validates the whole project by exact bytes and reads the files'

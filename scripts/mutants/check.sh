@@ -34,5 +34,5 @@ mutant "the own publish updates the kept state" sourcefacts/store/validate.go 's
 mutant "stat updates are read again into the kept state" sourcefacts/store/validate.go 's#^\t\t\ttouched = append(touched, u.path)$#\t\t\t_ = u#' $S -run 'TestTheStateKeptBetweenChecksFollowsEveryCommit|TestStatCache'
 
 # The lister reads directories on several goroutines (sourcefacts/list.go).
-mutant "List calls Match from one goroutine at a time" sourcefacts/list.go 's#^\tif l.Match != nil {$#\tif false \&\& l.Match != nil {#' ./sourcefacts -run 'TestListCallsMatchFromOneGoroutineAtATimeAndListsInPathOrder'
+mutant "List calls Match from one goroutine at a time" sourcefacts/list.go '/^func (l Lister) List(/,/^}/s#^\tif l.Match != nil {$#\tif false \&\& l.Match != nil {#' ./sourcefacts -run 'TestListCallsMatchFromOneGoroutineAtATimeAndListsInPathOrder'
 mutant "List waits for the directories listed on other goroutines" sourcefacts/list.go 's#^\tw.wg.Wait()$#\t_ = 0#' ./sourcefacts -run 'TestListCallsMatchFromOneGoroutineAtATimeAndListsInPathOrder'
