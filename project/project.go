@@ -435,15 +435,22 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 			skipped = append(skipped, f)
 		}
 	}
-	if ss, err := p.st.Stats(ctx); err == nil {
-		stats.Symbols, stats.Refs = ss.Symbols, ss.References
-	}
+	// The knowledge base's counts (a scan of its symbols and refs) are
+	// read while the search index is opened or updated.
+	counts := make(chan store.Stats, 1)
+	go func() {
+		ss, _ := p.st.Stats(ctx)
+		counts <- ss
+	}()
 	t := time.Now()
 	ix, how, err := p.openSearchIndex(ctx, sn, id, files, current, retry)
+	build := time.Since(t)
+	ss := <-counts
 	if err != nil {
 		return false, err
 	}
-	stats.Build, stats.Reused, stats.DerivedFrom, stats.IndexFiles = time.Since(t), how.Reused, how.From, how.Files
+	stats.Symbols, stats.Refs = ss.Symbols, ss.References
+	stats.Build, stats.Reused, stats.DerivedFrom, stats.IndexFiles = build, how.Reused, how.From, how.Files
 	stats.IndexChanged, stats.IndexResolved = how.Changed, how.Resolved
 	if p.opts.Progress != nil {
 		p.opts.Progress(Progress{Phase: PhaseDone, Done: len(files), Total: len(files)})

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -71,7 +73,8 @@ import (
 //
 // The zero value lists every file of a supported language with the
 // default policy. A Lister is a value; its methods are safe for
-// concurrent use if Match is.
+// concurrent use if Match is. List reads directories on up to GOMAXPROCS
+// goroutines, but calls Match from one at a time.
 type Lister struct {
 	// Match reports whether a file, by its slash-separated path relative
 	// to the root, belongs to the project. nil means a file of a supported
@@ -181,8 +184,24 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sourcefacts: list: %w", err)
 	}
-	w := walk{realRoot: realRoot}
-	if err := l.listDir(ctx, &w, root, nil, l.rootRules(root)); err != nil {
+	if l.Match != nil {
+		// Directories are listed on several goroutines: Match is called
+		// from one at a time.
+		var mu sync.Mutex
+		match := l.Match
+		l.Match = func(p string) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return match(p)
+		}
+	}
+	w := walk{realRoot: realRoot, sem: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
+	err = l.listDir(ctx, &w, root, nil, l.rootRules(root))
+	w.wg.Wait()
+	if err == nil {
+		err = ctx.Err() // a directory listed on another goroutine stopped
+	}
+	if err != nil {
 		return nil, fmt.Errorf("sourcefacts: list: %w", err)
 	}
 	slices.Sort(w.out)
@@ -194,25 +213,44 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 }
 
 // walk is one List call's state: the root with its symbolic links
-// resolved, the files listed and the paths that could not be walked.
+// resolved, the files listed and the paths that could not be walked
+// (guarded by mu), and the goroutines listing directories besides the
+// caller's: at most cap(sem) at once, waited for with wg.
 type walk struct {
 	realRoot string
+	mu       sync.Mutex
 	out      []string
 	faults   []PathFault
+	sem      chan struct{}
+	wg       sync.WaitGroup
 }
 
-// listDir appends to w the listed files of directory abs, whose path
+// add appends one directory's files and faults.
+func (w *walk) add(out []string, faults []PathFault) {
+	w.mu.Lock()
+	w.out = append(w.out, out...)
+	w.faults = append(w.faults, faults...)
+	w.mu.Unlock()
+}
+
+// listDir adds to w the listed files of directory abs, whose path
 // components below the root are comps, and its faults; rules are the
-// ignore patterns of its ancestors. It fails only when ctx is done or the
-// root itself cannot be read.
+// ignore patterns of its ancestors. A subdirectory is listed on a
+// goroutine of its own while w has one to spare, else in turn. It fails
+// only when ctx is done or the root itself cannot be read.
 func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string, rules []gitignore.Pattern) error {
+	var (
+		out    []string
+		faults []PathFault
+	)
+	defer func() { w.add(out, faults) }()
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		if len(comps) == 0 {
 			return err
 		}
 		// The entries read before the error are still listed.
-		w.faults = append(w.faults, PathFault{Path: strings.Join(comps, "/"), Err: err})
+		faults = append(faults, PathFault{Path: strings.Join(comps, "/"), Err: err})
 	}
 	rules = l.withDirRules(rules, abs, comps)
 	for _, e := range entries {
@@ -221,9 +259,20 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 		}
 		name := e.Name()
 		child := append(slices.Clip(comps), name)
-		childAbs := filepath.Join(abs, name)
 		if e.IsDir() {
-			if !l.skipDir(childAbs, child, rules) {
+			childAbs := filepath.Join(abs, name)
+			if l.skipDir(childAbs, child, rules) {
+				continue
+			}
+			select {
+			case w.sem <- struct{}{}:
+				w.wg.Add(1)
+				go func() {
+					defer w.wg.Done()
+					defer func() { <-w.sem }()
+					l.listDir(ctx, w, childAbs, child, rules) // only ctx's error: List returns it
+				}()
+			default:
 				if err := l.listDir(ctx, w, childAbs, child, rules); err != nil {
 					return err
 				}
@@ -231,6 +280,7 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 			continue
 		}
 		rel := strings.Join(child, "/")
+		childAbs := filepath.Join(abs, name)
 		if l.skipFile(childAbs, rel, child, rules) {
 			continue
 		}
@@ -239,16 +289,16 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 		case t&fs.ModeSymlink != 0:
 			ok, fault := linkToFileInside(w.realRoot, childAbs)
 			if fault != nil {
-				w.faults = append(w.faults, PathFault{Path: rel, Err: fault})
+				faults = append(faults, PathFault{Path: rel, Err: fault})
 			}
 			if !ok {
 				continue
 			}
 		default:
-			w.faults = append(w.faults, PathFault{Path: rel, Err: fmt.Errorf("%w: %s", ErrSpecialFile, specialKind(t))})
+			faults = append(faults, PathFault{Path: rel, Err: fmt.Errorf("%w: %s", ErrSpecialFile, specialKind(t))})
 			continue
 		}
-		w.out = append(w.out, rel)
+		out = append(out, rel)
 	}
 	return nil
 }

@@ -35,4 +35,4 @@ mutant "unindexed dirty paths are shown only if included" sourcefacts/store/snap
 mutant "links out of the root are not listed" sourcefacts/list.go 's|	return err == nil \&\& rel != ".." \&\& !strings.HasPrefix(rel, ".."+string(filepath.Separator)) \&\& !filepath.IsAbs(rel)|	return err == nil \&\& rel != "-"|' ./sourcefacts -run TestLinksToFilesOutsideTheRootAreNotListed
 
 # The warm check's read buffers.
-mutant "a matching file's read buffer is reused" sourcefacts/store/validate.go 's#\t\t\t\ts.readBufs.Put(buf)#\t\t\t\t_ = buf#' ./sourcefacts/store -run 'TestAWarmCheckOfAnUnchangedTreeReusesItsReadBuffers'
+mutant "a matching file's read buffer is reused" sourcefacts/store/validate.go 's#\t\t\ts.readBufs.put(buf)#\t\t\t_ = buf#' ./sourcefacts/store -run 'TestAWarmCheckOfAnUnchangedTreeReusesItsReadBuffers'

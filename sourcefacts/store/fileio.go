@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -45,12 +47,14 @@ func (s *Store) readListed(rel string) *readResult {
 }
 
 func readSource(abs string, max int64) *readResult {
-	return readSourceInto(abs, max, new(bytes.Buffer))
+	r, _ := readSourceInto(abs, max, nil)
+	return r
 }
 
-// readSourceInto is readSource reading into buf, which must be empty: the
-// result's src aliases buf's bytes while buf is not reused.
-func readSourceInto(abs string, max int64, buf *bytes.Buffer) *readResult {
+// readSourceInto is readSource reading into buf's capacity (grown when
+// the file needs more): the result's src aliases the returned buffer,
+// which the caller may reuse once it no longer needs src.
+func readSourceInto(abs string, max int64, buf []byte) (*readResult, []byte) {
 	r := &readResult{checked: time.Now().UnixNano()}
 	f, err := openNonBlocking(abs)
 	if err != nil {
@@ -59,27 +63,42 @@ func readSourceInto(abs string, max int64, buf *bytes.Buffer) *readResult {
 		} else {
 			r.err = err
 		}
-		return r
+		return r, buf
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		r.err = err
-		return r
+		return r, buf
 	}
 	if !fi.Mode().IsRegular() {
 		r.missing = true
-		return r
+		return r, buf
 	}
 	before := statOf(fi)
-	if sz := fi.Size(); sz > 0 && sz <= max {
-		buf.Grow(int(sz) + 1)
+	// At most max+1 bytes are kept: one more than the cap tells a file
+	// over it. Room for one byte past the size the stat gave, so that the
+	// read after the last byte, which sees the end, needs no new buffer.
+	limit := max + 1
+	if want := min(fi.Size()+1, limit); int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
-		r.err = err
-		return r
+	buf = buf[:0]
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) { // the file grew since the stat
+			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit-int64(len(buf)))))
+		}
+		n, err := f.Read(buf[len(buf):int(min(int64(cap(buf)), limit))])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			r.err = err
+			return r, buf
+		}
 	}
-	r.src = buf.Bytes()
+	r.src = buf
 	if int64(len(r.src)) <= max {
 		r.hash = sourcefacts.HashBytes(r.src)
 	} else {
@@ -88,7 +107,7 @@ func readSourceInto(abs string, max int64, buf *bytes.Buffer) *readResult {
 		rest, err := io.Copy(d, f)
 		if err != nil {
 			r.err = err
-			return r
+			return r, buf
 		}
 		r.hash = sourcefacts.ContentHash{XXH64: d.Sum64(), Len: int64(len(r.src)) + rest}
 		r.tooLarge = true
@@ -98,7 +117,56 @@ func readSourceInto(abs string, max int64, buf *bytes.Buffer) *readResult {
 	if fi2, err := f.Stat(); err == nil && statOf(fi2) == before && before.Size == r.hash.Len {
 		r.st, r.stOK = before, true
 	}
-	return r
+	return r, buf
+}
+
+// bufPool keeps the buffers of validation's reads: a file whose bytes
+// match its row gives its buffer back, so a warm check of an unchanged
+// tree allocates no file-sized buffers. Unlike a sync.Pool it keeps them
+// across garbage collections, up to maxPooledBytes in all; a buffer over
+// maxPooledRead is never kept.
+type bufPool struct {
+	mu    sync.Mutex
+	free  [][]byte
+	bytes int
+}
+
+const (
+	// maxPooledRead is the largest buffer kept for reuse: bigger files
+	// (rare) get a buffer of their own each time rather than pinning their
+	// size.
+	maxPooledRead = 1 << 20
+	// maxPooledBytes bounds the capacity of the kept buffers together.
+	maxPooledBytes = 8 << 20
+)
+
+// get returns a kept buffer (empty, any capacity) or nil.
+func (p *bufPool) get() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.free)
+	if n == 0 {
+		return nil
+	}
+	b := p.free[n-1]
+	p.free[n-1] = nil
+	p.free = p.free[:n-1]
+	p.bytes -= cap(b)
+	return b[:0]
+}
+
+// put keeps b for a later get if it is small enough and there is room.
+func (p *bufPool) put(b []byte) {
+	if cap(b) == 0 || cap(b) > maxPooledRead {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bytes+cap(b) > maxPooledBytes {
+		return
+	}
+	p.free = append(p.free, b)
+	p.bytes += cap(b)
 }
 
 var errNotRegular = errors.New("not a regular file")

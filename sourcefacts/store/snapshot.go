@@ -126,6 +126,7 @@ type Snapshot struct {
 	includes func(string) bool
 	faults   []sourcefacts.PathFault
 	pending  map[string]string // read-only store: path → why it is not current
+	cache    *filesCache       // the Store's: see allFiles
 
 	mu   sync.Mutex
 	conn *sql.Conn
@@ -219,7 +220,7 @@ func (s *Store) openSnapshot(ctx context.Context, scope Scope) (*Snapshot, error
 	faults := slices.DeleteFunc(slices.Clone(s.faults), func(f sourcefacts.PathFault) bool { return !scope.Match(f.Path) && !scope.covers(f.Path) })
 	s.faultMu.Unlock()
 	return &Snapshot{id: id, scope: scope, project: s.project, includes: func(p string) bool { return s.lister.Includes(s.root, p) },
-		faults: faults, pending: s.pendingIn(scope), conn: conn, tx: tx}, nil
+		faults: faults, pending: s.pendingIn(scope), cache: &s.files, conn: conn, tx: tx}, nil
 }
 
 // Faults lists the paths in scope that the last walk of the tree (by this
@@ -301,8 +302,11 @@ func (sn *Snapshot) finishFileState(f *FileState, h fileScan) {
 // Files lists the present files in scope, sorted by Path.
 func (sn *Snapshot) Files(ctx context.Context) ([]FileState, error) {
 	var out []FileState
-	err := sn.query(func(tx *sql.Tx) (err error) {
-		out, err = sn.fileStates(ctx, tx, `f.present = 1`)
+	err := sn.query(func(tx *sql.Tx) error {
+		all, err := sn.allFiles(ctx, tx)
+		if out = slices.DeleteFunc(all, func(f FileState) bool { return !sn.scope.Match(f.Path) }); len(out) == 0 {
+			out = nil
+		}
 		return err
 	})
 	return sn.markPending(out, false), err

@@ -152,10 +152,14 @@ type Store struct {
 	faultMu sync.Mutex
 	faults  []sourcefacts.PathFault // the last walk's; see Snapshot.Faults
 
-	// readBufs holds *bytes.Buffer for validation's reads: a file whose
-	// bytes match its row returns its buffer, so a warm check of an
-	// unchanged tree allocates no file-sized buffers.
-	readBufs sync.Pool
+	// files keeps the last snapshot's files for the next one's Files.
+	files filesCache
+	// state keeps validation's stored state between checks (guarded by
+	// mu; see priorState).
+	state stateCache
+
+	// readBufs holds the buffers of validation's reads (see bufPool).
+	readBufs bufPool
 
 	// readOnly: the database file cannot be written; validation records
 	// the files that differ from the last generation in pending (path →
@@ -168,6 +172,9 @@ type Store struct {
 	// path just before it is re-read and re-hashed inside the publish
 	// transaction.
 	beforePublish func(path string)
+	// afterCheck, if set (tests), is called when validation has read every
+	// file and is about to publish.
+	afterCheck func()
 }
 
 // isGoFile is the default Lister's Match: names ending in ".go".
@@ -318,6 +325,7 @@ func (s *Store) Close() error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.dropState()
 	err := s.db.Close()
 	if s.ownEx != nil {
 		s.ownEx.Close()

@@ -1,11 +1,9 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -22,28 +20,27 @@ const StatusStale = "stale"
 
 // fileRow is one row of the files table.
 type fileRow struct {
-	id            int64
-	path          string
-	present       bool
-	hash          sourcefacts.ContentHash
-	fileGen       int64
-	parseGen      int64
-	extractor     string
-	status        string
-	extractStatus string
-	errMsg        string
-	st            statInfo
-	stChecked     int64
-	skipped       string // why the file was skipped ("" if it was not)
+	id        int64
+	path      string
+	present   bool
+	hash      sourcefacts.ContentHash
+	fileGen   int64
+	parseGen  int64
+	extractor string
+	status    string
+	errMsg    string
+	st        statInfo
+	stChecked int64
+	skipped   string // why the file was skipped ("" if it was not)
 }
 
-const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, extract_status, error, st_size, st_mtime, st_ino, st_checked, skipped`
+const fileRowCols = `id, path, present, hash, len, file_gen, parse_gen, extractor, status, error, st_size, st_mtime, st_ino, st_checked, skipped`
 
 func scanFileRow(rows *sql.Rows) (*fileRow, error) {
 	r := &fileRow{}
 	var h int64
 	if err := rows.Scan(&r.id, &r.path, &r.present, &h, &r.hash.Len, &r.fileGen, &r.parseGen, &r.extractor,
-		&r.status, &r.extractStatus, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked, &r.skipped); err != nil {
+		&r.status, &r.errMsg, &r.st.Size, &r.st.MtimeNS, &r.st.Ino, &r.stChecked, &r.skipped); err != nil {
 		return nil, err
 	}
 	r.hash.XXH64 = uint64(h)
@@ -58,29 +55,40 @@ type dbState struct {
 }
 
 func loadState(ctx context.Context, q querier) (*dbState, error) {
-	st := &dbState{rows: map[string]*fileRow{}, dirty: map[string]int64{}}
+	st := &dbState{rows: map[string]*fileRow{}}
 	if err := q.QueryRowContext(ctx, `SELECT gen FROM current_generation WHERE id = 1`).Scan(&st.gen); err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+fileRowCols+` FROM files`)
+	if err := loadRows(ctx, q, st.rows, `SELECT `+fileRowCols+` FROM files`); err != nil {
+		return nil, err
+	}
+	var err error
+	st.dirty, err = loadDirty(ctx, q)
+	return st, err
+}
+
+// loadRows adds to rows, by path, the files rows query (with args)
+// selects; query selects fileRowCols.
+func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, query string, args ...any) error {
+	rs, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for rows.Next() {
-		r, err := scanFileRow(rows)
+	defer rs.Close()
+	for rs.Next() {
+		r, err := scanFileRow(rs)
 		if err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
-		st.rows[r.path] = r
+		rows[r.path] = r
 	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows, err = q.QueryContext(ctx, `SELECT path, last_seq FROM dirty`)
+	return rs.Err()
+}
+
+// loadDirty reads the dirty paths with their last journal sequence.
+func loadDirty(ctx context.Context, q querier) (map[string]int64, error) {
+	dirty := map[string]int64{}
+	rows, err := q.QueryContext(ctx, `SELECT path, last_seq FROM dirty`)
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +99,9 @@ func loadState(ctx context.Context, q querier) (*dbState, error) {
 		if err := rows.Scan(&p, &seq); err != nil {
 			return nil, err
 		}
-		st.dirty[p] = seq
+		dirty[p] = seq
 	}
-	return st, rows.Err()
+	return dirty, rows.Err()
 }
 
 // obs is what validation observed of a file on disk.
@@ -106,11 +114,6 @@ type obs struct {
 	checked int64
 	trusted bool // taken from the stat cache, not read
 }
-
-// maxPooledRead is the largest buffer validation keeps for reuse: bigger
-// files (rare) get a buffer of their own each time rather than pinning
-// their size in the pool.
-const maxPooledRead = 1 << 20
 
 func obsOf(rr *readResult) *obs {
 	if rr.missing {
@@ -172,12 +175,6 @@ func needStatUpdate(r *fileRow, o *obs) bool {
 // the stored row and publishes. Dirty files are left alone (Flush publishes
 // them).
 func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trustStat bool, progress func(done, total int)) error {
-	st, err := loadState(ctx, s.db)
-	if err != nil {
-		return fmt.Errorf("store: validate: %w", err)
-	}
-	D := map[string]*obs{}
-	var paths []string
 	if hinted == nil && len(scope.Prefixes) == 0 && len(scope.Paths) > 0 {
 		// A scope of exact paths needs no walk: they are checked as if
 		// hinted.
@@ -187,12 +184,19 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		slices.Sort(hinted)
 		hinted = slices.Compact(hinted)
 	}
+	// The stored state is taken (kept from the last check if nothing was
+	// committed since, else loaded) while the tree is listed: the one is
+	// SQLite's work, the other the file system's. The publish below runs
+	// on the state's connection and takes it as it is while nothing else
+	// was committed (see priorState).
+	pr, listed, we, err := s.loadAndList(ctx, hinted == nil)
+	if err != nil {
+		return err
+	}
+	st := pr.st
+	D := map[string]*obs{}
+	var paths []string
 	if hinted == nil {
-		listed, err := s.lister.List(ctx, s.root)
-		var we *sourcefacts.WalkError
-		if err != nil && !errors.As(err, &we) {
-			return err
-		}
 		s.setFaults(we)
 		seen := make(map[string]bool, len(listed))
 		for _, p := range listed {
@@ -252,19 +256,12 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 			out[i].o = &obs{hash: r.hash, errMsg: r.errMsg, trusted: true}
 			return nil
 		}
-		buf, _ := s.readBufs.Get().(*bytes.Buffer)
-		if buf == nil {
-			buf = new(bytes.Buffer)
-		}
-		buf.Reset()
-		rr := readSourceInto(abs, s.maxBytes, buf)
+		rr, buf := readSourceInto(abs, s.maxBytes, s.readBufs.get())
 		o := obsOf(rr)
 		out[i].o = o
 		if o.gone || s.rowMatches(r, o) {
 			// Nothing keeps rr.src: obs holds the hash, not the bytes.
-			if buf.Cap() <= maxPooledRead {
-				s.readBufs.Put(buf)
-			}
+			s.readBufs.put(buf)
 			return nil
 		}
 		if ro {
@@ -304,7 +301,12 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 			return nil
 		}
 	}
-	_, err = s.publish(ctx, D, cands, nil)
+	if s.afterCheck != nil {
+		s.afterCheck()
+	}
+	if _, err = s.publishFrom(ctx, pr, D, cands, nil); err != nil {
+		s.dropState()
+	}
 	return err
 }
 
@@ -345,9 +347,16 @@ func (s *Store) recordPending(st *dbState, scope Scope, hinted, paths []string, 
 // bytes just read and the publish is retried, at most s.attempts times in a
 // row, then *StaleError.
 func (s *Store) publish(ctx context.Context, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (bool, error) {
+	return s.publishFrom(ctx, nil, D, cands, flush)
+}
+
+// publishFrom is publish starting from the state pr loaded (nil: none):
+// its transactions run on pr's connection and take pr's state as the
+// database's while that connection sees no commit since pr was loaded.
+func (s *Store) publishFrom(ctx context.Context, pr *priorState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (bool, error) {
 	mismatches := 0
 	for loop := 0; ; loop++ {
-		a, err := s.tryPublish(ctx, D, cands, flush)
+		a, err := s.tryPublish(ctx, pr, D, cands, flush)
 		if err != nil {
 			return false, fmt.Errorf("store: publish: %w", err)
 		}
@@ -404,20 +413,21 @@ type workItem struct {
 }
 
 type statUpdate struct {
-	id int64
-	o  *obs
+	id   int64
+	path string
+	o    *obs
 }
 
-func (s *Store) tryPublish(ctx context.Context, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (*attempt, error) {
+func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) (*attempt, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE
+	tx, err := pr.begin(ctx, s.db) // BEGIN IMMEDIATE
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	st, err := loadState(ctx, tx)
+	st, err := pr.stateIn(ctx, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -464,10 +474,7 @@ func (s *Store) tryPublish(ctx context.Context, D map[string]*obs, cands map[str
 				return nil, fmt.Errorf("%s: %w", w.path, err)
 			}
 		}
-		fp, n, err := fingerprintOf(ctx, tx)
-		if err != nil {
-			return nil, err
-		}
+		fp, n := fingerprintAfter(st, work)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO generations(gen, fingerprint, files, changed, published_ns) VALUES (?, ?, ?, ?, ?)`,
 			gen, int64(fp), n, len(work), nowNS); err != nil {
 			return nil, err
@@ -498,6 +505,17 @@ func (s *Store) tryPublish(ctx context.Context, D map[string]*obs, cands map[str
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
+	if pr != nil {
+		touched := make([]string, 0, len(work)+len(statUps)+len(restore))
+		for _, w := range work {
+			touched = append(touched, w.path)
+		}
+		for _, u := range statUps {
+			touched = append(touched, u.path)
+		}
+		touched = append(touched, sortedKeys(restore)...)
+		pr.afterCommit(ctx, touched)
+	}
 	return &attempt{done: true, published: len(work) > 0}, nil
 }
 
@@ -516,8 +534,10 @@ func (pl *publishPlan) empty() bool {
 // plan compares D with the database state st.
 func (s *Store) plan(st *dbState, D map[string]*obs, cands map[string]*cand, flush map[string]int64) *publishPlan {
 	pl := &publishPlan{restore: map[string]int64{}}
-	for _, p := range sortedKeys(D) {
-		o := D[p]
+	// D holds every file checked; the few it yields are put in path order
+	// below, whatever order the map gives.
+	defer pl.sort()
+	for p, o := range D {
 		seq, dirty := st.dirty[p]
 		fseq, flushing := flush[p]
 		if dirty && (!flushing || seq != fseq) {
@@ -531,7 +551,7 @@ func (s *Store) plan(st *dbState, D map[string]*obs, cands map[string]*cand, flu
 		}
 		if s.rowMatches(r, o) {
 			if r != nil && r.present && needStatUpdate(r, o) {
-				pl.statUps = append(pl.statUps, statUpdate{id: r.id, o: o})
+				pl.statUps = append(pl.statUps, statUpdate{id: r.id, path: p, o: o})
 			}
 			continue
 		}
@@ -547,6 +567,15 @@ func (s *Store) plan(st *dbState, D map[string]*obs, cands map[string]*cand, flu
 		pl.work = append(pl.work, &workItem{path: p, row: r, c: c})
 	}
 	return pl
+}
+
+// sort puts the work, stat updates and files to read again in path
+// order: what a publish writes, and in which order new files get their
+// ids, does not depend on the order files were checked in.
+func (pl *publishPlan) sort() {
+	slices.SortFunc(pl.work, func(a, b *workItem) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(pl.statUps, func(a, b statUpdate) int { return strings.Compare(a.path, b.path) })
+	slices.Sort(pl.need)
 }
 
 // stmts holds the statements prepared for one publish transaction.
