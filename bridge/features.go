@@ -89,6 +89,9 @@ type Features struct {
 // of internal/stopwords.
 var requestWords = setOf(`find show list give tell get please`)
 
+// passiveVerbs join a subject to its passive relation ("X is called by").
+var passiveVerbs = setOf(`is are was were gets get`)
+
 // isStopword reports whether the lowercased word carries no topic.
 func isStopword(w string) bool { return stopwords.Function(w) || requestWords[w] }
 
@@ -282,6 +285,13 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 			continue
 		}
 		if w == "called" && i+1 < len(lower) && lower[i+1] == "by" {
+			// "X is called by the server": X's callers; "what is called
+			// by X": X's callees.
+			if i >= 2 && passiveVerbs[lower[i-1]] && (isIdent[i-2] || knownTok[i-2]) {
+				f.Relation = RelCallers
+				f.RelationObject = identName(toks[i-2])
+				continue
+			}
 			f.Relation = RelCallees
 			f.RelationObject = objectAfter(toks, lower, isIdent, knownTok, i+2)
 			continue

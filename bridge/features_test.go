@@ -73,3 +73,20 @@ func TestRelationObjectMayBeAStopword(t *testing.T) {
 		}
 	}
 }
+
+// TestAPassiveCalledByAsksForTheSubjectsCallers: "X is called by …" asks
+// who calls X; "what is called by X" asks what X calls.
+func TestAPassiveCalledByAsksForTheSubjectsCallers(t *testing.T) {
+	for _, c := range []struct{ q, rel, obj string }{
+		{"ServeHTTP is called by the server", RelCallers, "ServeHTTP"},
+		{"Server.Serve is called by which functions?", RelCallers, "Server.Serve"},
+		{"readRequest() is called by whom", RelCallers, "readRequest"},
+		{"what is called by ServeHTTP", RelCallees, "ServeHTTP"},
+		{"which functions are called by readRequest", RelCallees, "readRequest"},
+	} {
+		f := QueryFeatures(c.q)
+		if f.Relation != c.rel || f.RelationObject != c.obj {
+			t.Errorf("%q: relation %s of %q, want %s of %q", c.q, f.Relation, f.RelationObject, c.rel, c.obj)
+		}
+	}
+}

@@ -86,3 +86,4 @@ mutant "an opening clause is short" bridge/wording.go 's|return len(lower) <= ma
 # Doc sentences with relation words (testdata/desc/testdoc).
 mutant "a test's Test that sentence is a doc sentence" bridge/wording.go 's#if testOpenings\[lower\[0\]\] \&\& lower\[1\] == "that" {#if false {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
 mutant "a doc sentence's relation object is content" bridge/features.go 's#|| !f.DocWording \&\& toks\[i\] == f.RelationObject {#|| toks[i] == f.RelationObject {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
+mutant "X is called by ... asks for X's callers" bridge/features.go 's#if i >= 2 \&\& passiveVerbs\[lower\[i-1\]\] \&\& (isIdent\[i-2\] || knownTok\[i-2\]) {#if false {#' ./bridge -run 'TestAPassiveCalledByAsksForTheSubjectsCallers'
