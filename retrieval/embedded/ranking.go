@@ -56,17 +56,37 @@ func (b *Backend) LexicalRanking(ctx context.Context, req retrieval.Request) ([]
 }
 
 func (b *Backend) rank(ctx context.Context, tx readTx, req retrieval.Request) ([]Ranked, error) {
+	rows, err := b.rankRows(ctx, tx, req)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	out := make([]Ranked, len(rows))
+	for i, r := range rows {
+		out[i] = Ranked{ID: r.id, Score: r.score}
+	}
+	return out, nil
+}
+
+// rankedRow is one row of a lexical ranking: the document's row id, id
+// and BM25 score.
+type rankedRow struct {
+	rid   int64
+	id    string
+	score float64
+}
+
+// rankRows runs the lexical ranking of req (lexicalRanking) in tx.
+func (b *Backend) rankRows(ctx context.Context, tx readTx, req retrieval.Request) ([]rankedRow, error) {
 	q, args := b.lexicalRanking(req)
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Ranked
+	var out []rankedRow
 	for rows.Next() {
-		var rid int64
-		var r Ranked
-		if err := rows.Scan(&rid, &r.ID, &r.Score); err != nil {
+		var r rankedRow
+		if err := rows.Scan(&r.rid, &r.id, &r.score); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

@@ -357,42 +357,16 @@ type ranked struct {
 // (nearestQuantized), see useQuantized — and reads the documents of the k
 // best hits.
 func (b *Backend) searchVector(ctx context.Context, tx readTx, q []float32, k int, f retrieval.Filter) ([]retrieval.Hit, error) {
-	g, err := readGeneration(ctx, tx.Tx)
-	if err != nil {
-		return nil, err
-	}
-	quant, err := b.useQuantized(ctx, tx.Tx, g)
-	if err != nil {
-		return nil, err
-	}
-	var best []ranked
-	if quant {
-		best, err = b.nearestQuantized(ctx, tx.Tx, g, q, k, f)
-	} else {
-		best, err = b.nearestExact(ctx, tx.Tx, q, k, f)
-	}
+	best, err := b.nearest(ctx, tx, q, k, f)
 	if err != nil || len(best) == 0 {
 		return nil, err
 	}
-	args := make([]any, len(best))
+	rids := make([]int64, len(best))
 	for i, c := range best {
-		args[i] = c.rid
+		rids[i] = c.rid
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT "+docColumns+", d.rid FROM docs d WHERE d.rid IN ("+placeholders(len(args))+")", args...)
+	byRID, err := readByRID(ctx, tx, rids)
 	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	byRID := make(map[int64]retrieval.Document, len(best))
-	for rows.Next() {
-		var rid int64
-		d, _, err := scanDocument(rows, &rid)
-		if err != nil {
-			return nil, err
-		}
-		byRID[rid] = d
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	hits := make([]retrieval.Hit, 0, len(best))
@@ -406,6 +380,47 @@ func (b *Backend) searchVector(ctx context.Context, tx readTx, q []float32, k in
 		hits = append(hits, retrieval.Hit{Document: d, Score: float64(c.sim), ScoreKind: retrieval.ScoreCosineSimilarity})
 	}
 	return hits, nil
+}
+
+// nearest is the k best vectors for the unit vector q passing f, best
+// first, before their documents are read: exact (nearestExact) or
+// quantised with exact re-ranking (nearestQuantized), see useQuantized.
+func (b *Backend) nearest(ctx context.Context, tx readTx, q []float32, k int, f retrieval.Filter) ([]ranked, error) {
+	g, err := readGeneration(ctx, tx.Tx)
+	if err != nil {
+		return nil, err
+	}
+	quant, err := b.useQuantized(ctx, tx.Tx, g)
+	if err != nil {
+		return nil, err
+	}
+	if quant {
+		return b.nearestQuantized(ctx, tx.Tx, g, q, k, f)
+	}
+	return b.nearestExact(ctx, tx.Tx, q, k, f)
+}
+
+// readByRID reads the documents of the rows rids (without their refs).
+func readByRID(ctx context.Context, tx readTx, rids []int64) (map[int64]retrieval.Document, error) {
+	args := make([]any, len(rids))
+	for i, r := range rids {
+		args[i] = r
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT "+docColumns+", d.rid FROM docs d WHERE d.rid IN ("+placeholders(len(args))+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byRID := make(map[int64]retrieval.Document, len(rids))
+	for rows.Next() {
+		var rid int64
+		d, _, err := scanDocument(rows, &rid)
+		if err != nil {
+			return nil, err
+		}
+		byRID[rid] = d
+	}
+	return byRID, rows.Err()
 }
 
 // nearestExact scores every vector (or every one passing f) of the
@@ -507,23 +522,52 @@ func hybridDepth(limit int) int {
 // searchHybrid fuses lexical and vector results for req.Text by reciprocal
 // rank fusion (retrieval.FuseRRF, k = retrieval.DefaultRRFK).
 func (b *Backend) searchHybrid(ctx context.Context, tx readTx, req retrieval.Request, q []float32) ([]retrieval.Hit, error) {
+	// Both lists are ranked by document id alone; only the documents of
+	// the fused list's first req.Limit are read.
 	depth := hybridDepth(req.Limit)
-	var lex []retrieval.Hit
+	rid := map[string]int64{}
+	var lex, vec []retrieval.Hit
 	if b.matchExpression(req.Text) != "" {
 		lr := req
 		lr.Limit = depth
-		var err error
-		if lex, err = b.searchLexical(ctx, tx, lr); err != nil {
+		rows, err := b.rankRows(ctx, tx, lr)
+		if err != nil {
 			return nil, err
 		}
+		for _, r := range rows {
+			rid[r.id] = r.rid
+			lex = append(lex, retrieval.Hit{Document: retrieval.Document{ID: r.id}})
+		}
 	}
-	vec, err := b.searchVector(ctx, tx, q, depth, req.Filter)
+	best, err := b.nearest(ctx, tx, q, depth, req.Filter)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range best {
+		rid[c.id] = c.rid
+		vec = append(vec, retrieval.Hit{Document: retrieval.Document{ID: c.id}})
 	}
 	fused := retrieval.FuseRRF(retrieval.DefaultRRFK, lex, vec)
 	if len(fused) > req.Limit {
 		fused = fused[:req.Limit]
+	}
+	if len(fused) == 0 {
+		return nil, nil
+	}
+	rids := make([]int64, len(fused))
+	for i, h := range fused {
+		rids[i] = rid[h.Document.ID]
+	}
+	byRID, err := readByRID(ctx, tx, rids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range fused {
+		d, ok := byRID[rids[i]]
+		if !ok {
+			return nil, fmt.Errorf("search index out of step with documents (document %q)", fused[i].Document.ID)
+		}
+		fused[i].Document = d
 	}
 	return fused, nil
 }

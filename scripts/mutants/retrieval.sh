@@ -25,3 +25,5 @@ mutant "LexicalRanking runs a prepared statement" retrieval/embedded/ranking.go 
 mutant "OptimizeText keeps every ranking" retrieval/embedded/ranking.go "s#VALUES('optimize')#VALUES('delete-all')#" ./retrieval/embedded -run 'TestOptimizeTextKeepsEveryRanking'
 mutant "PercentOfBest rounds" retrieval/percent.go 's#math.Round(100\*score/best)#math.Floor(100*score/best)#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
 mutant "PercentOfBest clamps" retrieval/percent.go 's#return max(0, min(100, int(math.Round(100\*score/best))))#return int(math.Round(100*score/best))#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
+mutant "hybrid reads the documents of the fused hits" retrieval/embedded/vector.go 's#^\t\tfused\[i\].Document = d$#\t\t_ = d#' ./retrieval/embedded -run 'TestHybrid$'
+mutant "hybrid fuses in the lexical list" retrieval/embedded/vector.go 's#lex = append(lex, retrieval.Hit{Document: retrieval.Document{ID: r.id}})#_ = r#' ./retrieval/embedded -run 'TestHybrid$'
