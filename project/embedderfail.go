@@ -21,7 +21,10 @@ const RetryVectorsAfter = time.Minute
 // guardedEmbedder marks its embedder's failures (not a done context's) as
 // a *retrieval.UnavailableError, so that the planner skips a vector step
 // with a note and a build falls back to an index without vectors.
-type guardedEmbedder struct{ retrieval.Embedder }
+type guardedEmbedder struct {
+	retrieval.Embedder
+	memo *queryMemo // single-text embeddings (queries), see queryMemo
+}
 
 // Endpoint is the wrapped embedder's (Endpointer), "" if it has none.
 func (g guardedEmbedder) Endpoint() string {
@@ -35,9 +38,17 @@ func (g guardedEmbedder) Endpoint() string {
 func (g guardedEmbedder) Nature() string { return retrieval.EmbedderNature(g.Embedder) }
 
 func (g guardedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 1 && g.memo != nil {
+		if v, ok := g.memo.get(texts[0]); ok {
+			return [][]float32{v}, nil
+		}
+	}
 	v, err := g.Embedder.Embed(ctx, texts)
 	if err != nil && ctx.Err() == nil {
 		return nil, &retrieval.UnavailableError{Note: fmt.Sprintf("the embedder %s failed (%s)", textclip.Clean(g.Model(), 80), failure(err)), Err: err}
+	}
+	if err == nil && len(texts) == 1 && len(v) == 1 && g.memo != nil {
+		g.memo.put(texts[0], v[0])
 	}
 	return v, err
 }

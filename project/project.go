@@ -187,7 +187,7 @@ func Open(ctx context.Context, root string, opts Options) (*Project, error) {
 		return nil, fmt.Errorf("project: a Chroma backend needs an embedder")
 	}
 	if opts.Embedder != nil {
-		opts.Embedder = guardedEmbedder{opts.Embedder}
+		opts.Embedder = guardedEmbedder{Embedder: opts.Embedder, memo: newQueryMemo()}
 	}
 	p := &Project{root: abs, opts: opts}
 	if p.realRoot, err = filepath.EvalSymlinks(abs); err != nil {

@@ -38,3 +38,9 @@ mutant "the embedder failure is recorded" project/searchindex.go 's|\tp.recordVe
 mutant "Refresh's own retry ignores the record" project/searchindex.go 's|vectors \&\& !retry \&\& f != nil {|vectors \&\& f != nil {|' ./project -run TestADeadEmbedderLeavesAnIndexWithoutVectorsUntilItAnswers
 mutant "status shows the recorded failure" project/status.go 's|VectorFailure: readVectorFailure(st.DBPath())}|VectorFailure: nil}|' $V
 mutant "rlm status prints the recorded failure" cmd/rlm/status.go 's|if f := s.VectorFailure; f != nil {|if f := s.VectorFailure; false \&\& f != nil {|' ./cmd/rlm -run TestStatusShowsARecordedEmbedderFailure
+
+# A repeated query is embedded once (project/querymemo.go).
+mutant "a repeated query is embedded once" project/embedderfail.go 's#if v, ok := g.memo.get(texts\[0\]); ok {#if v, ok := g.memo.get(texts[0]); false \&\& ok {#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
+mutant "the query memo gives out copies" project/querymemo.go 's#return slices.Clone(el.Value.(\*memoEntry).vec), true#return el.Value.(*memoEntry).vec, true#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
+mutant "the query memo is bounded" project/querymemo.go 's#for m.order.Len() > queryMemoSize {#for m.order.Len() > 1<<20 {#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
+mutant "batches are not remembered" project/embedderfail.go 's#if len(texts) == 1 \&\& g.memo != nil {#if g.memo != nil \&\& len(texts) > 0 {#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
