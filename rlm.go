@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rlm-dev/rlm/engine"
 	"github.com/rlm-dev/rlm/planner"
@@ -38,18 +39,23 @@ import (
 
 // Options configure Open and NewPlanner.
 type Options struct {
-	Rules          string          // directory of .pl files layered over the default rules
-	DBPath         string          // knowledge base file; "" means project.DefaultDBPath
-	InMemory       bool            // keep the knowledge base in a temporary directory
-	Embedder       Embedder        // vectors for hybrid/vector search; nil: BM25 only
-	Chroma         *ChromaConfig   // keep the vectors in a Chroma server
-	RequireCurrent bool            // refuse answers while a file is stale, partial or unparsable
-	NoRefresh      bool            // answer from the snapshot of Open without re-checking the files
-	IncludeIgnored bool            // index files that .gitignore/.ignore exclude
-	MaxFileBytes   int64           // size cap: larger files are skipped, and answers say so (0: 4 MiB; <0: none)
-	Inferences     int64           // per-query rule budget (0: the engine's default)
-	HostPredicates []HostPredicate // extra host predicates the rules may call (data only)
-	Progress       func(Progress)
+	Rules          string        // directory of .pl files layered over the default rules
+	DBPath         string        // knowledge base file; "" means project.DefaultDBPath
+	InMemory       bool          // keep the knowledge base in a temporary directory
+	Embedder       Embedder      // vectors for hybrid/vector search; nil: BM25 only
+	Chroma         *ChromaConfig // keep the vectors in a Chroma server
+	RequireCurrent bool          // refuse answers while a file is stale, partial or unparsable
+	NoRefresh      bool          // answer from the snapshot of Open without re-checking the files
+	IncludeIgnored bool          // index files that .gitignore/.ignore exclude
+	MaxFileBytes   int64         // size cap: larger files are skipped, and answers say so (0: 4 MiB; <0: none)
+	Inferences     int64         // per-query rule budget (0: the engine's default)
+	// RetryVectorsAfter is how long after the embedder failed on a
+	// snapshot a later Open or Refresh of it (in this process or another)
+	// answers without vectors before calling the embedder again (0:
+	// project.RetryVectorsAfter, a minute); see project.VectorFailure.
+	RetryVectorsAfter time.Duration
+	HostPredicates    []HostPredicate // extra host predicates the rules may call (data only)
+	Progress          func(Progress)
 	// Memory keeps conclusions with their justifications in a
 	// truth-maintenance store beside the knowledge base (MemoryFile):
 	// Search serves a repeated question from the cache while its answer
@@ -369,7 +375,7 @@ func ReadStatus(ctx context.Context, root string, opts Options) (*Status, error)
 func projectOptions(o Options) project.Options {
 	return project.Options{DBPath: o.DBPath, InMemory: o.InMemory, Embedder: o.Embedder, Chroma: o.Chroma,
 		RequireCurrent: o.RequireCurrent, Progress: o.Progress, Files: sourcefacts.Lister{IncludeIgnored: o.IncludeIgnored},
-		MaxFileBytes: o.MaxFileBytes}
+		MaxFileBytes: o.MaxFileBytes, RetryVectorsAfter: o.RetryVectorsAfter}
 }
 
 func plannerOptions(o Options, caps retrieval.Capabilities) planner.Options {
