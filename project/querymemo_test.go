@@ -65,7 +65,7 @@ func TestARepeatedQueryIsEmbeddedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := len(g.memo.byKey); n != queryMemoSize {
+	if n := g.memo.cache.Len(); n != queryMemoSize {
 		t.Errorf("the memo holds %d texts, want at most %d", n, queryMemoSize)
 	}
 	before := calls.Load()

@@ -41,7 +41,7 @@ mutant "rlm status prints the recorded failure" cmd/rlm/status.go 's|if f := s.V
 
 # A repeated query is embedded once (project/querymemo.go).
 mutant "a repeated query is embedded once" project/embedderfail.go 's#if v, ok := g.memo.get(texts\[0\]); ok {#if v, ok := g.memo.get(texts[0]); false \&\& ok {#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
-mutant "the query memo gives out copies" project/querymemo.go 's#return slices.Clone(el.Value.(\*memoEntry).vec), true#return el.Value.(*memoEntry).vec, true#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
-mutant "the query memo is bounded" project/querymemo.go 's#for m.order.Len() > queryMemoSize {#for m.order.Len() > 1<<20 {#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
+mutant "the query memo gives out copies" project/querymemo.go 's#return slices.Clone(v), true#return v, true#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
+mutant "the query memo is bounded" project/querymemo.go 's#lru.New\[string, \[\]float32\](queryMemoSize)#lru.New[string, []float32](1 << 20)#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
 mutant "batches are not remembered" project/embedderfail.go 's#if len(texts) == 1 \&\& g.memo != nil {#if g.memo != nil \&\& len(texts) > 0 {#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
 mutant "rlm.Options.RetryVectorsAfter reaches the project" rlm.go 's#MaxFileBytes: o.MaxFileBytes, RetryVectorsAfter: o.RetryVectorsAfter}#MaxFileBytes: o.MaxFileBytes}#' . -run 'TestEveryProjectSettingOfOptionsReachesTheProject'
