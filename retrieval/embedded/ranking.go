@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/rlm-dev/rlm/retrieval"
@@ -41,15 +40,11 @@ func (b *Backend) LexicalRanking(ctx context.Context, req retrieval.Request) ([]
 	if b.matchExpression(req.Text) == "" {
 		return nil, ctx.Err()
 	}
-	tx, err := b.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("embedded: lexical ranking: %w", err)
-	}
-	out, err := b.rank(ctx, readTx{tx, &b.stmts}, req)
-	tx.Rollback()
-	// Outside the transaction: its connection is back in the pool.
-	b.stmts.prepareWanted(ctx, b.db)
-	if err != nil {
+	var out []Ranked
+	if err := b.read(ctx, func(tx readTx) (err error) {
+		out, err = b.rank(ctx, tx, req)
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("embedded: lexical ranking: %w", err)
 	}
 	return out, nil

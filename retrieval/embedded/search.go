@@ -142,15 +142,11 @@ func (b *Backend) Search(ctx context.Context, req retrieval.Request) ([]retrieva
 	default:
 		return nil, fmt.Errorf("embedded: search: %w: %q", retrieval.ErrUnsupported, req.Strategy)
 	}
-	tx, err := b.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("embedded: search: %w", err)
-	}
-	hits, err := run(ctx, readTx{tx, &b.stmts}, req)
-	tx.Rollback()
-	// Outside the transaction: its connection is back in the pool.
-	b.stmts.prepareWanted(ctx, b.db)
-	if err != nil {
+	var hits []retrieval.Hit
+	if err := b.read(ctx, func(tx readTx) (err error) {
+		hits, err = run(ctx, tx, req)
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("embedded: search %s: %w", req.Strategy, err)
 	}
 	for i := range hits {

@@ -121,3 +121,18 @@ func (t readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.R
 	}
 	return t.Tx.QueryContext(ctx, q, args...)
 }
+
+// read runs f in a read transaction with the statement cache (readTx),
+// then, with the transaction's connection back in the pool, prepares the
+// statements f ran unprepared (prepareWanted): never inside the
+// transaction, where an in-memory database's one connection is taken.
+func (b *Backend) read(ctx context.Context, f func(readTx) error) error {
+	tx, err := b.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	err = f(readTx{tx, &b.stmts})
+	tx.Rollback()
+	b.stmts.prepareWanted(ctx, b.db)
+	return err
+}

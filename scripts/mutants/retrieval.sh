@@ -9,7 +9,7 @@ mutant "PlanTabled's plans carry their features" planner/table.go 's#\tp.feats.p
 mutant "a retarget without a relation is the definition" rules/retrieval/strategy.pl 's#feature(relation(R), F), R \\== none, !.#feature(relation(R), F), !.#' ./rules -run 'TestRules'
 
 # The embedded backend's statement cache (retrieval/embedded/stmts.go).
-mutant "statements are prepared outside the search's transaction" retrieval/embedded/search.go 's#^\ttx.Rollback()$#\tb.stmts.prepareWanted(ctx, b.db); tx.Rollback()#' ./retrieval/embedded -run 'TestSearchesOnOneConnectionNeverWaitForAStatement'
+mutant "statements are prepared outside the search's transaction" retrieval/embedded/stmts.go 's#^\ttx.Rollback()$#\tb.stmts.prepareWanted(ctx, b.db); tx.Rollback()#' ./retrieval/embedded -run 'TestSearchesOnOneConnectionNeverWaitForAStatement'
 mutant "a repeated search runs its prepared statement" retrieval/embedded/stmts.go 's#if st := t.stmts.get(q); st != nil {#if st := t.stmts.get(q); false \&\& st != nil {#' ./retrieval/embedded -run 'TestRepeatedSearchesRunPreparedStatementsAndAnswerTheSame'
 mutant "the statement cache is bounded" retrieval/embedded/stmts.go 's#len(c.stmts)+len(c.wanted) < maxCachedStmts#true#' ./retrieval/embedded -run 'TestTheStatementCacheIsBounded'
 mutant "Close closes the prepared statements" retrieval/embedded/embedded.go 's#^\tb.stmts.close()#\t_ = 0#' ./retrieval/embedded -run 'TestClosingTheBackendClosesItsStatementsAndLaterSearchesFail'
@@ -21,7 +21,7 @@ mutant "an in-memory backend from the schema image gets its own identity" retrie
 mutant "LexicalRanking weighs the columns as Search does" retrieval/embedded/ranking.go 's#q, args := b.lexicalRanking(req)#q, args := b.lexicalRanking(retrieval.Request{Text: req.Text, Limit: req.Limit, Filter: req.Filter})#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
 mutant "LexicalRanking keeps Search's order" retrieval/embedded/ranking.go 's#out = append(out, r)#out = append([]Ranked{r}, out...)#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
 mutant "LexicalRanking refuses another strategy" retrieval/embedded/ranking.go 's#if req.Strategy != retrieval.Lexical {#if false {#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
-mutant "LexicalRanking runs a prepared statement" retrieval/embedded/ranking.go 's#readTx{tx, \&b.stmts}#readTx{tx, nil}#' ./retrieval/embedded -run 'TestRepeatedLexicalRankingsRunAPreparedStatement'
+mutant "LexicalRanking runs a prepared statement" retrieval/embedded/ranking.go 's#out, err = b.rank(ctx, tx, req)#out, err = b.rank(ctx, readTx{tx.Tx, nil}, req)#' ./retrieval/embedded -run 'TestRepeatedLexicalRankingsRunAPreparedStatement'
 mutant "OptimizeText keeps every ranking" retrieval/embedded/ranking.go "s#VALUES('optimize')#VALUES('delete-all')#" ./retrieval/embedded -run 'TestOptimizeTextKeepsEveryRanking'
 mutant "PercentOfBest rounds" retrieval/percent.go 's#math.Round(100\*score/best)#math.Floor(100*score/best)#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
 mutant "PercentOfBest clamps" retrieval/percent.go 's#return max(0, min(100, int(math.Round(100\*score/best))))#return int(math.Round(100*score/best))#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
