@@ -19,7 +19,7 @@ mutant "an in-memory backend from the schema image gets its own identity" retrie
 
 # LexicalRanking (retrieval/embedded/ranking.go): Search's ranking without the documents.
 mutant "LexicalRanking weighs the columns as Search does" retrieval/embedded/ranking.go 's#q, args := b.lexicalRanking(req)#q, args := b.lexicalRanking(retrieval.Request{Text: req.Text, Limit: req.Limit, Filter: req.Filter})#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
-mutant "LexicalRanking keeps Search's order" retrieval/embedded/ranking.go 's#out = append(out, r)#out = append([]Ranked{r}, out...)#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
+mutant "LexicalRanking keeps Search's order" retrieval/embedded/ranking.go 's#out\[i\] = Ranked{ID: r.id, Score: r.score}#out[len(rows)-1-i] = Ranked{ID: r.id, Score: r.score}#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
 mutant "LexicalRanking refuses another strategy" retrieval/embedded/ranking.go 's#if req.Strategy != retrieval.Lexical {#if false {#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
 mutant "LexicalRanking runs a prepared statement" retrieval/embedded/ranking.go 's#out, err = b.rank(ctx, tx, req)#out, err = b.rank(ctx, readTx{tx.Tx, nil}, req)#' ./retrieval/embedded -run 'TestRepeatedLexicalRankingsRunAPreparedStatement'
 mutant "OptimizeText keeps every ranking" retrieval/embedded/ranking.go "s#VALUES('optimize')#VALUES('delete-all')#" ./retrieval/embedded -run 'TestOptimizeTextKeepsEveryRanking'
