@@ -202,16 +202,24 @@ func (b *Backend) withCollection(ctx context.Context, f func(base string) error)
 	if err := b.check(); err != nil {
 		return err
 	}
+	return b.withResolved(func() (string, error) { return b.collection(ctx) }, &b.collID, f)
+}
+
+// withResolved runs f with the base URL of the collection resolve names
+// (resolve gives "" for none: f is not run). If the server says that
+// collection is gone (deleted behind our back), it forgets the id cached
+// in *cached (guarded by b.mu) and resolves once more.
+func (b *Backend) withResolved(resolve func() (string, error), cached *string, f func(base string) error) error {
 	for attempt := 0; ; attempt++ {
-		id, err := b.collection(ctx)
-		if err != nil {
+		id, err := resolve()
+		if err != nil || id == "" {
 			return err
 		}
 		err = f(b.dbPath() + "/collections/" + url.PathEscape(id))
 		if attempt == 0 && isNotFound(err) {
 			b.mu.Lock()
-			if b.collID == id {
-				b.collID = ""
+			if *cached == id {
+				*cached = ""
 			}
 			b.mu.Unlock()
 			continue

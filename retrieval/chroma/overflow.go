@@ -134,22 +134,7 @@ func (b *Backend) overflowCollection(ctx context.Context, create bool) (string, 
 // without one (and !create) f is not run. A collection deleted behind our
 // back is re-resolved once.
 func (b *Backend) withOverflow(ctx context.Context, create bool, f func(base string) error) error {
-	for attempt := 0; ; attempt++ {
-		id, err := b.overflowCollection(ctx, create)
-		if err != nil || id == "" {
-			return err
-		}
-		err = f(b.dbPath() + "/collections/" + url.PathEscape(id))
-		if attempt == 0 && isNotFound(err) {
-			b.mu.Lock()
-			if b.ovfID == id {
-				b.ovfID = ""
-			}
-			b.mu.Unlock()
-			continue
-		}
-		return err
-	}
+	return b.withResolved(func() (string, error) { return b.overflowCollection(ctx, create) }, &b.ovfID, f)
 }
 
 // writeParts upserts the parts of recs into the overflow collection.

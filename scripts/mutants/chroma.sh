@@ -57,3 +57,4 @@ mutant "no reconcile at open (acceptance)" project/searchindex.go 's|if primary 
 
 # A hit carries no refs (retrieval.Hit); needs RLM_CHROMA_URL.
 mutant "chroma hits carry no refs" retrieval/chroma/search.go 's#^\t\thits\[i\].Document.Refs = nil#\t\t_ = i#' ./retrieval/chroma -run 'TestChromaBackendKeepsTheRetrievalContract'
+mutant "a collection deleted behind the backend is resolved again" retrieval/chroma/collection.go 's#if attempt == 0 \&\& isNotFound(err) {#if false \&\& attempt == 0 \&\& isNotFound(err) {#' ./retrieval/chroma -run 'TestACollectionDeletedBehindTheBackendIsResolvedAgain'
