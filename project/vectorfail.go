@@ -58,15 +58,23 @@ func (p *Project) retryAfter() time.Duration {
 	return RetryVectorsAfter
 }
 
-func (p *Project) vectorFailurePath() string {
-	return filepath.Join(filepath.Dir(p.st.DBPath()), vectorFailureFile)
+func (p *Project) vectorFailurePath() string { return vectorFailurePath(p.st.DBPath()) }
+
+// vectorFailurePath is the record's path beside the knowledge base at dbPath.
+func vectorFailurePath(dbPath string) string {
+	return filepath.Join(filepath.Dir(dbPath), vectorFailureFile)
+}
+
+// isFor reports whether f is the record of snapshot id with embedder e.
+func (f *VectorFailure) isFor(id store.Identity, e retrieval.Embedder) bool {
+	return f.Generation == id.Generation && f.Fingerprint == id.Fingerprint && f.Embedder == declaredEmbedder(e)
 }
 
 // readVectorFailure reads the record beside the knowledge base at dbPath;
 // nil when there is none or it is unreadable (then the embedder is simply
 // tried).
 func readVectorFailure(dbPath string) *VectorFailure {
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(dbPath), vectorFailureFile))
+	b, err := os.ReadFile(vectorFailurePath(dbPath))
 	if err != nil {
 		return nil
 	}
@@ -84,8 +92,7 @@ func (p *Project) recentVectorFailure(id store.Identity) *VectorFailure {
 		return nil
 	}
 	f := readVectorFailure(p.st.DBPath())
-	if f == nil || f.Generation != id.Generation || f.Fingerprint != id.Fingerprint ||
-		f.Embedder != declaredEmbedder(p.opts.Embedder) || time.Since(f.At) >= p.retryAfter() {
+	if f == nil || !f.isFor(id, p.opts.Embedder) || time.Since(f.At) >= p.retryAfter() {
 		return nil
 	}
 	return f
@@ -115,7 +122,7 @@ func (p *Project) recordVectorFailure(id store.Identity, ue *retrieval.Unavailab
 // embedder, once their index has its vectors.
 func (p *Project) clearVectorFailure(id store.Identity) {
 	f := readVectorFailure(p.st.DBPath())
-	if f != nil && f.Generation == id.Generation && f.Fingerprint == id.Fingerprint && f.Embedder == declaredEmbedder(p.opts.Embedder) {
+	if f != nil && f.isFor(id, p.opts.Embedder) {
 		os.Remove(p.vectorFailurePath())
 	}
 }

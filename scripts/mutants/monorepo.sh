@@ -31,7 +31,7 @@ fi
 # interval or another embedder identity.
 V='./project -run TestAFailedEmbedderIsNotRetriedByLaterProcessesBeforeTheInterval'
 mutant "a recorded embedder failure is honoured by the next process" project/searchindex.go 's|vectors \&\& !retry \&\& f != nil {|vectors \&\& !retry \&\& false \&\& f != nil {|' $V
-mutant "the record is kept only for its embedder identity" project/vectorfail.go 's#f.Embedder != declaredEmbedder(p.opts.Embedder) || time.Since#time.Since#' $V
+mutant "the record is kept only for its embedder identity" project/vectorfail.go 's# \&\& f.Embedder == declaredEmbedder(e)##' $V
 mutant "the record expires after the retry interval" project/vectorfail.go 's#time.Since(f.At) >= p.retryAfter()#false#' $V
 mutant "a build with vectors removes the record" project/searchindex.go 's|\t\t\tp.clearVectorFailure(id)|\t\t\t_ = id|' $V
 mutant "the embedder failure is recorded" project/searchindex.go 's|\tp.recordVectorFailure(id, ue, now)|\t_ = ue|' $V
