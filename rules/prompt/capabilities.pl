@@ -14,10 +14,13 @@ rule_id(cap_missing, "the unit needs a capability the host did not grant").
 %! unauthorized(+Input, +Unit, -Because) is semidet.
 %  Succeeds when Unit needs capabilities that Input does not grant;
 %  Because names them.
-unauthorized(In, U, because(cap_missing, [missing([M|Ms])])) :-
-    u_caps(U, [C|Cs]),
+%  (Most units need no capability: the first goal reads the field with
+%  arg/3 itself, u_caps/2's body, and the reason is built last.)
+unauthorized(In, U, B) :-
+    arg(10, U, [C|Cs]),                 % Caps
     in_granted(In, G),
-    missing_capabilities([C|Cs], G, [M|Ms]).
+    missing_capabilities([C|Cs], G, [M|Ms]),
+    B = because(cap_missing, [missing([M|Ms])]).
 
 %! missing_capabilities(+Needed, +Granted, -Missing) is det.
 missing_capabilities([], _, []).

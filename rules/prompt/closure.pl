@@ -25,34 +25,44 @@ rule_id(cl_requires_unavailable, "the unit requires a unit that cannot be active
 %  BanV        a vector marking the banned units
 %  Wanted      [N-Because] the wanted units
 %  Seen        Seen0 with every unit decided on the way
-%  Active      [N-Because] the active units
+%  Active      [N-Because] the active units; Because is pulled(Because1)
+%              for a unit active only because an active unit requires or
+%              suggests it
 %  NotViable   [N-Because] the wanted units ruled out by a requirement
 close_units(In, T, SV, BanV, Wanted, Seen0, Seen, Active, NotViable) :-
     functor(T, _, Len),
     functor(AV, active, Len),
-    viable_wanted(Wanted, In, T, SV, BanV, AV, Seen0, Seen1, Base, Plain, NotViable),
+    plain_wanted(Wanted, T, BanV, AV, Plain, Others),
+    viable_wanted(Others, In, T, SV, BanV, AV, Seen0, Seen1, Base, NotViable),
     pull_all(Base, In, T, SV, BanV, AV, Seen1, Seen, Plain, Active).
 
-% viable_wanted(+Wanted, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, -Base,
-%               -Plain, -NotViable)
-% The wanted units that are not blocked and require nothing blocked,
-% marked active in AV: Plain those that require and suggest nothing
-% (nothing to pull in), Base the others.
-viable_wanted([], _, _, _, _, _, Seen, Seen, [], [], []).
-viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, Base, [N-W|Plain], NV) :-
+% plain_wanted(+Wanted, +T, +BanV, +AV, -Plain, -Others): Plain the wanted
+% units that require and suggest nothing and are not banned, marked
+% active in AV (nothing to pull in, nothing to block them); Others the
+% rest.
+plain_wanted([], _, _, _, [], []).
+plain_wanted([N-W|Ws], T, BanV, AV, [N-W|Plain], Others) :-
     arg(N, T, U),
     arg(11, U, []),                     % requires nothing
     arg(12, U, []),                     % suggests nothing
     arg(N, BanV, X),
     var(X), !,
     arg(N, AV, yes),
-    viable_wanted(Ws, In, T, SV, BanV, AV, Seen0, Seen, Base, Plain, NV).
-viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, Base, Plain, NV) :-
+    plain_wanted(Ws, T, BanV, AV, Plain, Others).
+plain_wanted([P|Ws], T, BanV, AV, Plain, [P|Others]) :-
+    plain_wanted(Ws, T, BanV, AV, Plain, Others).
+
+% viable_wanted(+Wanted, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, -Base,
+%               -NotViable)
+% The wanted units that are not blocked and require nothing blocked,
+% marked active in AV: Base; the others are NotViable.
+viable_wanted([], _, _, _, _, _, Seen, Seen, [], []).
+viable_wanted([N-W|Ws], In, T, SV, BanV, AV, Seen0, Seen, Base, NV) :-
     arg(N, T, U),
     u_requires(U, Rs),
     first_blocked([N|Rs], In, T, SV, BanV, Seen0, Seen1, B),
     viable_or_not(B, N, W, T, AV, Base, Base1, NV, NV1),
-    viable_wanted(Ws, In, T, SV, BanV, AV, Seen1, Seen, Base1, Plain, NV1).
+    viable_wanted(Ws, In, T, SV, BanV, AV, Seen1, Seen, Base1, NV1).
 
 % viable_or_not(+Blocked, +N, +W, +T, +AV, -Base, ?Base1, -NV, ?NV1)
 viable_or_not(none, N, W, _, AV, [N-W|Base], Base, NV, NV) :- !,
@@ -86,12 +96,12 @@ pull_all([N-W|Ps], In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
     u_requires(U, Rs),
     u_suggests(U, Ss),
     u_id(U, Id),
-    pull_required(Rs, because(cl_required, [by(Id)]), AV, [N-W|A0], A1),
+    pull_required(Rs, pulled(because(cl_required, [by(Id)])), AV, [N-W|A0], A1),
     pull_suggested(Ss, Id, In, T, SV, BanV, AV, Seen0, Seen1, A1, A2),
     pull_all(Ps, In, T, SV, BanV, AV, Seen1, Seen, A2, A).
 
-% pull_required(+Ns, +Because, +AV, +A0, -A): each of Ns not active yet
-% becomes active with Because.
+% pull_required(+Ns, +Pulled, +AV, +A0, -A): each of Ns not active yet
+% becomes active with Pulled, pulled(Because).
 pull_required([], _, _, A, A).
 pull_required([R|Rs], W, AV, A0, A) :-
     arg(R, AV, X),
@@ -112,7 +122,7 @@ pull_suggested([S|Ss], By, In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
     B == none, !,
     X = yes,
     u_id(U, Id),
-    pull_required(Rs, because(cl_required, [by(Id)]), AV, [S-because(cl_suggested, [by(By)])|A0], A1),
+    pull_required(Rs, pulled(because(cl_required, [by(Id)])), AV, [S-pulled(because(cl_suggested, [by(By)]))|A0], A1),
     pull_suggested(Ss, By, In, T, SV, BanV, AV, Seen1, Seen, A1, A).
 pull_suggested([_|Ss], By, In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
     pull_suggested(Ss, By, In, T, SV, BanV, AV, Seen0, Seen, A0, A).

@@ -35,21 +35,21 @@ test(requires_are_pulled_in) :-
     close([1-because(sel_always, [])], [], [], Active, NV),
     NV == [],
     memberchk(1-because(sel_always, []), Active),
-    memberchk(2-because(cl_required, [by("a")]), Active),
-    memberchk(3-because(cl_required, [by("a")]), Active),
+    memberchk(2-pulled(because(cl_required, [by("a")])), Active),
+    memberchk(3-pulled(because(cl_required, [by("a")])), Active),
     length(Active, 3).
 
 test(suggests_are_pulled_in_unless_blocked) :-
     close([4-because(sel_always, [])], [], [], A1, _),
-    memberchk(5-because(cl_suggested, [by("d")]), A1),
+    memberchk(5-pulled(because(cl_suggested, [by("d")])), A1),
     close([4-because(sel_always, [])], [5], [], A2, NV),
     A2 == [4-because(sel_always, [])],
     NV == [].
 
 test(a_suggested_unit_comes_with_what_it_requires_or_not_at_all) :-
     close([8-because(sel_always, [])], [], [], A1, _),
-    memberchk(6-because(cl_suggested, [by("h")]), A1),
-    memberchk(7-because(cl_required, [by("f")]), A1),
+    memberchk(6-pulled(because(cl_suggested, [by("h")])), A1),
+    memberchk(7-pulled(because(cl_required, [by("f")])), A1),
     close([8-because(sel_always, [])], [7], [], A2, _),
     A2 == [8-because(sel_always, [])].
 
@@ -58,7 +58,7 @@ test(a_blocked_requirement_rules_out_the_wanted_unit) :-
     NV == [1-because(cl_requires_unavailable, [requires("c")])],
     \+ memberchk(1-_, Active),
     memberchk(6-_, Active),
-    memberchk(7-because(cl_required, [by("f")]), Active).
+    memberchk(7-pulled(because(cl_required, [by("f")])), Active).
 
 test(a_banned_unit_is_neither_active_nor_reported_here) :-
     close([6-because(sel_always, [])], [], [6], Active, NV),

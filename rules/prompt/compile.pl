@@ -46,7 +46,7 @@ compile_units(In, T, Called, Ranked, compiled(Ins, Outs, Default)) :-
     wanted_units(Seen2, SV, W0),
     keysort(W0, Wanted),
     compile_rounds(In, T, SV, BanV, Wanted, Seen2, Seen, [], Active, NotViable, Banned),
-    verdicts(SV, Seen, Wanted, Active, NotViable, Banned, Ins, Outs).
+    verdicts(SV, Seen, Active, NotViable, Banned, Ins, Outs).
 
 % examine(+Ns, +In, +T, +SV, +Seen0, -Seen): decides each unit of Ns not
 % decided yet; Seen lists the decided units.
@@ -110,31 +110,28 @@ next_round(Losers, In, T, SV, BanV, Wanted, Seen0, Seen, Banned0, _, _, Active, 
     append(Banned0, Losers, Banned1),
     compile_rounds(In, T, SV, BanV, Wanted, Seen0, Seen, Banned1, Active, NotViable, Banned).
 
-% verdicts(+SV, +Seen, +Wanted, +Active, +NotViable, +Banned, -Ins,
-%          -Outs): every decided unit. An active unit that was not wanted
-% on its own is pulled. A banned unit is out for its conflict; a wanted
-% unit that is not viable for its requirement; any other inactive unit for
-% its state.
-verdicts(SV, Seen, Wanted, Active, NotViable, Banned, Ins, Outs) :-
+% verdicts(+SV, +Seen, +Active, +NotViable, +Banned, -Ins, -Outs): every
+% decided unit. An active unit that closure.pl pulled in is pulled. A
+% banned unit is out for its conflict; a wanted unit that is not viable
+% for its requirement; any other inactive unit for its state.
+verdicts(SV, Seen, Active, NotViable, Banned, Ins, Outs) :-
     functor(SV, _, Len),
     functor(AV, active, Len),
-    functor(WV, wanted, Len),
-    mark_pairs(Wanted, WV),
-    ins(Active, AV, WV, Ins),
+    ins(Active, AV, Ins),
     outs(Seen, SV, AV, NotViable, Banned, Outs).
 
-ins([], _, _, []).
-ins([N-W|Ps], AV, WV, [I|Ins]) :-
+ins([], _, []).
+ins([N-W|Ps], AV, [I|Ins]) :-
     arg(N, AV, yes),
-    arg(N, WV, X),
-    in_term(X, N, W, I),
-    ins(Ps, AV, WV, Ins).
+    in_term(W, N, I),
+    ins(Ps, AV, Ins).
 
-% in_term(?WantedMark, +N, +Because, -In): in/2 for a unit wanted on its
-% own, in/3 for a pulled one.
-in_term(X, N, W, in(N, W)) :-
-    nonvar(X), !.
-in_term(_, N, W, in(N, W, pulled)).
+% in_term(+Because, +N, -In): in/2 for a unit wanted on its own, in/3 for
+% a pulled one (Because pulled(Because1), closure.pl).
+in_term(pulled(W), N, I) :- !,
+    I = in(N, W, pulled).
+in_term(W, N, I) :-
+    I = in(N, W).
 
 outs([], _, _, _, _, []).
 outs([N|Ns], SV, AV, NV, Bn, Outs) :-

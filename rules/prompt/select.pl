@@ -124,7 +124,11 @@ want_rule(_, U, B) :-
     relevant_because(R, P, B).
 
 %! relevant_because(+Rank, +Percent, -Because) is det.
-relevant_because(R, P, because(sel_relevant, [lexical_rank(R), score_percent(P)])).
+%  (Terms an output argument receives are built in the body: a structure
+%  in a head costs ichiban/prolog a binding per argument, and is paid
+%  again each time a clause head is tried.)
+relevant_because(R, P, B) :-
+    B = because(sel_relevant, [lexical_rank(R), score_percent(P)]).
 
 %! decide_ranked(+Input, +Unit, +Rank, +Percent, -State) is det.
 %  The state of a Ranked unit inside the lexical cut (compile.pl), when no

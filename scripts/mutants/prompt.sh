@@ -1,13 +1,13 @@
 # Mutants for prompt/, rules/prompt/ and `rlm compile` (see scripts/mutants.sh).
 
 # Selection and visibility (rules/prompt).
-mutant "a capability-denied unit is not visible" rules/prompt/capabilities.pl 's#^    missing_capabilities(\[C|Cs\], G, \[M|Ms\])\.$#    fail.#' ./prompt -run TestCapabilityDeniedToolIsNotVisible
+mutant "a capability-denied unit is not visible" rules/prompt/capabilities.pl 's#^    missing_capabilities(\[C|Cs\], G, \[M|Ms\]),$#    fail,#' ./prompt -run TestCapabilityDeniedToolIsNotVisible
 mutant "host denial refuses a unit" rules/prompt/select.pl 's#u_host(U, denied), !,#u_host(U, selected), !,#' ./rules -run TestPromptRules
 mutant "an always unit is wanted on any task" rules/prompt/select.pl 's#u_activation(U, always), !,#u_activation(U, relevant), !,#' ./prompt -run TestAlwaysToolIsActiveOnAnUnrelatedQuery
 mutant "all_tools wants every tool" rules/prompt/select.pl 's#in_mode(In, all_tools),#in_mode(In, compiled),#' ./prompt -run TestAllToolsModeShowsEveryTool
 mutant "a good lexical match is selected" rules/prompt/select.pl 's#^lexical_cut(12, 40)\.#lexical_cut(0, 40).#' ./prompt -run 'TestPlannerHidesAnIrrelevantTool|TestRelevantToolTurnsVisibleHiddenVisibleAcrossTurns'
 mutant "a non-tool unit matching the task is selected" rules/prompt/select.pl 's#^decide_ranked(_, _, R, P, wanted(B)) :-#decide_ranked(_, U, _, _, idle(because(sel_not_relevant, []))) :- u_kind(U, K), \\+ tool_kind(K), !.\ndecide_ranked(_, _, R, P, wanted(B)) :-#' ./prompt -run TestNonToolUnitMatchingTheQueryIsSelected
-mutant "requires closure pulls dependencies in" rules/prompt/closure.pl 's#pull_required(Rs, because(cl_required, \[by(Id)\]), AV, \[N-W|A0\], A1),#pull_required([], because(cl_required, [by(Id)]), AV, [N-W|A0], A1),#' ./prompt -run TestRequiresClosurePullsDependenciesIn
+mutant "requires closure pulls dependencies in" rules/prompt/closure.pl 's#pull_required(Rs, pulled(because(cl_required, \[by(Id)\])), AV, \[N-W|A0\], A1),#pull_required([], pulled(because(cl_required, [by(Id)])), AV, [N-W|A0], A1),#' ./prompt -run TestRequiresClosurePullsDependenciesIn
 mutant "a superseded unit is out" rules/prompt/conflicts.pl 's#superseded_by(Ss, N, Id, T, AV, Sup, Sup1),#superseded_by([], N, Id, T, AV, Sup, Sup1),#' ./prompt -run TestConflictsAndSupersessionResolveDeterministically
 mutant "the conflict winner does not depend on order" rules/prompt/conflicts.pl 's#^    keysort(Ks, Sorted),#    Sorted = Ks,#' ./rules -run TestPromptRules
 mutant "the stronger lexical match wins a conflict" rules/prompt/conflicts.pl 's#^rank_key(R, R)\.#rank_key(_, 0).#' ./prompt -run TestConflictsAndSupersessionResolveDeterministically
@@ -49,7 +49,7 @@ mutant "no catalog unit takes the reserved id prefix" prompt/catalog.go 's#if st
 mutant "a packed-out unit takes what was pulled in only for it" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\]#if true || p.fixed[cd.n]#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "a pulled unit another unit still requires stays" prompt/pack.go 's#if y != cd \&\& !p.out\[y.n\] \&\&#if false \&\& y != cd \&\& !p.out[y.n] \&\&#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "a pulled mandatory unit stays" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\] ||#if !cd.pulled ||#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
-mutant "the rules mark pulled units" rules/prompt/compile.pl 's#^in_term(_, N, W, in(N, W, pulled))\.#in_term(_, N, W, in(N, W)).#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "the rules mark pulled units" rules/prompt/compile.pl 's#^    I = in(N, W, pulled)\.#    I = in(N, W).#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "only in(N, B, pulled) has three arguments" prompt/compile.go 's#len(d.Args) == 3 \&\& d.Args\[2\] == engine.AtomValue("pulled")#len(d.Args) == 3#' ./prompt -run TestAnswersOutsideTheProtocolAreRuleErrors
 mutant "catalog problems are listed in line order" prompt/load.go 's#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(a.Line, b.Line) })#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(0, 0) })#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
 mutant "a wrong type does not hide the problems after it" prompt/load.go 's#^\tc, found := prepare(units, opts)#\tc, found := prepare(units, opts)\n\tif len(r.problems) > 0 { found = nil }#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
@@ -68,3 +68,5 @@ mutant "a registry tool's long description is clipped" prompt/tools.go 's#Descri
 mutant "the prompt compiler doc shows only compiled calls" docs/prompt-compiler.md 's#c, err := rlm.NewCompiler("")#c, err := rlm.NewCompiler(rlm.CompilerOptions{})#' . -run TestPromptCompilerDocSnippetIsACompiledExample
 mutant "bidi overrides never reach the terminal" internal/termsafe/termsafe.go 's#|| bidiControl(r)$#|| false \&\& bidiControl(r)#' ./internal/termsafe
 mutant "extra tool units give their schema" prompt/catalog.go 's|					units\[i\].Kind, units\[i\].Schema = u.Kind, u.Schema|					_ = u|' ./prompt -run TestExtraToolUnitsGiveTheirSchema
+mutant "a banned unit is never plain-active" rules/prompt/closure.pl '/^plain_wanted(\[N-W|Ws\], T, BanV, AV/,/var(X), !,/s#^    var(X), !,#    !,#' ./rules -run TestPromptRules
+mutant "a suggested unit is marked pulled" rules/prompt/closure.pl 's#\[S-pulled(because(cl_suggested, \[by(By)\]))|A0\]#[S-because(cl_suggested, [by(By)])|A0]#' ./rules -run TestPromptRules
