@@ -33,7 +33,10 @@ type CatalogOptions struct {
 	// A catalog tool unit with an Extra tool unit's id keeps its own title,
 	// description, keywords, activation, relations and priority but takes
 	// the Extra unit's kind and schema: the schema the executor checks
-	// calls against is the only one the model is shown.
+	// calls against is the only one the model is shown. A catalog unit
+	// with an Extra unit's id whose kind is a tool while the other's is
+	// not (or the reverse) is a problem of the catalog: it would hide the
+	// Extra unit (a built-in tool the model could then never call).
 	Extra []Unit
 }
 
@@ -99,6 +102,7 @@ func unitProblems(ps []problem) []UnitProblem {
 // take) into a catalog without contents or index, or returns every
 // problem found.
 func prepare(units []Unit, opts CatalogOptions) (*Catalog, []problem) {
+	var clashes []problem // catalog units hiding an Extra unit of another kind
 	if len(opts.Extra) > 0 {
 		at := make(map[string]int, len(units))
 		for i, u := range units {
@@ -106,13 +110,25 @@ func prepare(units []Unit, opts CatalogOptions) (*Catalog, []problem) {
 		}
 		units = append([]Unit(nil), units...)
 		for _, u := range opts.Extra {
-			if i, ok := at[u.ID]; ok {
-				if units[i].Kind.IsTool() && u.Kind.IsTool() {
-					units[i].Kind, units[i].Schema = u.Kind, u.Schema
+			i, ok := at[u.ID]
+			switch {
+			case !ok:
+				units = append(units, u)
+			case units[i].Kind.IsTool() && u.Kind.IsTool():
+				units[i].Kind, units[i].Schema = u.Kind, u.Schema
+			case units[i].Kind.IsTool() != u.Kind.IsTool():
+				source := units[i].Source
+				if source == "" {
+					source = fmt.Sprintf("units[%d]", i)
 				}
-				continue
+				from := u.Source
+				if from == "" {
+					from = "the host"
+				}
+				clashes = append(clashes, problem{unit: i, UnitProblem: UnitProblem{Source: source, ID: units[i].ID, Field: "kind",
+					Reason: fmt.Sprintf("the id belongs to a unit of kind %s added by %s, which this unit of kind %s would hide: rename it (only a tool unit may redescribe a tool of its id)",
+						u.Kind, from, units[i].Kind)}})
 			}
-			units = append(units, u)
 		}
 	}
 	if len(units) > MaxUnits {
@@ -127,7 +143,7 @@ func prepare(units []Unit, opts CatalogOptions) (*Catalog, []problem) {
 		enc:      EncodingFor(opts.Model),
 		costs:    map[Encoding][]int{},
 	}
-	var problems []problem
+	problems := clashes
 	add := func(i int, u *Unit, field, reason string, err error) {
 		problems = append(problems, problem{unit: i, UnitProblem: UnitProblem{Source: u.Source, ID: u.ID, Field: field, Reason: reason, Err: err}})
 	}

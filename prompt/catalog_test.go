@@ -341,7 +341,7 @@ func TestUnitsFromToolsNeverFailOnADescription(t *testing.T) {
 // TestExtraToolUnitsGiveTheirSchemaToACatalogToolOfTheSameID: a catalog
 // that redescribes a built-in tool keeps its own description and
 // activation, but the schema sent is the built-in's (the one its calls
-// are checked against); a non-tool unit of that id is left alone.
+// are checked against).
 func TestExtraToolUnitsGiveTheirSchemaToACatalogToolOfTheSameID(t *testing.T) {
 	ctx := context.Background()
 	builtin := Unit{ID: "retrieve", Kind: KindTool, Description: "built-in", Schema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)}
@@ -360,13 +360,42 @@ func TestExtraToolUnitsGiveTheirSchemaToACatalogToolOfTheSameID(t *testing.T) {
 	if string(got.Schema) != string(want) || got.Description != "search our monorepo" || got.Activation != ActivationRelevant {
 		t.Errorf("got schema %s, description %q, activation %q; want the built-in's schema and the catalog's text", got.Schema, got.Description, got.Activation)
 	}
-	note := Unit{ID: "retrieve", Kind: KindInstruction, Body: "use retrieve sparingly"}
-	cat2, err := NewCatalog(ctx, []Unit{note}, CatalogOptions{Extra: []Unit{builtin}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cat2.Release()
-	if got, _ := cat2.Lookup("retrieve"); got.Kind != KindInstruction || cat2.Len() != 1 {
-		t.Errorf("a non-tool unit of the built-in's id became %s (%d units)", got.Kind, cat2.Len())
+}
+
+// TestACatalogUnitCannotHideAnExtraUnitOfAnotherKind: a catalog unit whose
+// id an Extra unit (a built-in tool) has, of a tool kind when the other is
+// not or the reverse, would hide it — the model could never call the
+// built-in — so the catalog is refused, naming the unit, its source and
+// the field, instead of dropping either silently.
+func TestACatalogUnitCannotHideAnExtraUnitOfAnotherKind(t *testing.T) {
+	ctx := context.Background()
+	builtinTool := Unit{ID: "retrieve", Kind: KindTool, Source: "loop", Schema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}}}`)}
+	builtinNote := Unit{ID: "house_style", Kind: KindInstruction, Source: "host", Body: "answer in English"}
+	for _, tc := range []struct {
+		name  string
+		unit  Unit
+		extra Unit
+	}{
+		{"an instruction named like a built-in tool", Unit{ID: "retrieve", Kind: KindInstruction, Body: "use retrieve sparingly", Source: "cat.yaml:3"}, builtinTool},
+		{"a skill named like a built-in tool", Unit{ID: "retrieve", Kind: KindSkill, Body: "how to retrieve", Source: "cat.yaml:9"}, builtinTool},
+		{"a tool named like an extra instruction", Unit{ID: "house_style", Kind: KindTool, Source: "cat.yaml:14", Description: "style check",
+			Schema: json.RawMessage(`{"type":"object"}`)}, builtinNote},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			other := Unit{ID: "other", Kind: KindSkill, Body: "b"}
+			cat, err := NewCatalog(ctx, []Unit{other, tc.unit}, CatalogOptions{Extra: []Unit{tc.extra}})
+			if err == nil {
+				cat.Release()
+				t.Fatalf("the catalog was built: %q (%s) hides the extra %s unit", tc.unit.ID, tc.unit.Kind, tc.extra.Kind)
+			}
+			var ce *CatalogError
+			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
+				t.Fatalf("error %v, want a *CatalogError with one problem", err)
+			}
+			p := ce.Problems[0]
+			if p.Source != tc.unit.Source || p.ID != tc.unit.ID || p.Field != "kind" || !strings.Contains(p.Reason, tc.extra.Source) {
+				t.Errorf("problem %+v, want source %q, id %q, field kind and a reason naming %q", p, tc.unit.Source, tc.unit.ID, tc.extra.Source)
+			}
+		})
 	}
 }

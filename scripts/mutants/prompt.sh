@@ -70,3 +70,4 @@ mutant "bidi overrides never reach the terminal" internal/termsafe/termsafe.go '
 mutant "extra tool units give their schema" prompt/catalog.go 's|					units\[i\].Kind, units\[i\].Schema = u.Kind, u.Schema|					_ = u|' ./prompt -run TestExtraToolUnitsGiveTheirSchema
 mutant "a banned unit is never plain-active" rules/prompt/closure.pl '/^plain_wanted(\[N-W|Ws\], T, BanV, AV/,/var(X), !,/s#^    var(X), !,#    !,#' ./rules -run TestPromptRules
 mutant "a suggested unit is marked pulled" rules/prompt/closure.pl 's#\[S-pulled(because(cl_suggested, \[by(By)\]))|A0\]#[S-because(cl_suggested, [by(By)])|A0]#' ./rules -run TestPromptRules
+mutant "a catalog unit cannot hide an extra unit of another kind" prompt/catalog.go 's#^\t\t\tcase units\[i\].Kind.IsTool() != u.Kind.IsTool():#\t\t\tcase false:#' ./prompt -run TestACatalogUnitCannotHideAnExtraUnitOfAnotherKind
