@@ -258,6 +258,9 @@ func newBackend(cfg Config) (*Backend, error) {
 		prefix += "-" + cfg.Namespace
 	}
 	b.name = CollectionName(prefix, b.model, b.dims, b.space)
+	if l := b.limits.MaxIDBytes; l < 0 || l > 0 && l < HashedIDBytes {
+		return nil, bad("Limits.MaxIDBytes %d: want 0 (no bound) or at least %d, a hashed id's length", l, HashedIDBytes)
+	}
 	if b.batch <= 0 {
 		b.batch = DefaultBatchSize
 	}

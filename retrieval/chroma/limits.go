@@ -1,6 +1,8 @@
 package chroma
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -41,6 +43,18 @@ type Limits struct {
 	// overflow collection) and one overflow part (default
 	// DefaultMaxDocumentBytes).
 	MaxDocumentBytes int
+	// MaxIDBytes bounds a record's id (0: no bound but MaxIDBytes, the
+	// constant, on Document.ID; else at least HashedIDBytes). A
+	// Document.ID over it, or one that starts with HashedIDPrefix, is
+	// stored under its hashed id (HashedID) with the id itself in MetaID;
+	// every method takes and returns Document.ID as usual. Changing this
+	// bound for an existing collection changes where such documents are
+	// stored: rebuild it.
+	MaxIDBytes int
+	// MaxKeyBytes bounds a metadata key (0: no bound). A user key
+	// (MetaUserPrefix) over it is kept in the overflow collection; the
+	// fixed keys are all shorter than 36 bytes.
+	MaxKeyBytes int
 }
 
 // Default limits: see Limits.
@@ -50,11 +64,50 @@ const (
 )
 
 // CloudLimits are Chroma Cloud's documented per-record quotas
-// (docs/mintlify/cloud/quotas-limits.mdx in chroma-core/chroma: record
-// metadata values of at most 8,182 bytes, at most 32 metadata keys,
-// documents of at most 16,384 bytes).
+// (https://docs.trychroma.com/cloud/quotas-limits, read 2026-12-01: ids of
+// at most 128 bytes, record metadata values of at most 4,096 bytes,
+// metadata keys of at most 36 bytes, at most 32 metadata keys, documents
+// of at most 16,384 bytes; an earlier version of the page, in
+// chroma-core/chroma's docs/mintlify/cloud/quotas-limits.mdx, gave 8,182
+// bytes a value and no id or key bound).
 func CloudLimits() Limits {
-	return Limits{MaxMetadataBytes: DefaultMaxMetadataBytes, MaxValueBytes: 8182, MaxMetadataKeys: 32, MaxDocumentBytes: 16384}
+	return Limits{MaxMetadataBytes: DefaultMaxMetadataBytes, MaxValueBytes: 4096, MaxMetadataKeys: 32, MaxDocumentBytes: 16384,
+		MaxIDBytes: 128, MaxKeyBytes: 36}
+}
+
+// HashedIDPrefix starts every hashed record id (HashedID).
+const HashedIDPrefix = "#sha256:"
+
+// HashedIDBytes is the length of a hashed record id.
+const HashedIDBytes = len(HashedIDPrefix) + 2*sha256.Size
+
+// HashedID is the record id of a document id stored hashed (see
+// Limits.MaxIDBytes): HashedIDPrefix and the hex SHA-256 of id.
+func HashedID(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return HashedIDPrefix + hex.EncodeToString(sum[:])
+}
+
+// recordID is the id of document id's record: HashedID(id) when id is
+// over l.MaxIDBytes or starts with HashedIDPrefix (so that no stored id
+// can be taken for another's hash), else id. With no MaxIDBytes it is id.
+func (l Limits) recordID(id string) (rid string, hashed bool) {
+	if l.MaxIDBytes <= 0 || len(id) <= l.MaxIDBytes && !strings.HasPrefix(id, HashedIDPrefix) {
+		return id, false
+	}
+	return HashedID(id), true
+}
+
+// recordIDs maps document ids to record ids.
+func (l Limits) recordIDs(ids []string) []string {
+	if l.MaxIDBytes <= 0 {
+		return ids
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i], _ = l.recordID(id)
+	}
+	return out
 }
 
 func (l Limits) withDefaults() Limits {
@@ -129,7 +182,7 @@ func (l Limits) fit(id string, m map[string]any, text string, derived bool) (str
 		if !movable(k) {
 			continue
 		}
-		if s, ok := v.(string); ok && l.MaxValueBytes > 0 && len(s) > l.MaxValueBytes {
+		if s, ok := v.(string); ok && l.MaxValueBytes > 0 && len(s) > l.MaxValueBytes || l.MaxKeyBytes > 0 && len(k) > l.MaxKeyBytes {
 			if payload == nil {
 				payload = map[string]any{}
 			}
@@ -162,6 +215,9 @@ func (l Limits) fit(id string, m map[string]any, text string, derived bool) (str
 	for k, v := range m {
 		if s, ok := v.(string); ok && l.MaxValueBytes > 0 && len(s) > l.MaxValueBytes {
 			return "", nil, tooLarge("metadata %q is %d bytes, over the server's %d per value, and filters read it", k, len(s), l.MaxValueBytes)
+		}
+		if l.MaxKeyBytes > 0 && len(k) > l.MaxKeyBytes {
+			return "", nil, tooLarge("metadata key %q is %d bytes, over the server's %d per key, and filters read it", k, len(k), l.MaxKeyBytes)
 		}
 	}
 	if over() {

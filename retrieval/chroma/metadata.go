@@ -41,6 +41,9 @@ const (
 	// (EmbeddingText): stored so that other Chroma clients see what each
 	// vector stands for, and left out of Document.Text when read back.
 	MetaDerivedText = "derived_text" // bool, present only when true
+	// MetaID is Document.ID on a record stored under its hashed id
+	// (Limits.MaxIDBytes); absent otherwise.
+	MetaID = "doc_id" // string
 	// MetaUserPrefix prefixes each key of Document.Metadata.
 	MetaUserPrefix = "meta:"
 	// MetaDirPrefix prefixes the ancestor-directory keys dir_1..dir_N used
@@ -129,10 +132,11 @@ func toMetadata(d retrieval.Document) (map[string]any, error) {
 	return m, nil
 }
 
-// fromRecord rebuilds a Document from a stored record. Unknown keys are
+// fromRecord rebuilds a Document from a stored record (id is the
+// record's; MetaID, when present, is the document's). Unknown keys are
 // ignored; malformed values are reported.
 func fromRecord(id string, text *string, m map[string]any) (retrieval.Document, error) {
-	d := retrieval.Document{ID: id}
+	d := retrieval.Document{ID: docID(id, m)}
 	if derived, _ := m[MetaDerivedText].(bool); text != nil && !derived {
 		d.Text = *text
 	}
@@ -196,6 +200,14 @@ func fromRecord(id string, text *string, m map[string]any) (retrieval.Document, 
 		}
 	}
 	return d, nil
+}
+
+// docID is the document id of record id with metadata m.
+func docID(id string, m map[string]any) string {
+	if s, ok := m[MetaID].(string); ok && s != "" {
+		return s
+	}
+	return id
 }
 
 func str(v any) (string, error) {

@@ -20,8 +20,9 @@ func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	for start := 0; start < len(ids); start += b.batch {
-		chunk := ids[start:min(start+b.batch, len(ids))]
+	rids := b.limits.recordIDs(ids)
+	for start := 0; start < len(rids); start += b.batch {
+		chunk := rids[start:min(start+b.batch, len(rids))]
 		refs := map[string]overflowRef{}
 		err := b.withCollection(ctx, func(base string) error {
 			var resp struct {
@@ -107,8 +108,9 @@ func (b *Backend) Fetch(ctx context.Context, ids []string) ([]retrieval.Document
 		return nil, err
 	}
 	byID := make(map[string]retrieval.Document, len(ids))
-	for start := 0; start < len(ids); start += b.batch {
-		chunk := ids[start:min(start+b.batch, len(ids))]
+	rids := b.limits.recordIDs(ids)
+	for start := 0; start < len(rids); start += b.batch {
+		chunk := rids[start:min(start+b.batch, len(rids))]
 		docs, err := b.get(ctx, map[string]any{"ids": chunk, "include": includeDocs}, false)
 		if err != nil {
 			return nil, err
@@ -173,7 +175,7 @@ func (b *Backend) Versions(ctx context.Context) (map[string]string, error) {
 		}
 		for i, id := range resp.IDs {
 			h, _ := resp.Metadatas[i][MetaContentHash].(string)
-			out[id] = h
+			out[docID(id, resp.Metadatas[i])] = h
 		}
 		if len(resp.IDs) < b.batch {
 			return out, nil

@@ -115,11 +115,15 @@ func (b *Backend) records(docs []retrieval.Document, derive bool) ([]record, err
 			t, derived = EmbeddingText(d), true
 			m[MetaDerivedText] = true
 		}
+		rid, hashed := b.limits.recordID(d.ID)
+		if hashed {
+			m[MetaID] = d.ID
+		}
 		t, payload, err := b.limits.fit(d.ID, m, t, derived)
 		if err != nil {
 			return nil, err
 		}
-		r := record{id: d.ID, meta: m}
+		r := record{id: rid, meta: m}
 		if payload != nil {
 			if r.parts, r.ovf, err = split(payload, m, b.limits.withDefaults().MaxDocumentBytes); err != nil {
 				return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: %v", retrieval.ErrBadRequest, err)}
@@ -128,7 +132,7 @@ func (b *Backend) records(docs []retrieval.Document, derive bool) ([]record, err
 		if t != "" {
 			r.text = &t
 		}
-		size := len(d.ID) + len(t) + 64
+		size := len(rid) + len(t) + 64
 		for k, v := range m {
 			size += len(k) + 8
 			if s, ok := v.(string); ok {

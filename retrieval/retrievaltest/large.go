@@ -13,8 +13,9 @@ import (
 // Sizes of the large document: its references' JSON is ~460 KB, over the
 // 256 KiB a Chroma record's metadata keeps by default (the size of the
 // generated opcode table's references that once stopped a GOROOT build),
-// its doc, text and metadata over Chroma Cloud's per-record quotas, and the
-// whole under the embedded backend's 1 MiB per document.
+// its id, doc, text and metadata over Chroma Cloud's per-record quotas
+// (the id is over 128 bytes, like a deep generated file's definition), and
+// the whole under the embedded backend's 1 MiB per document.
 const (
 	largeRefs     = 4000
 	largeDocBytes = 20 << 10
@@ -26,7 +27,7 @@ const (
 // larger than a server may keep in one record; rev makes versions differ.
 func large(rev string) retrieval.Document {
 	d := corpus()[1]
-	d.ID, d.Symbol, d.Qualified = "large-"+d.ID, "Huge", "T1.Huge"
+	d.ID, d.Symbol, d.Qualified = "large-"+strings.Repeat("generated/", 12)+d.ID, "Huge", "T1.Huge"
 	d.Doc = strings.Repeat("Huge documents "+rev+". ", largeDocBytes/(17+len(rev)))
 	d.Text = "open the store huge " + strings.Repeat("table row "+rev+" ", largeText/(11+len(rev)))
 	d.Refs = make([]retrieval.Ref, largeRefs)

@@ -67,7 +67,7 @@ mutant "a registry tool without a description gets one" prompt/tools.go 's#desc 
 mutant "a registry tool's long description is clipped" prompt/tools.go 's#Description:  textclip.Fit(desc, MaxDescriptionBytes),#Description:  textclip.Fit(desc, 1<<30),#' ./prompt -run TestUnitsFromToolsNeverFailOnADescription
 mutant "the prompt compiler doc shows only compiled calls" docs/prompt-compiler.md 's#c, err := rlm.NewCompiler("")#c, err := rlm.NewCompiler(rlm.CompilerOptions{})#' . -run TestPromptCompilerDocSnippetIsACompiledExample
 mutant "bidi overrides never reach the terminal" internal/termsafe/termsafe.go 's#|| bidiControl(r)$#|| false \&\& bidiControl(r)#' ./internal/termsafe
-mutant "extra tool units give their schema" prompt/catalog.go 's|					units\[i\].Kind, units\[i\].Schema = u.Kind, u.Schema|					_ = u|' ./prompt -run TestExtraToolUnitsGiveTheirSchema
+mutant "extra tool units give their schema" prompt/catalog.go 's|^\(\t*\)units\[i\].Kind, units\[i\].Schema = u.Kind, u.Schema$|\1_ = u|' ./prompt -run TestExtraToolUnitsGiveTheirSchema
 mutant "a banned unit is never plain-active" rules/prompt/closure.pl '/^plain_wanted(\[N-W|Ws\], T, BanV, AV/,/var(X), !,/s#^    var(X), !,#    !,#' ./rules -run TestPromptRules
 mutant "a suggested unit is marked pulled" rules/prompt/closure.pl 's#\[S-pulled(because(cl_suggested, \[by(By)\]))|A0\]#[S-because(cl_suggested, [by(By)])|A0]#' ./rules -run TestPromptRules
 mutant "a catalog unit cannot hide an extra unit of another kind" prompt/catalog.go 's#^\t\t\tcase units\[i\].Kind.IsTool() != u.Kind.IsTool():#\t\t\tcase false:#' ./prompt -run TestACatalogUnitCannotHideAnExtraUnitOfAnotherKind
