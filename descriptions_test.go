@@ -107,3 +107,35 @@ func TestADocSentenceWithARelationWordIsAboutItsSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode: on code
+// without doc comments (testdata/desc/nodoc, after Python email with its
+// docstrings stripped) a definition is indexed by its own source lines:
+// "Wrap long lines at the column limit." finds fold, whose inline comment
+// and code say it, ahead of the functions whose names hold those words.
+// A line is its innermost definition's (the class Depot is not found by
+// its method's comment), and a documented definition is described by its
+// doc comment, not its code (pack is not found by its comment's
+// "shrinkwrap").
+func TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode(t *testing.T) {
+	p := openDescTree(t, "nodoc", rlm.Options{InMemory: true})
+	tests := []struct {
+		query, first string // first: the definition wanted first ("" for any)
+		absent       string // a definition that must not be a hit
+	}{
+		{"Wrap long lines at the column limit.", "fold", ""},
+		{"Stack the heaviest crates at the bottom.", "Depot.stow", "Depot"},
+		{"Shrinkwrap it onto the pallet.", "", "pack"},
+	}
+	for _, tc := range tests {
+		a := searchAll(t, p, tc.query)
+		if tc.first != "" && (len(a.Hits) == 0 || a.Hits[0].Qualified != tc.first) {
+			t.Errorf("%q: want %s first:%s", tc.query, tc.first, hitList(a))
+		}
+		for _, h := range a.Hits {
+			if tc.absent != "" && h.Qualified == tc.absent {
+				t.Errorf("%q: %s is a hit, want it absent:%s", tc.query, tc.absent, hitList(a))
+			}
+		}
+	}
+}

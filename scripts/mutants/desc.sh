@@ -87,3 +87,9 @@ mutant "an opening clause is short" bridge/wording.go 's|return len(lower) <= ma
 mutant "a test's Test that sentence is a doc sentence" bridge/wording.go 's#if testOpenings\[lower\[0\]\] \&\& lower\[1\] == "that" {#if false {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
 mutant "a doc sentence's relation object is content" bridge/features.go 's#|| !f.DocWording \&\& toks\[i\] == f.RelationObject {#|| toks[i] == f.RelationObject {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
 mutant "X is called by ... asks for X's callers" bridge/features.go 's#if i >= 2 \&\& passiveVerbs\[lower\[i-1\]\] \&\& (isIdent\[i-2\] || knownTok\[i-2\]) {#if false {#' ./bridge -run 'TestAPassiveCalledByAsksForTheSubjectsCallers'
+
+# Undocumented definitions are indexed by their own source lines (project/ownsource.go).
+mutant "an undocumented definition's own lines are in its text" project/documents.go 's|docs\[i\].Text = withOwnLines(docs\[i\], neighbourText(docs\[i\]), own\[i-base\])|docs[i].Text, _ = neighbourText(docs[i]), own|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
+mutant "a line is its innermost definition's" project/ownsource.go 's|return span(b) - span(a)|return span(a) - span(b)|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
+mutant "a documented definition is not indexed by its code" project/ownsource.go 's|if s.Doc != "" {|if false {|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
+mutant "own lines come only from the extracted bytes" project/ownsource.go 's|if err != nil \|\| sourcefacts.HashBytes(b) != f.Provenance.Hash {|if err != nil {|' ./project -run TestOwnLinesComeOnlyFromTheBytesTheFactsWereExtractedFrom
