@@ -139,3 +139,24 @@ func TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode(t *testing.T) {
 		}
 	}
 }
+
+// TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake:
+// a doc sentence whose subject is defined in a public package and, by the
+// same name, in an internal one (testdata/desc/internal, after
+// encoding/json's jsontext.AllowInvalidUTF8 and
+// internal/jsonflags.AllowInvalidUTF8, doc comments stripped) finds the
+// public definition first, though the internal one's inline comment holds
+// more of the sentence's words; a subject only an internal package
+// defines is still found first.
+func TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake(t *testing.T) {
+	p := openDescTree(t, "internal", rlm.Options{InMemory: true})
+	for q, want := range map[string]string{
+		"StableLabels specifies that the same crate is printed with the same label bytes.": "ship/options.go",
+		"SortedCrates specifies that crates are kept in sorted order.":                     "internal/shipflags/flags.go",
+	} {
+		a := searchAll(t, p, q)
+		if len(a.Hits) == 0 || a.Hits[0].Path != want {
+			t.Errorf("%q: want the definition in %s first:%s", q, want, hitList(a))
+		}
+	}
+}

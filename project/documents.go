@@ -19,7 +19,8 @@ import (
 // relates definitions). Calls carry what they resolve to across files
 // (sourcefacts.Scopes: Ref.Via, Scope, Type), and each document the scope
 // of its definition and that scope's name (Metadata[retrieval.MetaScope],
-// [retrieval.MetaModule]), for the graph strategy. A definition that calls or references names has
+// [retrieval.MetaModule]), for the graph strategy, and, in an internal
+// package (sourcefacts.InternalPath), Metadata[retrieval.MetaInternal]. A definition that calls or references names has
 // them in its Text (neighbourText), so that BM25 and the embedder read
 // what it does as well as what it is called. Documents reads no files:
 // its documents lack the own source lines (ownLines) the search index
@@ -53,6 +54,7 @@ func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab 
 	base := len(docs)
 	scope := sourcefacts.ScopeOf(f)
 	nth := map[string]int{} // qualified name -> definitions seen in this file
+	internal := sourcefacts.InternalPath(f.Language, f.Provenance.Path)
 	for i, s := range f.Symbols {
 		q := qualifiedName(s)
 		role := f.SymbolRole(i)
@@ -79,6 +81,9 @@ func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab 
 				"status":     f.Status,
 			},
 		})
+		if internal {
+			docs[len(docs)-1].Metadata[retrieval.MetaInternal] = "true"
+		}
 		if scope != "" {
 			docs[len(docs)-1].Metadata[retrieval.MetaScope] = scope
 			docs[len(docs)-1].Metadata[retrieval.MetaModule] = scopes.Name(scope)

@@ -320,8 +320,9 @@ const searchIndexPrefix = "search-g"
 // into the tree's words (Document.NameWords, indexed with the name) and
 // the tables that keep those words current (nameWordStore). 9: a
 // definition without a doc comment indexed by its own source lines too
-// (ownLines).
-const indexFormat = "f9"
+// (ownLines). 10: a definition in an internal package marked
+// (Metadata[retrieval.MetaInternal]).
+const indexFormat = "f10"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

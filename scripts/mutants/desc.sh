@@ -93,3 +93,10 @@ mutant "an undocumented definition's own lines are in its text" project/document
 mutant "a line is its innermost definition's" project/ownsource.go 's|return span(b) - span(a)|return span(a) - span(b)|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
 mutant "a documented definition is not indexed by its code" project/ownsource.go 's|if s.Doc != "" {|if false {|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
 mutant "own lines come only from the extracted bytes" project/ownsource.go 's|if err != nil \|\| sourcefacts.HashBytes(b) != f.Provenance.Hash {|if err != nil {|' ./project -run TestOwnLinesComeOnlyFromTheBytesTheFactsWereExtractedFrom
+
+# A doc-worded description's subject: the public definition before its internal namesake.
+mutant "the subject step demotes internal namesakes (rule)" rules/retrieval/wording.pl 's/emphasis(doc), demote(internal)\], evidence)/emphasis(doc)], evidence)/' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+mutant "the subject step demotes internal namesakes (rule test)" rules/retrieval/wording.pl 's/emphasis(doc), demote(internal)\], evidence)/emphasis(doc)], evidence)/' ./rules -run TestRules
+mutant "demote(internal) demotes the internal package's documents" retrieval/demote.go 's/ || IsInternal(doc) \&\& slices.Contains(d.Roles, Internal)//' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+mutant "a Go internal/ directory is an internal package" sourcefacts/roles.go 's|return strings.Contains("/"+dir, "/internal/")|return strings.Contains("/"+dir, "/internals/")|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+mutant "a definition in an internal package is marked" project/documents.go 's|docs\[len(docs)-1\].Metadata\[retrieval.MetaInternal\] = "true"|_ = retrieval.MetaInternal|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
