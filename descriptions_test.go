@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/planner"
 )
 
 // TestALongDocstringIsFoundByItsFirstSentence: a Python function whose
@@ -97,13 +98,21 @@ func TestALowercaseCompoundNameIsFoundByADescriptionOfItsParts(t *testing.T) {
 // question about Weigh's callers).
 func TestADocSentenceWithARelationWordIsAboutItsSubject(t *testing.T) {
 	p := openDescTree(t, "testdoc", rlm.Options{InMemory: true})
-	for q, want := range map[string]string{
+	wantFirst(t, p, "description", func(h planner.Hit) string { return h.Symbol }, map[string]string{
 		"loggingConn is used for debugging.": "loggingConn",
 		"Test that Ship invokes Weigh.":      "TestShipCallsWeigh",
-	} {
+	})
+}
+
+// wantFirst checks that each query of cases (query -> want) is answered
+// first by a hit whose key is want and, when class is not "", that it is
+// of that class.
+func wantFirst(t *testing.T, p *rlm.Project, class string, key func(planner.Hit) string, cases map[string]string) {
+	t.Helper()
+	for q, want := range cases {
 		a := searchAll(t, p, q)
-		if a.Class != "description" || len(a.Hits) == 0 || a.Hits[0].Symbol != want {
-			t.Errorf("%q: class %s, want a description answered by %s first:%s", q, a.Class, want, hitList(a))
+		if class != "" && a.Class != class || len(a.Hits) == 0 || key(a.Hits[0]) != want {
+			t.Errorf("%q: class %s, want %s (class %q) first:%s", q, a.Class, want, class, hitList(a))
 		}
 	}
 }
@@ -150,13 +159,8 @@ func TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode(t *testing.T) {
 // defines is still found first.
 func TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake(t *testing.T) {
 	p := openDescTree(t, "internal", rlm.Options{InMemory: true})
-	for q, want := range map[string]string{
+	wantFirst(t, p, "", func(h planner.Hit) string { return h.Path }, map[string]string{
 		"StableLabels specifies that the same crate is printed with the same label bytes.": "ship/options.go",
 		"SortedCrates specifies that crates are kept in sorted order.":                     "internal/shipflags/flags.go",
-	} {
-		a := searchAll(t, p, q)
-		if len(a.Hits) == 0 || a.Hits[0].Path != want {
-			t.Errorf("%q: want the definition in %s first:%s", q, want, hitList(a))
-		}
-	}
+	})
 }
