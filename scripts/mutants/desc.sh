@@ -37,7 +37,7 @@ mutant "a guarded embedder keeps its nature" project/embedderfail.go 's|func (g 
 mutant "predicted capabilities name the embedder" project/searchindex.go 's|\t\tc.Embedder = retrieval.EmbedderNature(opts.Embedder)|\t\t_ = opts|' ./project -run TestCapabilitiesWithoutATreeMatchAnOpenedProject
 
 # description_nodoc signals.
-mutant "a definition's text holds the names it calls" project/documents.go 's|docs\[i\].Text = neighbourText(docs\[i\])|_ = i|' ./project -run TestADefinitionIsFoundByTheNamesItCalls
+mutant "a definition's text holds the names it calls" project/documents.go 's|withOwnLines(docs\[i\], neighbourText(docs\[i\]), |withOwnLines(docs[i], "", |' ./project -run TestADefinitionIsFoundByTheNamesItCalls
 mutant "word forms keep the word's stem" bridge/forms.go 's|english.Stem(c, true) == stem|stem != ""|' ./bridge -run TestWordFormsAreTheBaseFormsAnInflectedWordStandsFor
 mutant "inflected words expand" rules/retrieval/expand.pl 's|^expand_relation(inflection).$|expand_relation(none).|' ./rules -run TestRules
 
@@ -66,7 +66,7 @@ mutant "a lexical search honours the emphasis" retrieval/embedded/search.go 's|-
 mutant "a description's BM25 step weighs doc comments" rules/retrieval/wording.pl 's|^extra_strategy(description, F, Avail, step(lexical, \[text(T2), emphasis(doc)\], evidence),|extra_strategy(description, F, Avail, step(lexical, [text(T2)], evidence),|' . -run $LONG
 mutant "a conceptual query's BM25 step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, step(lexical, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, step(lexical, [text(T2)], evidence),|' ./rules -run TestRules
 mutant "a conceptual query's hybrid step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, Avail, step(hybrid, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),|' ./rules -run TestRules
-mutant "a description's subject step weighs doc comments" rules/retrieval/wording.pl 's|step(exact, \[name(S), text(T), emphasis(doc)\], evidence)|step(exact, [name(S), text(T)], evidence)|' ./rules -run TestRules
+mutant "a description's subject step weighs doc comments" rules/retrieval/wording.pl 's|step(exact, \[name(S), text(T), emphasis(doc), demote(internal)\], evidence)|step(exact, [name(S), text(T), demote(internal)], evidence)|' ./rules -run TestRules
 mutant "emphasis(doc) is decoded" planner/decode.go 's|			s.Emphasis = val|			s.Emphasis = ""|' . -run $LONG
 mutant "a step's emphasis reaches the request" planner/types.go 's|		Emphasis: retrieval.Emphasis(s.Emphasis),|		Emphasis: "",|' . -run $LONG
 mutant "an unknown emphasis is a bad request" retrieval/retrieval.go 's|	if req.Emphasis != "" \&\& req.Emphasis != EmphasisDoc {|	if false {|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
