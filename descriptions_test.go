@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rlm-dev/rlm"
+	"github.com/rlm-dev/rlm/planner"
 )
 
 // TestALongDocstringIsFoundByItsFirstSentence: a Python function whose
@@ -97,13 +98,69 @@ func TestALowercaseCompoundNameIsFoundByADescriptionOfItsParts(t *testing.T) {
 // question about Weigh's callers).
 func TestADocSentenceWithARelationWordIsAboutItsSubject(t *testing.T) {
 	p := openDescTree(t, "testdoc", rlm.Options{InMemory: true})
-	for q, want := range map[string]string{
+	wantFirst(t, p, "description", func(h planner.Hit) string { return h.Symbol }, map[string]string{
 		"loggingConn is used for debugging.": "loggingConn",
 		"Test that Ship invokes Weigh.":      "TestShipCallsWeigh",
-	} {
+	})
+}
+
+// wantFirst checks that each query of cases (query -> want) is answered
+// first by a hit whose key is want and, when class is not "", that it is
+// of that class.
+func wantFirst(t *testing.T, p *rlm.Project, class string, key func(planner.Hit) string, cases map[string]string) {
+	t.Helper()
+	for q, want := range cases {
 		a := searchAll(t, p, q)
-		if a.Class != "description" || len(a.Hits) == 0 || a.Hits[0].Symbol != want {
-			t.Errorf("%q: class %s, want a description answered by %s first:%s", q, a.Class, want, hitList(a))
+		if class != "" && a.Class != class || len(a.Hits) == 0 || key(a.Hits[0]) != want {
+			t.Errorf("%q: class %s, want %s (class %q) first:%s", q, a.Class, want, class, hitList(a))
 		}
 	}
+}
+
+// TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode: on code
+// without doc comments (testdata/desc/nodoc, after Python email with its
+// docstrings stripped) a definition is indexed by its own source lines:
+// "Wrap long lines at the column limit." finds fold, whose inline comment
+// and code say it, ahead of the functions whose names hold those words.
+// A line is its innermost definition's (the class Depot is not found by
+// its method's comment), and a documented definition is described by its
+// doc comment, not its code (pack is not found by its comment's
+// "shrinkwrap").
+func TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode(t *testing.T) {
+	p := openDescTree(t, "nodoc", rlm.Options{InMemory: true})
+	tests := []struct {
+		query, first string // first: the definition wanted first ("" for any)
+		absent       string // a definition that must not be a hit
+	}{
+		{"Wrap long lines at the column limit.", "fold", ""},
+		{"Stack the heaviest crates at the bottom.", "Depot.stow", "Depot"},
+		{"Shrinkwrap it onto the pallet.", "", "pack"},
+	}
+	for _, tc := range tests {
+		a := searchAll(t, p, tc.query)
+		if tc.first != "" && (len(a.Hits) == 0 || a.Hits[0].Qualified != tc.first) {
+			t.Errorf("%q: want %s first:%s", tc.query, tc.first, hitList(a))
+		}
+		for _, h := range a.Hits {
+			if tc.absent != "" && h.Qualified == tc.absent {
+				t.Errorf("%q: %s is a hit, want it absent:%s", tc.query, tc.absent, hitList(a))
+			}
+		}
+	}
+}
+
+// TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake:
+// a doc sentence whose subject is defined in a public package and, by the
+// same name, in an internal one (testdata/desc/internal, after
+// encoding/json's jsontext.AllowInvalidUTF8 and
+// internal/jsonflags.AllowInvalidUTF8, doc comments stripped) finds the
+// public definition first, though the internal one's inline comment holds
+// more of the sentence's words; a subject only an internal package
+// defines is still found first.
+func TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake(t *testing.T) {
+	p := openDescTree(t, "internal", rlm.Options{InMemory: true})
+	wantFirst(t, p, "", func(h planner.Hit) string { return h.Path }, map[string]string{
+		"StableLabels specifies that the same crate is printed with the same label bytes.": "ship/options.go",
+		"SortedCrates specifies that crates are kept in sorted order.":                     "internal/shipflags/flags.go",
+	})
 }

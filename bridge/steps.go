@@ -46,7 +46,7 @@ var StepArgs = []StepArg{
 	{Functor: "language", Doc: "only definitions in this language (go, python, ...)"},
 	{Functor: "tests", Doc: "leave out definitions in test files (exclude), or keep only those (only)", Values: []string{"exclude", "only"}},
 	{Functor: "examples", Doc: "leave out example definitions (exclude), or keep only those (only)", Values: []string{"exclude", "only"}},
-	{Functor: "demote", Doc: "rank definitions of this role after all others (repeatable: one role each)", Values: DemotableRoles},
+	{Functor: "demote", Doc: "rank definitions of this role (or, for internal, of internal packages) after all others (repeatable: one each)", Values: DemotableRoles},
 	{Functor: "quoted", Doc: "a demoted definition whose doc comment starts with this text keeps its rank"},
 	{Functor: "named", Doc: "a demoted definition of this name keeps its rank (repeatable: one name each)"},
 	{Functor: "changed", Doc: "only definitions whose file changed after project generation N (a non-negative integer), or in the snapshot's own generation (last)"},
@@ -57,9 +57,11 @@ var StepArgs = []StepArg{
 		Values: []string{MatchResolved}},
 }
 
-// DemotableRoles are the roles a demote(R) step argument may name: tests
-// and examples (retrieval.RoleTest, retrieval.RoleExample).
-var DemotableRoles = []string{retrieval.RoleTest, retrieval.RoleExample}
+// DemotableRoles are what a demote(R) step argument may name: tests and
+// examples (retrieval.RoleTest, retrieval.RoleExample), and the
+// definitions of internal packages (retrieval.Internal: the hit's
+// retrieval.IsInternal, data the knowledge base gives each definition).
+var DemotableRoles = []string{retrieval.RoleTest, retrieval.RoleExample, retrieval.Internal}
 
 // MatchResolved is the value of the match/1 step argument: only resolved
 // calls (retrieval.Request.Resolved).

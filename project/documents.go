@@ -19,14 +19,17 @@ import (
 // relates definitions). Calls carry what they resolve to across files
 // (sourcefacts.Scopes: Ref.Via, Scope, Type), and each document the scope
 // of its definition and that scope's name (Metadata[retrieval.MetaScope],
-// [retrieval.MetaModule]), for the graph strategy. A definition that calls or references names has
+// [retrieval.MetaModule]), for the graph strategy, and, in an internal
+// package (sourcefacts.InternalPath), Metadata[retrieval.MetaInternal]. A definition that calls or references names has
 // them in its Text (neighbourText), so that BM25 and the embedder read
-// what it does as well as what it is called.
+// what it does as well as what it is called. Documents reads no files:
+// its documents lack the own source lines (ownLines) the search index
+// adds to definitions without a doc comment.
 func Documents(files []*sourcefacts.FileFacts, changed map[string]int64) []retrieval.Document {
 	scopes, vocab := treeScopes(files), treeVocabulary(files)
 	var docs []retrieval.Document
 	for _, f := range files {
-		docs = fileDocuments(docs, scopes, vocab, f, changed[f.Provenance.Path])
+		docs = fileDocuments(docs, scopes, vocab, f, nil, changed[f.Provenance.Path])
 	}
 	return docs
 }
@@ -44,11 +47,14 @@ func treeScopes(files []*sourcefacts.FileFacts) *sourcefacts.Scopes {
 // last changed in generation changed, to docs; scopes resolves calls over
 // the whole tree f is part of and vocab (treeVocabulary; nil: none) splits
 // its compound names (nameWords) — the only things of other files the
-// documents depend on.
-func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab *subwords.Vocabulary, f *sourcefacts.FileFacts, changed int64) []retrieval.Document {
+// documents depend on. src is f's bytes (sourceReader; nil: none): a
+// definition without a doc comment is indexed by its own lines of them
+// too (ownLines, in its Text after its neighbours).
+func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab *subwords.Vocabulary, f *sourcefacts.FileFacts, src []byte, changed int64) []retrieval.Document {
 	base := len(docs)
 	scope := sourcefacts.ScopeOf(f)
 	nth := map[string]int{} // qualified name -> definitions seen in this file
+	internal := sourcefacts.InternalPath(f.Language, f.Provenance.Path)
 	for i, s := range f.Symbols {
 		q := qualifiedName(s)
 		role := f.SymbolRole(i)
@@ -75,6 +81,9 @@ func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab 
 				"status":     f.Status,
 			},
 		})
+		if internal {
+			docs[len(docs)-1].Metadata[retrieval.MetaInternal] = "true"
+		}
 		if scope != "" {
 			docs[len(docs)-1].Metadata[retrieval.MetaScope] = scope
 			docs[len(docs)-1].Metadata[retrieval.MetaModule] = scopes.Name(scope)
@@ -93,10 +102,24 @@ func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab 
 		}
 		d.Refs = append(d.Refs, ref)
 	}
+	own := ownLines(f, src)
 	for i := base; i < len(docs); i++ {
-		docs[i].Text = neighbourText(docs[i])
+		docs[i].Text = withOwnLines(docs[i], neighbourText(docs[i]), own[i-base])
 	}
 	return docs
+}
+
+// withOwnLines is the Text of d, whose neighbourText is text, with its
+// own source lines (ownLines; "": none) after it: text, or the fields'
+// text (retrieval.EmbeddingText) when text is "", a newline, the lines.
+func withOwnLines(d retrieval.Document, text, own string) string {
+	if own == "" {
+		return text
+	}
+	if text == "" {
+		text = retrieval.EmbeddingText(d)
+	}
+	return text + "\n" + own
 }
 
 // qualifiedName is Receiver.Name for methods and Container.Name for

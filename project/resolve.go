@@ -60,15 +60,15 @@ func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []sto
 			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 		}
 		if complete {
-			return planUpdate(ctx, sn, files, ss, nw, old)
+			return planUpdate(ctx, sn, files, ss, nw, old, rootSource(p.root))
 		}
 	}
-	return planWhole(ctx, sn, files, ss, nw, old)
+	return planWhole(ctx, sn, files, ss, nw, old, rootSource(p.root))
 }
 
 // planWhole reads every file's facts, resolves the whole tree and
 // rewrites the scope and name word tables.
-func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string) (indexPlan, error) {
+func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string, src sourceReader) (indexPlan, error) {
 	facts := make([]*sourcefacts.FileFacts, len(files))
 	for i, f := range files {
 		r, err := sn.Facts(ctx, f.Path)
@@ -95,7 +95,7 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 	for i, f := range files {
 		present[f.Path] = true
 		keys := sourcefacts.ScopeKeys{}
-		docs := fileDocuments(nil, scopes.Recording(keys), vocab, facts[i], f.PublishedIn)
+		docs := fileDocuments(nil, scopes.Recording(keys), vocab, facts[i], src(facts[i]), f.PublishedIn)
 		all.add(sourcefacts.FileScopeOf(facts[i]), depHashes(keys))
 		facts[i] = nil
 		if v := fileVersion(f, docs); old[f.Path] != v {
@@ -121,7 +121,7 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 // one and resolves the files that need it (see above). A file changed if
 // the state its documents were made from (versionState of old) is not its
 // state now.
-func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string) (indexPlan, error) {
+func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string, src sourceReader) (indexPlan, error) {
 	// A changed file: its path, its index in files (-1: gone), what the
 	// tables hold of it (id 0: nothing) and its contribution now.
 	type change struct {
@@ -283,7 +283,7 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 			j.facts = r.Facts
 		}
 		keys := sourcefacts.ScopeKeys{}
-		docs := fileDocuments(nil, resolver.Recording(keys), vocab, j.facts, f.PublishedIn)
+		docs := fileDocuments(nil, resolver.Recording(keys), vocab, j.facts, src(j.facts), f.PublishedIn)
 		if ss.err != nil {
 			return indexPlan{}, ss.err
 		}

@@ -318,8 +318,11 @@ const searchIndexPrefix = "search-g"
 // scopes and each file's lookups (scopeStore), so that an update resolves
 // only the files an edit can change. 8: the compound parts of names split
 // into the tree's words (Document.NameWords, indexed with the name) and
-// the tables that keep those words current (nameWordStore).
-const indexFormat = "f8"
+// the tables that keep those words current (nameWordStore). 9: a
+// definition without a doc comment indexed by its own source lines too
+// (ownLines). 10: a definition in an internal package marked
+// (Metadata[retrieval.MetaInternal]).
+const indexFormat = "f10"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

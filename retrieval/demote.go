@@ -11,7 +11,9 @@ import (
 // of Roles after all others, except those the query names exactly, which
 // keep their place whatever their role.
 type Demotion struct {
-	// Roles are the roles (RoleOf) whose documents rank after all others.
+	// Roles are the roles (RoleOf) whose documents rank after all others;
+	// Internal among them demotes the documents of internal packages
+	// (IsInternal).
 	Roles []string
 	// Quoted, when not empty, keeps in place a document whose doc comment
 	// it quotes (Quotes): the query names it as exactly as a name would.
@@ -31,7 +33,7 @@ func (d Demotion) keeps(doc Document) bool {
 // Demotes reports whether doc ranks after the others under d: its role is
 // one of d.Roles and d does not name it exactly.
 func (d Demotion) Demotes(doc Document) bool {
-	return slices.Contains(d.Roles, RoleOf(doc)) && !d.keeps(doc)
+	return (slices.Contains(d.Roles, RoleOf(doc)) || IsInternal(doc) && slices.Contains(d.Roles, Internal)) && !d.keeps(doc)
 }
 
 // DemotionDepth is how many hits SearchDemoting reads to rank limit of
@@ -75,7 +77,10 @@ func SearchDemoting(ctx context.Context, b Backend, req Request, d Demotion) ([]
 		// The others ranked below the depth read: the search without
 		// the demoted roles finds them.
 		others := req
-		others.Filter.ExcludeRoles = append(slices.Clone(req.Filter.ExcludeRoles), d.Roles...)
+		// (Internal is no role: the demoted internal documents it finds
+		// are skipped below.)
+		others.Filter.ExcludeRoles = append(slices.Clone(req.Filter.ExcludeRoles),
+			slices.DeleteFunc(slices.Clone(d.Roles), func(r string) bool { return r == Internal })...)
 		more, err := b.Search(ctx, others)
 		if err != nil {
 			return nil, err
@@ -88,7 +93,7 @@ func SearchDemoting(ctx context.Context, b Backend, req Request, d Demotion) ([]
 			if len(front) >= req.Limit {
 				break
 			}
-			if !seen[h.Document.ID] {
+			if !seen[h.Document.ID] && !d.Demotes(h.Document) {
 				front = append(front, h)
 			}
 		}

@@ -164,7 +164,21 @@ const (
 	// package name, the module's last name ("json" in
 	// "json.Unmarshal").
 	MetaModule = "module"
+	// MetaInternal is "true" on a document whose definition lives in an
+	// internal package by its language's convention
+	// (sourcefacts.InternalPath: Go's internal/ directories), absent
+	// otherwise; IsInternal reads it.
+	MetaInternal = "internal"
 )
+
+// Internal names, in a Demotion's Roles (and the rules' demote(internal)
+// step argument), the definitions of internal packages (IsInternal)
+// rather than a role: it ranks them after the others whatever their role.
+const Internal = "internal"
+
+// IsInternal reports whether d's definition lives in an internal package
+// (Metadata[MetaInternal] is "true").
+func IsInternal(d Document) bool { return d.Metadata[MetaInternal] == "true" }
 
 // ExternalScope is the prefix of a Ref.Scope outside the indexed tree.
 const ExternalScope = "ext:"

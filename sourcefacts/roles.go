@@ -198,3 +198,16 @@ func inSpans(spans []span, r Range) bool {
 	}
 	return false
 }
+
+// InternalPath reports whether the file at the slash-separated path p
+// (relative to the project root), read as language, lies in an internal
+// package by that language's convention: for Go, a directory named
+// "internal" on its path (the go command's rule: only the tree rooted at
+// internal's parent may import it). Other languages have none here.
+func InternalPath(language, p string) bool {
+	if language != LangGo {
+		return false
+	}
+	dir, _ := path.Split(p)
+	return strings.Contains("/"+dir, "/internal/")
+}

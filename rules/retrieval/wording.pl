@@ -27,7 +27,15 @@
     (an exact step with text(T): Go orders the name's definitions by their
     BM25 rank for T), then BM25's other hits. Without doc comments to
     match (code whose comments were stripped or never written) the
-    subject's name is the strongest evidence left.
+    subject's name is the strongest evidence left. Among the subject's
+    definitions a namesake in an internal package (Go's internal/: the
+    knowledge base marks each definition, retrieval.IsInternal) comes
+    after the public ones (demote(internal), rk_public_namesake_first):
+    doc sentences describe the API, and an internal package's
+    same-named flag or helper is how the API is implemented
+    (encoding/json's jsontext.AllowInvalidUTF8 and
+    internal/jsonflags.AllowInvalidUTF8). A subject only internal
+    packages define keeps its order (every namesake is demoted alike).
 
     A description's text steps carry emphasis(doc): their BM25 weighs
     doc comments more than by default (a description is compared with
@@ -53,6 +61,7 @@ rule_id(cls_sentence_description, "a sentence of six or more content words (four
 rule_id(st_description_bm25, "a description with a lexical embedder (or none), answered by BM25 over its whole text").
 rule_id(st_description_hybrid, "a description BM25 found nothing for, answered by hybrid search").
 rule_id(st_description_subject, "a description worded as a doc comment: the definitions named by its subject first, ranked by its text").
+rule_id(rk_public_namesake_first, "a doc-worded description's subject: a namesake in an internal package ranks after the public definitions, whose documentation the sentence reads like").
 rule_id(ev_subject_looked_up, "a doc-worded description's subject was looked up; BM25's other hits follow").
 rule_id(st_description_trusted_hybrid, "a description, answered by hybrid search: the backend's vectors are trusted").
 
@@ -81,8 +90,9 @@ named_object(F, O) :-
     member(id(O, Shape), Ids),
     strong_shape(Shape), !.
 
-extra_strategy(description, F, step(exact, [name(S), text(T), emphasis(doc)], evidence),
-               because(st_description_subject, [class(description), subject(S)])) :-
+extra_strategy(description, F, step(exact, [name(S), text(T), emphasis(doc), demote(internal)], evidence),
+               because(st_description_subject, [class(description), subject(S),
+                                                because(rk_public_namesake_first, [subject(S)])])) :-
     feature(cue(description(S)), F),
     S \== "",
     feature(text(T), F).

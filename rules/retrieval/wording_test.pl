@@ -83,6 +83,16 @@ test(a_doc_worded_sentences_subject_comes_first_ranked_by_its_text) :-
     T0 == "UnmarshalJSON sets *m to a copy of data.",
     append("UnmarshalJSON sets *m to a copy of data.", _, T).
 
+test(a_subjects_namesakes_in_internal_packages_come_after_the_public_ones) :-
+    features_from_list([tokens(8), content(3), cue(description("UnmarshalJSON")), idents([id("UnmarshalJSON", pascal)]),
+                        text("UnmarshalJSON sets *m to a copy of data."), words(["sets", "copy", "data"])], F),
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, Steps, Why)),
+    Steps = [step(exact, A, evidence), step(lexical, L, evidence)|_],
+    memberchk(demote(internal), A),
+    \+ memberchk(demote(internal), L),
+    memberchk(because(st_description_subject, Ps), Why),
+    memberchk(because(rk_public_namesake_first, [subject("UnmarshalJSON")]), Ps).
+
 test(bm25s_hits_follow_the_subjects_definitions) :-
     features_from_list([tokens(8), content(3), cue(description("UnmarshalJSON")), idents([id("UnmarshalJSON", pascal)]),
                         text("UnmarshalJSON sets *m to a copy of data."), words(["sets", "copy", "data"])], F),

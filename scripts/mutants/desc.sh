@@ -37,7 +37,7 @@ mutant "a guarded embedder keeps its nature" project/embedderfail.go 's|func (g 
 mutant "predicted capabilities name the embedder" project/searchindex.go 's|\t\tc.Embedder = retrieval.EmbedderNature(opts.Embedder)|\t\t_ = opts|' ./project -run TestCapabilitiesWithoutATreeMatchAnOpenedProject
 
 # description_nodoc signals.
-mutant "a definition's text holds the names it calls" project/documents.go 's|docs\[i\].Text = neighbourText(docs\[i\])|_ = i|' ./project -run TestADefinitionIsFoundByTheNamesItCalls
+mutant "a definition's text holds the names it calls" project/documents.go 's|withOwnLines(docs\[i\], neighbourText(docs\[i\]), |withOwnLines(docs[i], "", |' ./project -run TestADefinitionIsFoundByTheNamesItCalls
 mutant "word forms keep the word's stem" bridge/forms.go 's|english.Stem(c, true) == stem|stem != ""|' ./bridge -run TestWordFormsAreTheBaseFormsAnInflectedWordStandsFor
 mutant "inflected words expand" rules/retrieval/expand.pl 's|^expand_relation(inflection).$|expand_relation(none).|' ./rules -run TestRules
 
@@ -66,7 +66,7 @@ mutant "a lexical search honours the emphasis" retrieval/embedded/search.go 's|-
 mutant "a description's BM25 step weighs doc comments" rules/retrieval/wording.pl 's|^extra_strategy(description, F, Avail, step(lexical, \[text(T2), emphasis(doc)\], evidence),|extra_strategy(description, F, Avail, step(lexical, [text(T2)], evidence),|' . -run $LONG
 mutant "a conceptual query's BM25 step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, step(lexical, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, step(lexical, [text(T2)], evidence),|' ./rules -run TestRules
 mutant "a conceptual query's hybrid step weighs doc comments" rules/retrieval/strategy.pl 's|^candidate(conceptual, F, Avail, step(hybrid, \[text(T2), emphasis(doc)\], evidence),|candidate(conceptual, F, Avail, step(hybrid, [text(T2)], evidence),|' ./rules -run TestRules
-mutant "a description's subject step weighs doc comments" rules/retrieval/wording.pl 's|step(exact, \[name(S), text(T), emphasis(doc)\], evidence)|step(exact, [name(S), text(T)], evidence)|' ./rules -run TestRules
+mutant "a description's subject step weighs doc comments" rules/retrieval/wording.pl 's|step(exact, \[name(S), text(T), emphasis(doc), demote(internal)\], evidence)|step(exact, [name(S), text(T), demote(internal)], evidence)|' ./rules -run TestRules
 mutant "emphasis(doc) is decoded" planner/decode.go 's|			s.Emphasis = val|			s.Emphasis = ""|' . -run $LONG
 mutant "a step's emphasis reaches the request" planner/types.go 's|		Emphasis: retrieval.Emphasis(s.Emphasis),|		Emphasis: "",|' . -run $LONG
 mutant "an unknown emphasis is a bad request" retrieval/retrieval.go 's|	if req.Emphasis != "" \&\& req.Emphasis != EmphasisDoc {|	if false {|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
@@ -87,3 +87,16 @@ mutant "an opening clause is short" bridge/wording.go 's|return len(lower) <= ma
 mutant "a test's Test that sentence is a doc sentence" bridge/wording.go 's#if testOpenings\[lower\[0\]\] \&\& lower\[1\] == "that" {#if false {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
 mutant "a doc sentence's relation object is content" bridge/features.go 's#|| !f.DocWording \&\& toks\[i\] == f.RelationObject {#|| toks[i] == f.RelationObject {#' . -run 'TestADocSentenceWithARelationWordIsAboutItsSubject'
 mutant "X is called by ... asks for X's callers" bridge/features.go 's#if i >= 2 \&\& passiveVerbs\[lower\[i-1\]\] \&\& (isIdent\[i-2\] || knownTok\[i-2\]) {#if false {#' ./bridge -run 'TestAPassiveCalledByAsksForTheSubjectsCallers'
+
+# Undocumented definitions are indexed by their own source lines (project/ownsource.go).
+mutant "an undocumented definition's own lines are in its text" project/documents.go 's|docs\[i\].Text = withOwnLines(docs\[i\], neighbourText(docs\[i\]), own\[i-base\])|docs[i].Text, _ = neighbourText(docs[i]), own|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
+mutant "a line is its innermost definition's" project/ownsource.go 's|return span(b) - span(a)|return span(a) - span(b)|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
+mutant "a documented definition is not indexed by its code" project/ownsource.go 's|if s.Doc != "" {|if false {|' . -run TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode
+mutant "own lines come only from the extracted bytes" project/ownsource.go 's|if err != nil \|\| sourcefacts.HashBytes(b) != f.Provenance.Hash {|if err != nil {|' ./project -run TestOwnLinesComeOnlyFromTheBytesTheFactsWereExtractedFrom
+
+# A doc-worded description's subject: the public definition before its internal namesake.
+mutant "the subject step demotes internal namesakes (rule)" rules/retrieval/wording.pl 's/emphasis(doc), demote(internal)\], evidence)/emphasis(doc)], evidence)/' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+mutant "the subject step demotes internal namesakes (rule test)" rules/retrieval/wording.pl 's/emphasis(doc), demote(internal)\], evidence)/emphasis(doc)], evidence)/' ./rules -run TestRules
+mutant "demote(internal) demotes the internal package's documents" retrieval/demote.go 's/ || IsInternal(doc) \&\& slices.Contains(d.Roles, Internal)//' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+mutant "a Go internal/ directory is an internal package" sourcefacts/roles.go 's|return strings.Contains("/"+dir, "/internal/")|return strings.Contains("/"+dir, "/internals/")|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+mutant "a definition in an internal package is marked" project/documents.go 's|docs\[len(docs)-1\].Metadata\[retrieval.MetaInternal\] = "true"|_ = retrieval.MetaInternal|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake

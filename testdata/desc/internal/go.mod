@@ -1,0 +1,3 @@
+module example.com/shipping
+
+go 1.22
