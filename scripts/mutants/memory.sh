@@ -41,7 +41,7 @@ mutant "a step's generation is never negative" bridge/steps.go 's|		if x >= 0 {|
 mutant "the embedded backend keeps changes after N only" retrieval/embedded/search.go 's|"d.changed > ?"|"d.changed >= ?"|' ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 mutant "the embedded backend matches a parser's name, not a prefix" retrieval/embedded/search.go "s|THEN substr(v, 1, instr(v, '/') - 1) ELSE|THEN substr(v, 1, 4) ELSE|" ./retrieval/embedded -run TestEmbeddedBackendKeepsTheRetrievalContract
 mutant "a document carries its file's last change" project/documents.go 's|Changed:     changed,|Changed: 1,|' $R
-mutant "a file's change is the generation that last wrote it" project/resolve.go 's|facts\[i\], f.PublishedIn)|facts[i], f.FileGeneration)|; s|j.facts, f.PublishedIn)|j.facts, f.FileGeneration)|' $R
+mutant "a file's change is the generation that last wrote it" project/resolve.go 's|src(facts\[i\]), f.PublishedIn)|src(facts[i]), f.FileGeneration)|; s|src(j.facts), f.PublishedIn)|src(j.facts), f.FileGeneration)|' $R
 mutant "a query of filters alone lists what passes them" rules/retrieval/strategy.pl 's|^    feature(content(0), F),$|    fail,|' $R
 mutant "an answer about the last index rests on every change" memory.go 's|s.Changed == bridge.ChangedLast })|false })|' . -run TestAnAnswerAboutTheLastIndexIsNotServedOnceAnotherGenerationIsPublished
 if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
