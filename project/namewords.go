@@ -192,7 +192,12 @@ func (s *nameWordStore) reset(files map[string]fileNameWords) error {
 
 // vocabulary reads the words of the tree.
 func (s *nameWordStore) vocabulary() (*subwords.Vocabulary, error) {
-	rows, err := s.tx.QueryContext(s.ctx, `SELECT word FROM name_words WHERE files > 0`)
+	return s.words(`SELECT word FROM name_words WHERE files > 0`)
+}
+
+// words reads the words query (with args) selects into a vocabulary.
+func (s *nameWordStore) words(query string, args ...any) (*subwords.Vocabulary, error) {
+	rows, err := s.tx.QueryContext(s.ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -230,9 +235,8 @@ func (s *nameWordStore) vocabularyFor(names []string, maxPieces int) (*subwords.
 			}
 		}
 	}
-	v := &subwords.Vocabulary{}
 	if len(pieces) == 0 {
-		return v, nil
+		return &subwords.Vocabulary{}, nil
 	}
 	// Pieces are a-z only: a JSON array of them needs no escaping.
 	var list strings.Builder
@@ -244,19 +248,7 @@ func (s *nameWordStore) vocabularyFor(names []string, maxPieces int) (*subwords.
 		list.WriteString(`"` + w + `"`)
 	}
 	list.WriteByte(']')
-	rows, err := s.tx.QueryContext(s.ctx, `SELECT word FROM name_words WHERE files > 0 AND word IN (SELECT value FROM json_each(?))`, list.String())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var w string
-		if err := rows.Scan(&w); err != nil {
-			return nil, err
-		}
-		v.Add(w)
-	}
-	return v, rows.Err()
+	return s.words(`SELECT word FROM name_words WHERE files > 0 AND word IN (SELECT value FROM json_each(?))`, list.String())
 }
 
 // update records what the file at path gives now (nil: it is gone) and

@@ -134,15 +134,11 @@ func run(root, db, rel, projectDB string, runs int, edit bool, cpuprofile string
 	}
 	if cpuprofile != "" {
 		// Profile only: the unchanged-tree check, runs times.
-		prof, err := os.Create(cpuprofile)
+		stop, err := startProfile(cpuprofile)
 		if err != nil {
 			return err
 		}
-		defer prof.Close()
-		if err := pprof.StartCPUProfile(prof); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 		t := time.Now()
 		defer func() { fmt.Fprintf(os.Stderr, "profiled %d checks in %v\n", runs, time.Since(t)) }()
 		for range runs {
@@ -230,15 +226,11 @@ func profileLived(ctx context.Context, root, db, target string, runs int, cpupro
 		return err
 	}
 	lp.check, lp.build = nil, nil
-	prof, err := os.Create(cpuprofile)
+	stop, err := startProfile(cpuprofile)
 	if err != nil {
 		return err
 	}
-	defer prof.Close()
-	if err := pprof.StartCPUProfile(prof); err != nil {
-		return err
-	}
-	defer pprof.StopCPUProfile()
+	defer stop()
 	var whole []time.Duration
 	for range runs {
 		t := time.Now()
@@ -255,6 +247,19 @@ func profileLived(ctx context.Context, root, db, target string, runs int, cpupro
 		fmt.Fprintf(os.Stderr, "profiled %d edits → Search: %s median %.1f ms, min %.1f ms\n", runs, part.name, ms(part.ds[len(part.ds)/2]), ms(part.ds[0]))
 	}
 	return nil
+}
+
+// startProfile starts a CPU profile into the file path; stop ends it.
+func startProfile(path string) (stop func(), err error) {
+	prof, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(prof); err != nil {
+		prof.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); prof.Close() }, nil
 }
 
 // search appends a function to the target and fails unless the next

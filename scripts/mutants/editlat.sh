@@ -25,3 +25,11 @@ mutant "a publish adds the facts it inserted" sourcefacts/store/validate.go 's|\
 mutant "a publish takes off the facts it deleted" sourcefacts/store/validate.go 's|\t\t\*d.n -= int(n)|\t\t*d.n -= int(n) * 0|' $C
 mutant "another connection's commit makes Stats count again" sourcefacts/store/counts.go 's/if c.counts == nil || c.counts.version != v {/if c.counts == nil {/' $C
 mutant "the kept counts follow this Store's publishes" sourcefacts/store/validate.go 's|\t\ts.addPublished(ps.delta)|\t\ts.state.counts = nil|' $C
+
+# 4. Validation reads a source through the system calls alone (Linux): the
+# same bytes, the same stat an *os.File gives, and nothing but a regular
+# file is read.
+R='./sourcefacts/store -run TestASourceIsReadAsTheFileSystemHasIt'
+mutant "the raw stat's mtime has its nanoseconds" sourcefacts/store/source_linux.go 's|MtimeNS: st.Mtim.Nano()|MtimeNS: st.Mtim.Sec * 1e9|' $R
+mutant "the raw stat has the inode" sourcefacts/store/source_linux.go 's|Ino: int64(st.Ino)}|Ino: 0}|' $R
+mutant "only a regular file is read" sourcefacts/store/source_linux.go 's|st.Mode\&syscall.S_IFMT == syscall.S_IFREG, nil|true, nil|' $R
