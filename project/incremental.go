@@ -65,21 +65,19 @@ import (
 // files whose state differs from the one their documents were made from
 // (versionState).
 func stateVersion(f store.FileState) string {
-	h := xxhash.New()
-	var num [24]byte
+	// The fields in a fixed order, each followed by a zero byte, hashed
+	// at once (as if written to one xxhash digest: the same value).
+	b := make([]byte, 0, 256)
 	for _, n := range [...]int64{int64(f.Hash.XXH64), f.Hash.Len, f.FileGeneration, f.ParseGeneration, f.PublishedIn, int64(f.SchemaVersion)} {
-		h.Write(strconv.AppendInt(num[:0], n, 10))
-		h.Write([]byte{0})
+		b = append(strconv.AppendInt(b, n, 10), 0)
 	}
-	for _, b := range [...]bool{f.Dirty, f.Test} {
-		h.Write(strconv.AppendBool(num[:0], b))
-		h.Write([]byte{0})
+	for _, v := range [...]bool{f.Dirty, f.Test} {
+		b = append(strconv.AppendBool(b, v), 0)
 	}
 	for _, s := range [...]string{f.Status, f.Error, f.Parser, f.Grammar, f.GrammarVersion, f.Extractor, f.Language, f.Role, f.Package, f.LanguageBy} {
-		h.WriteString(s)
-		h.Write([]byte{0})
+		b = append(append(b, s...), 0)
 	}
-	return strconv.FormatUint(h.Sum64(), 16)
+	return strconv.FormatUint(xxhash.Sum64(b), 16)
 }
 
 // fileVersion is the version recorded for f's documents in a search index:

@@ -192,7 +192,12 @@ func (s *nameWordStore) reset(files map[string]fileNameWords) error {
 
 // vocabulary reads the words of the tree.
 func (s *nameWordStore) vocabulary() (*subwords.Vocabulary, error) {
-	rows, err := s.tx.QueryContext(s.ctx, `SELECT word FROM name_words WHERE files > 0`)
+	return s.words(`SELECT word FROM name_words WHERE files > 0`)
+}
+
+// words reads the words query (with args) selects into a vocabulary.
+func (s *nameWordStore) words(query string, args ...any) (*subwords.Vocabulary, error) {
+	rows, err := s.tx.QueryContext(s.ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +211,44 @@ func (s *nameWordStore) vocabulary() (*subwords.Vocabulary, error) {
 		v.Add(w)
 	}
 	return v, rows.Err()
+}
+
+// maxVocabularyPieces bounds the pieces vocabularyFor looks up one by one
+// in the name word tables; past it, reading the whole vocabulary costs
+// less (GOROOT/src has about 15,000 words).
+const maxVocabularyPieces = 1 << 14
+
+// vocabularyFor reads the words of the tree that can split names: those
+// among the pieces (subwords.Pieces) of their parts
+// (embedded.IdentifierParts). nameWords of each of names is the same with
+// it as with the whole vocabulary, which it reads instead (vocabulary)
+// when the pieces are more than maxPieces.
+func (s *nameWordStore) vocabularyFor(names []string, maxPieces int) (*subwords.Vocabulary, error) {
+	pieces := map[string]struct{}{}
+	for _, name := range names {
+		for _, p := range embedded.IdentifierParts(name) {
+			for _, w := range subwords.Pieces(p) {
+				pieces[w] = struct{}{}
+			}
+			if len(pieces) > maxPieces {
+				return s.vocabulary()
+			}
+		}
+	}
+	if len(pieces) == 0 {
+		return &subwords.Vocabulary{}, nil
+	}
+	// Pieces are a-z only: a JSON array of them needs no escaping.
+	var list strings.Builder
+	list.WriteByte('[')
+	for w := range pieces {
+		if list.Len() > 1 {
+			list.WriteByte(',')
+		}
+		list.WriteString(`"` + w + `"`)
+	}
+	list.WriteByte(']')
+	return s.words(`SELECT word FROM name_words WHERE files > 0 AND word IN (SELECT value FROM json_each(?))`, list.String())
 }
 
 // update records what the file at path gives now (nil: it is gone) and

@@ -225,10 +225,6 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 		}
 		flipped = append(flipped, f...)
 	}
-	vocab, err := nw.vocabulary()
-	if err != nil {
-		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
-	}
 	splitting, err := nw.splitting(flipped)
 	if err != nil {
 		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
@@ -272,18 +268,33 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 	}
 	slices.SortFunc(jobs, func(a, b job) int { return a.i - b.i })
 	plan.resolved = len(jobs)
-	resolver := sourcefacts.NewScopesOver(ss.root, ss)
-	for _, j := range jobs {
-		f := files[j.i]
+	// Their facts, then the words of the tree that can split their
+	// definitions' names.
+	var names []string
+	for n := range jobs {
+		j := &jobs[n]
 		if j.facts == nil {
-			r, err := sn.Facts(ctx, f.Path)
+			r, err := sn.Facts(ctx, files[j.i].Path)
 			if err != nil {
-				return indexPlan{}, fmt.Errorf("facts of %s: %w", f.Path, err)
+				return indexPlan{}, fmt.Errorf("facts of %s: %w", files[j.i].Path, err)
 			}
 			j.facts = r.Facts
 		}
+		for _, s := range j.facts.Symbols {
+			names = append(names, s.Name)
+		}
+	}
+	vocab, err := nw.vocabularyFor(names, maxVocabularyPieces)
+	if err != nil {
+		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
+	}
+	resolver := sourcefacts.NewScopesOver(ss.root, ss)
+	for n := range jobs {
+		j := &jobs[n]
+		f := files[j.i]
 		keys := sourcefacts.ScopeKeys{}
 		docs := fileDocuments(nil, resolver.Recording(keys), vocab, j.facts, src(j.facts), f.PublishedIn)
+		j.facts = nil
 		if ss.err != nil {
 			return indexPlan{}, ss.err
 		}

@@ -57,7 +57,7 @@ func main() {
 	edit := flag.Bool("edit", true, "also measure a one-file edit")
 	target := flag.String("target", "sort/sort.go", "the file the edits append to, relative to -root")
 	projectDB := flag.String("projectdb", "", "also measure edit → Search in a long-lived project with this knowledge base file")
-	cpuprofile := flag.String("cpuprofile", "", "only profile -runs checks into this file (of an unchanged tree, or with -edit of one file edited before each)")
+	cpuprofile := flag.String("cpuprofile", "", "only profile -runs checks into this file (of an unchanged tree, or with -edit of one file edited before each); with -projectdb, -runs edits → Search of the long-lived project")
 	flag.Parse()
 	if err := run(*root, *db, *target, *projectDB, *runs, *edit, *cpuprofile); err != nil {
 		fmt.Fprintln(os.Stderr, "snapcheck:", err)
@@ -129,17 +129,16 @@ func run(root, db, rel, projectDB string, runs int, edit bool, cpuprofile string
 	if edit {
 		rows = append(rows, row{"check, one file edited (Snapshot + Files: extract, publish)", editCheck})
 	}
+	if cpuprofile != "" && projectDB != "" {
+		return profileLived(ctx, abs, projectDB, target, runs, cpuprofile)
+	}
 	if cpuprofile != "" {
 		// Profile only: the unchanged-tree check, runs times.
-		prof, err := os.Create(cpuprofile)
+		stop, err := startProfile(cpuprofile)
 		if err != nil {
 			return err
 		}
-		defer prof.Close()
-		if err := pprof.StartCPUProfile(prof); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 		t := time.Now()
 		defer func() { fmt.Fprintf(os.Stderr, "profiled %d checks in %v\n", runs, time.Since(t)) }()
 		for range runs {
@@ -212,6 +211,55 @@ func openLived(ctx context.Context, root, db, target string) (*lived, error) {
 	}
 	fmt.Fprintf(os.Stderr, "project open: %v\n", time.Since(t))
 	return &lived{ctx: ctx, p: p, target: target}, nil
+}
+
+// profileLived profiles runs edits → Search of a long-lived project
+// (after one unprofiled warm-up) and prints the medians of the whole and
+// its parts.
+func profileLived(ctx context.Context, root, db, target string, runs int, cpuprofile string) error {
+	lp, err := openLived(ctx, root, db, target)
+	if err != nil {
+		return err
+	}
+	defer lp.p.Close()
+	if err := lp.search(); err != nil {
+		return err
+	}
+	lp.check, lp.build = nil, nil
+	stop, err := startProfile(cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	var whole []time.Duration
+	for range runs {
+		t := time.Now()
+		if err := lp.search(); err != nil {
+			return err
+		}
+		whole = append(whole, time.Since(t))
+	}
+	for _, part := range []struct {
+		name string
+		ds   []time.Duration
+	}{{"whole", whole}, {"snapshot check", lp.check}, {"search index update", lp.build}} {
+		slices.Sort(part.ds)
+		fmt.Fprintf(os.Stderr, "profiled %d edits → Search: %s median %.1f ms, min %.1f ms\n", runs, part.name, ms(part.ds[len(part.ds)/2]), ms(part.ds[0]))
+	}
+	return nil
+}
+
+// startProfile starts a CPU profile into the file path; stop ends it.
+func startProfile(path string) (stop func(), err error) {
+	prof, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(prof); err != nil {
+		prof.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); prof.Close() }, nil
 }
 
 // search appends a function to the target and fails unless the next

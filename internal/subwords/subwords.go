@@ -65,6 +65,36 @@ func lowerASCII(s string) bool {
 	return s != ""
 }
 
+// Pieces returns the pieces of compound that Split(compound) may look up
+// in a vocabulary — its substrings MinWordBytes to MaxWordBytes bytes
+// long, compound itself left out — each once, in no particular order;
+// nil when Split never looks any up (a compound Split does not split). A
+// word of a split is a piece, and so is every piece of it. Whether v
+// holds the pieces alone decides Split(compound): v's words among them
+// split compound, and each word of the split, as v does (what a caller
+// that keeps a large vocabulary elsewhere reads of it to split a few
+// names).
+func Pieces(compound string) []string {
+	n := len(compound)
+	if n < 2*MinWordBytes || n > MaxCompoundBytes || !lowerASCII(compound) {
+		return nil
+	}
+	seen := make(map[string]struct{}, n*(MaxWordBytes-MinWordBytes+1))
+	var out []string
+	for i := 0; i < n; i++ {
+		for j := i + MinWordBytes; j <= min(n, i+MaxWordBytes); j++ {
+			if i == 0 && j == n {
+				continue
+			}
+			if _, ok := seen[compound[i:j]]; !ok {
+				seen[compound[i:j]] = struct{}{}
+				out = append(out, compound[i:j])
+			}
+		}
+	}
+	return out
+}
+
 // Split returns the words of v that compound, a lowercase name without
 // separators, is written as, in order, when it is the concatenation of
 // two or more of them; nil otherwise, and for a name over MaxCompoundBytes

@@ -1,6 +1,8 @@
 package subwords
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +102,69 @@ func TestSplitIsBoundedOnHostileNames(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("200 hostile splits took %v", d)
+	}
+}
+
+// TestPiecesAreAllSplitLooksUp: a vocabulary cut down to the pieces of a
+// compound (Pieces) splits it, and each word of its split, as the whole
+// vocabulary does — over many compounds and vocabularies of a two-letter
+// alphabet (so that pieces overlap everywhere), words from MinWordBytes
+// to MaxWordBytes long, compounds up to MaxCompoundBytes; and Pieces
+// gives nothing for what Split never splits.
+func TestPiecesAreAllSplitLooksUp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 1))
+	letters := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ab"[rng.IntN(2)]
+		}
+		return string(b)
+	}
+	for round := range 400 {
+		v := &Vocabulary{}
+		var words []string
+		for range 3 + rng.IntN(30) {
+			w := letters(MinWordBytes + rng.IntN(4))
+			if rng.IntN(8) == 0 {
+				w = letters(MaxWordBytes - rng.IntN(2))
+			}
+			v.Add(w)
+			words = append(words, w)
+		}
+		// A compound of vocabulary words (so that it splits), at times
+		// with a letter more or less.
+		var compound string
+		for len(compound) < 2*MinWordBytes || rng.IntN(3) > 0 && len(compound) < MaxCompoundBytes-MaxWordBytes {
+			compound += words[rng.IntN(len(words))]
+		}
+		switch rng.IntN(4) {
+		case 0:
+			compound += "a"
+		case 1:
+			compound = compound[1:]
+		}
+		cut := &Vocabulary{}
+		for _, p := range Pieces(compound) {
+			if v.Has(p) {
+				cut.Add(p)
+			}
+		}
+		want := v.Split(compound)
+		if diff := cmp.Diff(want, cut.Split(compound)); diff != "" {
+			t.Fatalf("round %d: Split(%q) with the vocabulary cut to its pieces (-whole +cut):\n%s", round, compound, diff)
+		}
+		for _, w := range want {
+			if diff := cmp.Diff(v.Split(w), cut.Split(w)); diff != "" {
+				t.Fatalf("round %d: Split(%q), a word of %q, with the cut vocabulary (-whole +cut):\n%s", round, w, compound, diff)
+			}
+		}
+	}
+	for _, c := range []string{"", "ab", "abcab", "ParseBytes", "parse_bytes", "été", strings.Repeat("a", MaxCompoundBytes+1)} {
+		if got := Pieces(c); got != nil {
+			t.Errorf("Pieces(%q) = %q, want none: Split looks nothing up", c, got)
+		}
+	}
+	if slices.Contains(Pieces("parsebytes"), "parsebytes") {
+		t.Errorf("Pieces(parsebytes) holds parsebytes itself")
 	}
 }

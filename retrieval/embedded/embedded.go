@@ -731,20 +731,46 @@ func (b *Backend) Versions(ctx context.Context, sample int) (map[string]string, 
 }
 
 // queryPairs runs q, which selects two strings a row, and returns them as
-// a map from the first to the second.
+// a map from the first to the second (a later row's pair wins). SQLite
+// packs the rows into one string, each pair led by the byte lengths of
+// its two strings ("4,2,pathv1"): reading thousands of rows one by one
+// through the driver costs more than SQLite's own work. A NULL in a row
+// is an error, as a scan of it would be.
 func (b *Backend) queryPairs(ctx context.Context, q string, args ...any) (map[string]string, error) {
-	rows, err := b.db.QueryContext(ctx, q, args...)
+	var (
+		n      int
+		packed sql.NullString
+	)
+	err := b.db.QueryRowContext(ctx, `WITH pairs(k, v) AS (`+q+`) SELECT count(*),
+		group_concat(length(CAST(k AS BLOB)) || ',' || length(CAST(v AS BLOB)) || ',' || k || v, '') FROM pairs`, args...).Scan(&n, &packed)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
+	out := make(map[string]string, n)
+	rest, rows := packed.String, 0
+	for ; rest != ""; rows++ {
+		kn, vn := 0, 0
+		var ok1, ok2 bool
+		kn, rest, ok1 = cutLength(rest)
+		vn, rest, ok2 = cutLength(rest)
+		if !ok1 || !ok2 || kn+vn > len(rest) {
+			return nil, fmt.Errorf("packed pairs: row %d malformed", rows)
 		}
-		out[k] = v
+		out[rest[:kn]] = rest[kn : kn+vn]
+		rest = rest[kn+vn:]
 	}
-	return out, rows.Err()
+	if rows != n {
+		return nil, fmt.Errorf("packed pairs: %d of %d rows without NULL", rows, n)
+	}
+	return out, nil
+}
+
+// cutLength cuts the decimal length and its comma off the front of s.
+func cutLength(s string) (int, string, bool) {
+	i := strings.IndexByte(s, ',')
+	if i <= 0 {
+		return 0, s, false
+	}
+	n, err := strconv.Atoi(s[:i])
+	return n, s[i+1:], err == nil && n >= 0
 }

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -330,5 +331,59 @@ func TestUnsyncedWritesTurnOffSyncingOnlyWhenAsked(t *testing.T) {
 				t.Errorf("options %d: connection %d has synchronous %d, %v; want %d", len(c.opts), i, got, err, c.want)
 			}
 		}
+	}
+}
+
+// TestSourceVersionsAndVersionsGiveBackExactlyTheStringsStored: the
+// versions recorded for sources and the documents' content hashes come
+// back byte for byte whatever they hold — the separators and digits of
+// the packed form (SQLite returns the rows as one string), multi-byte
+// and invalid UTF-8, a newline, a version at the size bound — and one
+// pair per source or document.
+func TestSourceVersionsAndVersionsGiveBackExactlyTheStringsStored(t *testing.T) {
+	ctx := context.Background()
+	b := openVec(t, "")
+	versions := map[string]string{
+		"a,b.go":          "1,2,3",
+		"12,3":            "4,",
+		"été/ünï.go":      "é,ü",
+		"new\nline.go":    "\n",
+		"bad\xff\xfe.go":  "\xff,\xfe",
+		"long/version.go": strings.Repeat("9,", MaxSourceVersionBytes/2),
+		"x":               "y",
+	}
+	hashes := map[string]string{}
+	w, err := b.BeginWrite(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, v := range versions {
+		id := "doc," + p
+		hashes[id] = "xxh64:" + v
+		doc := retrieval.Document{ID: id, Path: p, Symbol: "f", Kind: "function", ContentHash: hashes[id]}
+		if _, err := w.ReplaceSources(ctx, map[string]string{p: v}, []retrieval.Document{doc}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.SourceVersions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(versions, got); diff != "" {
+		t.Errorf("SourceVersions (-stored +got):\n%s", diff)
+	}
+	gotHashes, err := b.Versions(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(hashes, gotHashes); diff != "" {
+		t.Errorf("Versions (-stored +got):\n%s", diff)
+	}
+	empty := openVec(t, "")
+	if got, err := empty.SourceVersions(ctx); err != nil || len(got) != 0 {
+		t.Errorf("SourceVersions of an empty backend: %v, %v", got, err)
 	}
 }

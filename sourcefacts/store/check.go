@@ -30,8 +30,9 @@ type priorState struct {
 // stateCache is the Store's priorState between checks (guarded by
 // Store.mu), on a connection kept open for it until Close.
 type stateCache struct {
-	conn *sql.Conn
-	pr   *priorState
+	conn   *sql.Conn
+	pr     *priorState
+	counts *factCounts // nil: not counted on conn yet
 }
 
 // prior returns the stored state as it is now: the kept one if no other

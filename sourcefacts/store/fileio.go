@@ -51,12 +51,21 @@ func readSource(abs string, max int64) *readResult {
 	return r
 }
 
+// sourceFile is a source file opened by openSource: its stat (statOf's
+// fields, and whether it is a regular file) and its bytes (Read as an
+// *os.File's: io.EOF at the end).
+type sourceFile interface {
+	io.Reader
+	stat() (st statInfo, regular bool, err error)
+	Close() error
+}
+
 // readSourceInto is readSource reading into buf's capacity (grown when
 // the file needs more): the result's src aliases the returned buffer,
 // which the caller may reuse once it no longer needs src.
 func readSourceInto(abs string, max int64, buf []byte) (*readResult, []byte) {
 	r := &readResult{checked: time.Now().UnixNano()}
-	f, err := openNonBlocking(abs)
+	f, err := openSource(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotRegular) {
 			r.missing = true
@@ -66,21 +75,20 @@ func readSourceInto(abs string, max int64, buf []byte) (*readResult, []byte) {
 		return r, buf
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	before, regular, err := f.stat()
 	if err != nil {
 		r.err = err
 		return r, buf
 	}
-	if !fi.Mode().IsRegular() {
+	if !regular {
 		r.missing = true
 		return r, buf
 	}
-	before := statOf(fi)
 	// At most max+1 bytes are kept: one more than the cap tells a file
 	// over it. Room for one byte past the size the stat gave, so that the
 	// read after the last byte, which sees the end, needs no new buffer.
 	limit := max + 1
-	if want := min(fi.Size()+1, limit); int64(cap(buf)) < want {
+	if want := min(before.Size+1, limit); int64(cap(buf)) < want {
 		buf = make([]byte, 0, want)
 	}
 	buf = buf[:0]
@@ -114,7 +122,7 @@ func readSourceInto(abs string, max int64, buf []byte) (*readResult, []byte) {
 		// Keep what language detection reads, not the whole buffer.
 		r.src = bytes.Clone(r.src[:min(len(r.src), sourcefacts.SniffBytes)])
 	}
-	if fi2, err := f.Stat(); err == nil && statOf(fi2) == before && before.Size == r.hash.Len {
+	if after, _, err := f.stat(); err == nil && after == before && before.Size == r.hash.Len {
 		r.st, r.stOK = before, true
 	}
 	return r, buf

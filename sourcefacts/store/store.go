@@ -443,15 +443,20 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	if s.closed.Load() {
 		return Stats{}, ErrClosed
 	}
-	var st Stats
-	var pages, pageSize int64
-	err := s.db.QueryRowContext(ctx, `SELECT
-		(SELECT gen FROM current_generation WHERE id = 1),
-		(SELECT COUNT(*) FROM files WHERE present = 1),
-		(SELECT COALESCE(SUM(len), 0) FROM files WHERE present = 1),
-		(SELECT COUNT(*) FROM symbols), (SELECT COUNT(*) FROM refs), (SELECT COUNT(*) FROM imports),
-		(SELECT COUNT(*) FROM dirty)`).Scan(&st.Generation, &st.Files, &st.SourceBytes,
-		&st.Symbols, &st.References, &st.Imports, &st.Dirty)
+	var (
+		st              Stats
+		pages, pageSize int64
+		err             error
+	)
+	if s.mu.TryLock() {
+		// The fact counts kept since the last count, when they are still
+		// the database's (a scan of every fact row otherwise).
+		st, err = s.keptStats(ctx)
+		s.mu.Unlock()
+	} else {
+		// A check or publish is under way: counted on the side.
+		err = scanStats(ctx, s.db, &st, true)
+	}
 	if err == nil {
 		err = s.db.QueryRowContext(ctx, `SELECT page_count * 1, (SELECT page_size FROM pragma_page_size()) FROM pragma_page_count()`).Scan(&pages, &pageSize)
 	}

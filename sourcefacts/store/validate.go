@@ -465,9 +465,9 @@ func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*ob
 	}
 
 	nowNS := time.Now().UnixNano()
+	ps := &stmts{tx: tx}
 	if len(work) > 0 {
 		gen := st.gen + 1
-		ps := &stmts{tx: tx}
 		defer ps.close()
 		for _, w := range work {
 			if err := s.writeFile(ctx, ps, gen, w); err != nil {
@@ -503,9 +503,11 @@ func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*ob
 		}
 	}
 	if err := tx.Commit(); err != nil {
+		s.state.counts = nil // committed or not: count again
 		return nil, err
 	}
 	if pr != nil {
+		s.addPublished(ps.delta)
 		touched := make([]string, 0, len(work)+len(statUps)+len(restore))
 		for _, w := range work {
 			touched = append(touched, w.path)
@@ -586,6 +588,7 @@ type stmts struct {
 	insSymN, insRefN, insImpN *sql.Stmt // insertBatch rows
 	updFile, goneFile, newID  *sql.Stmt
 	args                      []any
+	delta                     factDelta // rows inserted less rows deleted
 }
 
 // insertBatch is how many fact rows one multi-row INSERT carries: the
@@ -679,10 +682,19 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		}
 		r = &fileRow{id: id, path: w.path}
 	}
-	for _, d := range []*sql.Stmt{ps.delSym, ps.delRef, ps.delImp} {
-		if _, err := d.ExecContext(ctx, r.id); err != nil {
+	for _, d := range []struct {
+		st *sql.Stmt
+		n  *int
+	}{{ps.delSym, &ps.delta.symbols}, {ps.delRef, &ps.delta.refs}, {ps.delImp, &ps.delta.imports}} {
+		res, err := d.st.ExecContext(ctx, r.id)
+		if err != nil {
 			return err
 		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		*d.n -= int(n)
 	}
 	if w.gone {
 		_, err := ps.goneFile.ExecContext(ctx, gen, r.id)
@@ -711,6 +723,9 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		return err
 	}
 	id := r.id
+	ps.delta.symbols += len(ff.Symbols)
+	ps.delta.refs += len(ff.References)
+	ps.delta.imports += len(ff.Imports)
 	if err := ps.insertRows(ctx, ps.insSym, ps.insSymN, len(ff.Symbols), func(i int, a []any) []any {
 		y := &ff.Symbols[i]
 		g, n := y.Range, y.NameRange

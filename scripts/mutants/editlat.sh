@@ -1,0 +1,35 @@
+# Mutants for the one-file-edit latency work of issue 13 (docs/BENCHMARKS.md,
+# "### One file edited → the next answer, ≤ 100 ms"; see scripts/mutants.sh).
+
+# 1. An update splits the names it resolves with only the tree's words that
+# are pieces of them: the same words as the whole vocabulary.
+S='./internal/subwords -run TestPiecesAreAllSplitLooksUp'
+mutant "a piece may end where the compound ends" internal/subwords/subwords.go 's|for j := i + MinWordBytes; j <= min(n, i+MaxWordBytes); j++ {|for j := i + MinWordBytes; j < min(n, i+MaxWordBytes); j++ {|' $S
+mutant "a piece may be MinWordBytes long" internal/subwords/subwords.go 's|for j := i + MinWordBytes; j <= min(n, i+MaxWordBytes); j++ {|for j := i + MinWordBytes + 1; j <= min(n, i+MaxWordBytes); j++ {|' $S
+V='./project -run TestTheWordsReadForSomeNamesSplitThemAsTheWholeVocabularyDoes'
+mutant "only words some file still gives are read" project/namewords.go 's|WHERE files > 0 AND word IN|WHERE word IN|' $V
+mutant "every part of a name is looked up" project/namewords.go 's|\t\t\tfor _, w := range subwords.Pieces(p) {|\t\t\tfor _, w := range subwords.Pieces(p[:min(len(p), 8)]) {|' $V
+mutant "the names an update resolves are the ones looked up" project/resolve.go 's|\t\t\tnames = append(names, s.Name)|\t\t\tnames = append(names, s.Name[:0])|' ./project -run TestAnUpdateSplitsCompoundNamesAsAFreshBuildDoes
+
+# 2. The versions of an index's sources (and the documents' content hashes)
+# come back from SQLite as one packed string, byte for byte.
+P='./retrieval/embedded -run TestSourceVersionsAndVersionsGiveBackExactlyTheStringsStored'
+mutant "a packed pair is measured in bytes" retrieval/embedded/embedded.go 's|length(CAST(k AS BLOB))|length(k)|' $P
+mutant "every packed pair is read" retrieval/embedded/embedded.go 's|\tfor ; rest != ""; rows++ {|\tfor ; rest != "" \&\& rows < 1; rows++ {|' $P
+
+# 3. The knowledge base's fact counts (Stats, read by every Refresh) are kept
+# between publishes on the Store's own connection and counted again after
+# any other connection's commit.
+C='./sourcefacts/store -run TestStatsCountsTheFactsOfEveryCommit'
+mutant "a publish adds the facts it inserted" sourcefacts/store/validate.go 's|\tps.delta.symbols += len(ff.Symbols)|\tps.delta.symbols += 0|' $C
+mutant "a publish takes off the facts it deleted" sourcefacts/store/validate.go 's|\t\t\*d.n -= int(n)|\t\t*d.n -= int(n) * 0|' $C
+mutant "another connection's commit makes Stats count again" sourcefacts/store/counts.go 's/if c.counts == nil || c.counts.version != v {/if c.counts == nil {/' $C
+mutant "the kept counts follow this Store's publishes" sourcefacts/store/validate.go 's|\t\ts.addPublished(ps.delta)|\t\ts.state.counts = nil|' $C
+
+# 4. Validation reads a source through the system calls alone (Linux): the
+# same bytes, the same stat an *os.File gives, and nothing but a regular
+# file is read.
+R='./sourcefacts/store -run TestASourceIsReadAsTheFileSystemHasIt'
+mutant "the raw stat's mtime has its nanoseconds" sourcefacts/store/source_linux.go 's|MtimeNS: st.Mtim.Nano()|MtimeNS: st.Mtim.Sec * 1e9|' $R
+mutant "the raw stat has the inode" sourcefacts/store/source_linux.go 's|Ino: int64(st.Ino)}|Ino: 0}|' $R
+mutant "only a regular file is read" sourcefacts/store/source_linux.go 's|st.Mode\&syscall.S_IFMT == syscall.S_IFREG, nil|true, nil|' $R
