@@ -244,6 +244,8 @@ type Backend struct {
 
 	dicts dicts     // committed dictionary ids (see interner)
 	stmts stmtCache // prepared search statements (see stmtCache)
+
+	rankedInText atomic.Int64 // unfiltered lexical rankings rankInText settled (tests)
 }
 
 var _ retrieval.Backend = (*Backend)(nil)

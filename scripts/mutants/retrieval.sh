@@ -22,6 +22,11 @@ mutant "LexicalRanking weighs the columns as Search does" retrieval/embedded/ran
 mutant "LexicalRanking keeps Search's order" retrieval/embedded/ranking.go 's#out\[i\] = Ranked{ID: r.id, Score: r.score}#out[len(rows)-1-i] = Ranked{ID: r.id, Score: r.score}#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
 mutant "LexicalRanking refuses another strategy" retrieval/embedded/ranking.go 's#if req.Strategy != retrieval.Lexical {#if false {#' ./retrieval/embedded -run 'TestLexicalRankingIsSearchsRankingWithoutTheDocuments'
 mutant "LexicalRanking runs a prepared statement" retrieval/embedded/ranking.go 's#out, err = b.rank(ctx, tx, req)#out, err = b.rank(ctx, readTx{tx.Tx, nil}, req)#' ./retrieval/embedded -run 'TestRepeatedLexicalRankingsRunAPreparedStatement'
+# rankInText (retrieval/embedded/ranking.go): an unfiltered ranking scored and cut in the text index alone.
+mutant "an unfiltered ranking is settled in the text index" retrieval/embedded/ranking.go 's#if !filterActive(req.Filter) {#if false \&\& !filterActive(req.Filter) {#' ./retrieval/embedded -run 'TestRankingInTheTextIndexIsTheJoinedRanking'
+mutant "a tie reaching past the pool is left to the joined query" retrieval/embedded/ranking.go 's#rows\[req.Limit-1\].score <= lowest#rows[req.Limit-1].score < lowest#' ./retrieval/embedded -run 'TestRankingInTheTextIndexIsTheJoinedRanking'
+mutant "ties in the pool break by id" retrieval/embedded/ranking.go 's#return rows\[i\].id < rows\[j\].id#return rows[i].id > rows[j].id#' ./retrieval/embedded -run 'TestRankingInTheTextIndexIsTheJoinedRanking'
+mutant "a pool holding every match settles the ranking" retrieval/embedded/ranking.go 's#if n < pool {#if false {#' ./retrieval/embedded -run 'TestRankingInTheTextIndexIsTheJoinedRanking'
 mutant "OptimizeText keeps every ranking" retrieval/embedded/ranking.go "s#VALUES('optimize')#VALUES('delete-all')#" ./retrieval/embedded -run 'TestOptimizeTextKeepsEveryRanking'
 mutant "PercentOfBest rounds" retrieval/percent.go 's#math.Round(100\*score/best)#math.Floor(100*score/best)#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
 mutant "PercentOfBest clamps" retrieval/percent.go 's#return max(0, min(100, int(math.Round(100\*score/best))))#return int(math.Round(100*score/best))#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'

@@ -1,0 +1,88 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rlm-dev/rlm/retrieval"
+)
+
+// tiedDocs are documents in groups of equal text, so that every member of
+// a group has the same BM25 score for any query: group g holds sizes[g]
+// documents whose doc comment is word repeated g+1 times (more repeats
+// score higher). IDs descend as rows are written, so the order of the text
+// index (row id) is the reverse of the tie order (id).
+func tiedDocs(word string, sizes []int) []retrieval.Document {
+	var docs []retrieval.Document
+	n := 0
+	for _, size := range sizes {
+		n += size
+	}
+	for g, size := range sizes {
+		for i := 0; i < size; i++ {
+			docs = append(docs, retrieval.Document{
+				ID:   fmt.Sprintf("%s-%05d", word, n-len(docs)),
+				Path: "tie/tie.go", StartLine: len(docs) + 1, EndLine: len(docs) + 1,
+				Symbol: fmt.Sprintf("g%d", g), Kind: "function", Language: "go",
+				Doc: strings.Repeat(word+" ", g+1) + "filler",
+			})
+		}
+	}
+	return docs
+}
+
+// TestRankingInTheTextIndexIsTheJoinedRanking: an unfiltered lexical
+// ranking scored and cut in the full-text index alone (rankInText) gives
+// exactly the ranking of the one query that joins every match with its
+// document (Search's): the same ids, scores and order, ties broken by id
+// across the limit; it settles the ranking itself whenever its pool holds
+// every match or ends below the limit's score, and leaves a tie that
+// reaches past its pool to the joined query.
+func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
+	ctx := context.Background()
+	b := openMem(t)
+	var docs []retrieval.Document
+	docs = append(docs, tiedDocs("few", []int{3, 2})...)           // fewer matches than any pool
+	docs = append(docs, tiedDocs("spread", []int{300, 40, 10})...) // best 10, then a tie of 40, then 300 below
+	docs = append(docs, tiedDocs("flat", []int{200})...)           // one tie of 200
+	for i := 0; i < len(docs); i += 100 {
+		if err := b.Upsert(ctx, docs[i:min(i+100, len(docs))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		text   string
+		limit  int
+		inText bool // settled by rankInText
+	}{
+		{"few", 3, true},     // all 5 in the pool
+		{"few", 50, true},    // all 5 in the pool
+		{"spread", 30, true}, // limit inside the tie of 40; pool 76 ends in the 300 below
+		{"spread", 10, true}, // limit at the end of the best 10; pool 36 ends in the tie
+		{"spread", 20, true}, // limit inside the tie; pool 56 ends in the 300 below
+		{"flat", 5, false},   // pool 26 inside the tie of 200
+		{"flat", 50, false},  // pool 116 inside the tie of 200
+		{"flat", 100, true},  // pool 216 holds every match
+	} {
+		req := retrieval.Request{Strategy: retrieval.Lexical, Text: tc.text, Limit: tc.limit}
+		want := rankingOf(t, b, req)
+		if len(want) == 0 {
+			t.Fatalf("%q: Search has no hits", tc.text)
+		}
+		before := b.rankedInText.Load()
+		got, err := b.LexicalRanking(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q limit %d: ranking differs from Search's (-search +ranking):\n%s", tc.text, tc.limit, diff)
+		}
+		if inText := b.rankedInText.Load() > before; inText != tc.inText {
+			t.Errorf("%q limit %d: settled in the text index %v, want %v", tc.text, tc.limit, inText, tc.inText)
+		}
+	}
+}
