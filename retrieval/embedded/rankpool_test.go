@@ -35,13 +35,33 @@ func tiedDocs(word string, sizes []int) []retrieval.Document {
 	return docs
 }
 
+// joinedRanking is the ranking of lexicalRanking's one query, which joins
+// every match with its document: the reference of rankInText.
+func joinedRanking(t *testing.T, b *Backend, req retrieval.Request) []Ranked {
+	t.Helper()
+	req, err := req.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, args := b.lexicalRanking(req)
+	rows, err := scanRanked(b.db.QueryContext(context.Background(), q, args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Ranked
+	for _, r := range rows {
+		out = append(out, Ranked{ID: r.id, Score: r.score})
+	}
+	return out
+}
+
 // TestRankingInTheTextIndexIsTheJoinedRanking: an unfiltered lexical
-// ranking scored and cut in the full-text index alone (rankInText) gives
-// exactly the ranking of the one query that joins every match with its
-// document (Search's): the same ids, scores and order, ties broken by id
-// across the limit; it settles the ranking itself whenever its pool holds
-// every match or ends below the limit's score, and leaves a tie that
-// reaches past its pool to the joined query.
+// ranking scored and cut in the full-text index alone (rankInText), as
+// LexicalRanking and Search give it, is exactly the ranking of the one
+// query that joins every match with its document: the same ids, scores
+// and order, ties broken by id across the limit; it settles the ranking
+// itself whenever its pool holds every match or ends below the limit's
+// score, and leaves a tie that reaches past its pool to the joined query.
 func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
 	ctx := context.Background()
 	b := openMem(t)
@@ -55,23 +75,25 @@ func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		text   string
-		limit  int
-		inText bool // settled by rankInText
+		text     string
+		limit    int
+		inText   bool // settled by rankInText
+		emphasis retrieval.Emphasis
 	}{
-		{"few", 3, true},     // all 5 in the pool
-		{"few", 50, true},    // all 5 in the pool
-		{"spread", 30, true}, // limit inside the tie of 40; pool 76 ends in the 300 below
-		{"spread", 10, true}, // limit at the end of the best 10; pool 36 ends in the tie
-		{"spread", 20, true}, // limit inside the tie; pool 56 ends in the 300 below
-		{"flat", 5, false},   // pool 26 inside the tie of 200
-		{"flat", 50, false},  // pool 116 inside the tie of 200
-		{"flat", 100, true},  // pool 216 holds every match
+		{"spread", 30, true, retrieval.EmphasisDoc}, // the doc column weighed more
+		{"few", 3, true, ""},                        // all 5 in the pool
+		{"few", 50, true, ""},                       // all 5 in the pool
+		{"spread", 30, true, ""},                    // limit inside the tie of 40; pool 76 ends in the 300 below
+		{"spread", 10, true, ""},                    // limit at the end of the best 10; pool 36 ends in the tie
+		{"spread", 20, true, ""},                    // limit inside the tie; pool 56 ends in the 300 below
+		{"flat", 5, false, ""},                      // pool 26 inside the tie of 200
+		{"flat", 50, false, ""},                     // pool 116 inside the tie of 200
+		{"flat", 100, true, ""},                     // pool 216 holds every match
 	} {
-		req := retrieval.Request{Strategy: retrieval.Lexical, Text: tc.text, Limit: tc.limit}
-		want := rankingOf(t, b, req)
+		req := retrieval.Request{Strategy: retrieval.Lexical, Text: tc.text, Limit: tc.limit, Emphasis: tc.emphasis}
+		want := joinedRanking(t, b, req)
 		if len(want) == 0 {
-			t.Fatalf("%q: Search has no hits", tc.text)
+			t.Fatalf("%q: the joined query has no hits", tc.text)
 		}
 		before := b.rankedInText.Load()
 		got, err := b.LexicalRanking(ctx, req)
@@ -79,7 +101,10 @@ func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%q limit %d: ranking differs from Search's (-search +ranking):\n%s", tc.text, tc.limit, diff)
+			t.Errorf("%q limit %d: LexicalRanking differs from the joined query (-joined +ranking):\n%s", tc.text, tc.limit, diff)
+		}
+		if diff := cmp.Diff(want, rankingOf(t, b, req)); diff != "" {
+			t.Errorf("%q limit %d: Search differs from the joined query (-joined +search):\n%s", tc.text, tc.limit, diff)
 		}
 		if inText := b.rankedInText.Load() > before; inText != tc.inText {
 			t.Errorf("%q limit %d: settled in the text index %v, want %v", tc.text, tc.limit, inText, tc.inText)

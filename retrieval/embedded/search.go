@@ -326,12 +326,29 @@ func searchExact(ctx context.Context, tx readTx, req retrieval.Request) ([]retri
 }
 
 func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
-	// The inner query ranks and cuts to the limit carrying only rid, id and
-	// score; the outer one reads the full rows of the survivors.
-	inner, args := b.lexicalRanking(req)
-	q := "SELECT " + docColumns + ", m.score FROM (" + inner + ") m JOIN docs d ON d.rid = m.rid" +
-		" ORDER BY m.score DESC, m.id"
-	return queryHits(ctx, tx, retrieval.ScoreBM25, false, q, args...)
+	// The ranking carries only rid, id and score (rankRows); then the full
+	// rows of the survivors are read.
+	rows, err := b.rankRows(ctx, tx, req)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	rids := make([]int64, len(rows))
+	for i, r := range rows {
+		rids[i] = r.rid
+	}
+	byRID, err := readByRID(ctx, tx, rids)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]retrieval.Hit, len(rows))
+	for i, r := range rows {
+		d, ok := byRID[r.rid]
+		if !ok {
+			return nil, fmt.Errorf("search index out of step with documents (document %q)", r.id)
+		}
+		hits[i] = retrieval.Hit{Document: d, Score: r.score, ScoreKind: retrieval.ScoreBM25}
+	}
+	return hits, nil
 }
 
 // lexicalRanking is the query (and its arguments) ranking the documents
