@@ -35,18 +35,7 @@ func TestHybridScansTheVectorsWhileTheLexicalHalfRanks(t *testing.T) {
 				t.Fatal(err)
 			}
 			req := retrieval.Request{Strategy: retrieval.Hybrid, Text: "parse the request header", Limit: 10}
-			lr, vr := req, req
-			lr.Strategy, lr.Limit = retrieval.Lexical, HybridMinDepth
-			vr.Strategy, vr.Limit = retrieval.Vector, HybridMinDepth
-			lex, err := b.Search(ctx, lr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vec, err := b.Search(ctx, vr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := retrieval.FuseRRF(retrieval.DefaultRRFK, lex, vec)[:req.Limit]
+			want := fusionOf(t, b, req)
 
 			var mu sync.Mutex
 			var problems []error

@@ -332,23 +332,9 @@ func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Re
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	rids := make([]int64, len(rows))
-	for i, r := range rows {
-		rids[i] = r.rid
-	}
-	byRID, err := readByRID(ctx, tx, rids)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([]retrieval.Hit, len(rows))
-	for i, r := range rows {
-		d, ok := byRID[r.rid]
-		if !ok {
-			return nil, fmt.Errorf("search index out of step with documents (document %q)", r.id)
-		}
-		hits[i] = retrieval.Hit{Document: d, Score: r.score, ScoreKind: retrieval.ScoreBM25}
-	}
-	return hits, nil
+	return hitsByRID(ctx, tx, len(rows), func(i int) (int64, string, float64) {
+		return rows[i].rid, rows[i].id, rows[i].score
+	}, retrieval.ScoreBM25, "search index")
 }
 
 // lexicalRanking is the query (and its arguments) ranking the documents

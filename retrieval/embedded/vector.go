@@ -353,31 +353,42 @@ type ranked struct {
 }
 
 // searchVector runs the cosine search for the unit vector q inside tx —
-// exact (nearestExact) or quantised with exact re-ranking
-// (nearestQuantized), see useQuantized — and reads the documents of the k
+// exact (startExact) or quantised with exact re-ranking
+// (startQuantized), see useQuantized — and reads the documents of the k
 // best hits.
 func (b *Backend) searchVector(ctx context.Context, tx readTx, q []float32, k int, f retrieval.Filter) ([]retrieval.Hit, error) {
 	best, err := b.nearest(ctx, tx, q, k, f)
 	if err != nil || len(best) == 0 {
 		return nil, err
 	}
-	rids := make([]int64, len(best))
-	for i, c := range best {
-		rids[i] = c.rid
+	// A missing document cannot happen: vectors live and die with their
+	// document row in the same transaction.
+	return hitsByRID(ctx, tx, len(best), func(i int) (int64, string, float64) {
+		return best[i].rid, best[i].id, float64(best[i].sim)
+	}, retrieval.ScoreCosineSimilarity, "vector index")
+}
+
+// hitsByRID reads the documents of n ranked rows (readByRID) and makes one
+// hit per row, in the rows' order, with the row's score of kind: row(i)
+// is row i's rid, document id and score. A row whose document is missing
+// fails, naming index ("vector index") and the document id.
+func hitsByRID(ctx context.Context, tx readTx, n int, row func(i int) (rid int64, id string, score float64), kind retrieval.ScoreKind, index string) ([]retrieval.Hit, error) {
+	rids := make([]int64, n)
+	for i := range rids {
+		rids[i], _, _ = row(i)
 	}
 	byRID, err := readByRID(ctx, tx, rids)
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]retrieval.Hit, 0, len(best))
-	for _, c := range best {
-		d, ok := byRID[c.rid]
+	hits := make([]retrieval.Hit, n)
+	for i := range hits {
+		rid, id, score := row(i)
+		d, ok := byRID[rid]
 		if !ok {
-			// Cannot happen: vectors live and die with their document row
-			// in the same transaction.
-			return nil, fmt.Errorf("vector index out of step with documents (document %q)", c.id)
+			return nil, fmt.Errorf("%s out of step with documents (document %q)", index, id)
 		}
-		hits = append(hits, retrieval.Hit{Document: d, Score: float64(c.sim), ScoreKind: retrieval.ScoreCosineSimilarity})
+		hits[i] = retrieval.Hit{Document: d, Score: score, ScoreKind: kind}
 	}
 	return hits, nil
 }
