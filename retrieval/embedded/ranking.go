@@ -106,15 +106,20 @@ func rankPool(limit int) int { return 2*limit + 16 }
 // matches ≈ 20k documents). The best rankPool(limit) matches by score
 // are joined and sorted by (score descending, id). That is the exact
 // ranking when the pool holds every match, or when the limit-th row's
-// score is above the lowest score in the pool (every match outside the
-// pool scores at most that, so it ranks below); otherwise ok is false and
-// the caller ranks with lexicalRanking. A pool row without a docs row is
-// skipped, as the join skips it.
+// score s is above the lowest score in the pool (every match outside the
+// pool scores at most that, so it ranks below). Otherwise s ties with
+// the pool's end: the rows scoring above s are all in the pool, and the
+// rows scoring s are read whole from the index in a second pass, joined
+// and cut by id (rankTied). A pool row without a docs row is skipped, as
+// the join skips it; should that leave fewer rows than the limit in a
+// full pool, ok is false and the caller ranks with lexicalRanking.
 func (b *Backend) rankInText(ctx context.Context, tx readTx, req retrieval.Request) (rows []rankedRow, ok bool, err error) {
 	pool := rankPool(req.Limit)
-	q := "SELECT m.rid, d.id, m.score FROM (SELECT fts.rowid AS rid, -bm25(fts, " + bm25WeightsFor(req.Emphasis) + ") AS score" +
+	weights := bm25WeightsFor(req.Emphasis)
+	match := b.matchExpression(req.Text)
+	q := "SELECT m.rid, d.id, m.score FROM (SELECT fts.rowid AS rid, -bm25(fts, " + weights + ") AS score" +
 		" FROM fts WHERE fts MATCH ? ORDER BY score DESC LIMIT ?) m LEFT JOIN docs d ON d.rid = m.rid"
-	rs, err := tx.QueryContext(ctx, q, b.matchExpression(req.Text), pool)
+	rs, err := tx.QueryContext(ctx, q, match, pool)
 	if err != nil {
 		return nil, false, err
 	}
@@ -145,10 +150,32 @@ func (b *Backend) rankInText(ctx context.Context, tx readTx, req retrieval.Reque
 	if n < pool {
 		return rows[:min(len(rows), req.Limit)], true, nil
 	}
-	if len(rows) < req.Limit || rows[req.Limit-1].score <= lowest {
+	if len(rows) < req.Limit {
 		return nil, false, nil
 	}
-	return rows[:req.Limit], true, nil
+	s := rows[req.Limit-1].score
+	if s > lowest {
+		return rows[:req.Limit], true, nil
+	}
+	above := 0
+	for rows[above].score > s {
+		above++
+	}
+	tied, err := rankTied(ctx, tx, weights, match, s, req.Limit-above)
+	if err != nil {
+		return nil, false, err
+	}
+	return append(rows[:above:above], tied...), true, nil
+}
+
+// rankTied is the first n documents by id among those match finds with
+// the score s under weights: one more pass of BM25 over every match, but
+// only the tied ones are joined with docs.
+func rankTied(ctx context.Context, tx readTx, weights, match string, s float64, n int) ([]rankedRow, error) {
+	score := "-bm25(fts, " + weights + ")"
+	q := "SELECT d.rid, d.id, " + score + " FROM fts JOIN docs d ON d.rid = fts.rowid" +
+		" WHERE fts MATCH ? AND " + score + " = ? ORDER BY d.id LIMIT ?"
+	return scanRanked(tx.QueryContext(ctx, q, match, s, n))
 }
 
 // scanRanked reads (rid, id, score) rows.

@@ -59,9 +59,10 @@ func joinedRanking(t *testing.T, b *Backend, req retrieval.Request) []Ranked {
 // ranking scored and cut in the full-text index alone (rankInText), as
 // LexicalRanking and Search give it, is exactly the ranking of the one
 // query that joins every match with its document: the same ids, scores
-// and order, ties broken by id across the limit; it settles the ranking
-// itself whenever its pool holds every match or ends below the limit's
-// score, and leaves a tie that reaches past its pool to the joined query.
+// and order, ties broken by id across the limit — within the pool, and
+// past its end, where the tie is read whole (rankTied) — with pools
+// holding every match and with the doc emphasis; and it settles every
+// such ranking itself.
 func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
 	ctx := context.Background()
 	b := openMem(t)
@@ -86,8 +87,10 @@ func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
 		{"spread", 30, true, ""},                    // limit inside the tie of 40; pool 76 ends in the 300 below
 		{"spread", 10, true, ""},                    // limit at the end of the best 10; pool 36 ends in the tie
 		{"spread", 20, true, ""},                    // limit inside the tie; pool 56 ends in the 300 below
-		{"flat", 5, false, ""},                      // pool 26 inside the tie of 200
-		{"flat", 50, false, ""},                     // pool 116 inside the tie of 200
+		{"flat", 5, true, ""},                       // pool 26 inside the tie of 200: the tie read whole
+		{"flat", 50, true, ""},                      // pool 116 inside the tie of 200: the tie read whole
+		{"spread", 5, true, ""},                     // limit inside the best 10; pool 26 ends in the tie of 40
+		{"spread", 12, true, ""},                    // 10 above the limit's score, its tie past the pool of 40: read whole
 		{"flat", 100, true, ""},                     // pool 216 holds every match
 	} {
 		req := retrieval.Request{Strategy: retrieval.Lexical, Text: tc.text, Limit: tc.limit, Emphasis: tc.emphasis}
