@@ -95,8 +95,10 @@ func (b *Backend) rankRows(ctx context.Context, tx readTx, req retrieval.Request
 
 // rankPool is the number of rows rankInText takes from the full-text
 // index for a ranking cut to limit: the limit plus room for the rows
-// tied with its last.
-func rankPool(limit int) int { return 2*limit + 16 }
+// tied with its last. Joining a pool row costs one docs lookup; a tie
+// past the pool's end costs another BM25 pass over every match
+// (rankTied), so the room is generous: hybrid's depth of 50 takes 264.
+func rankPool(limit int) int { return 4*limit + 64 }
 
 // rankInText ranks the documents req.Text matches as lexicalRanking does
 // for a request without filter conditions, but scores and sorts in the

@@ -67,9 +67,9 @@ func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
 	ctx := context.Background()
 	b := openMem(t)
 	var docs []retrieval.Document
-	docs = append(docs, tiedDocs("few", []int{3, 2})...)           // fewer matches than any pool
-	docs = append(docs, tiedDocs("spread", []int{300, 40, 10})...) // best 10, then a tie of 40, then 300 below
-	docs = append(docs, tiedDocs("flat", []int{200})...)           // one tie of 200
+	docs = append(docs, tiedDocs("few", []int{3, 2})...)            // fewer matches than any pool
+	docs = append(docs, tiedDocs("spread", []int{300, 200, 10})...) // best 10, then a tie of 200, then 300 below
+	docs = append(docs, tiedDocs("flat", []int{200})...)            // one tie of 200
 	for i := 0; i < len(docs); i += 100 {
 		if err := b.Upsert(ctx, docs[i:min(i+100, len(docs))]); err != nil {
 			t.Fatal(err)
@@ -84,14 +84,14 @@ func TestRankingInTheTextIndexIsTheJoinedRanking(t *testing.T) {
 		{"spread", 30, true, retrieval.EmphasisDoc}, // the doc column weighed more
 		{"few", 3, true, ""},                        // all 5 in the pool
 		{"few", 50, true, ""},                       // all 5 in the pool
-		{"spread", 30, true, ""},                    // limit inside the tie of 40; pool 76 ends in the 300 below
-		{"spread", 10, true, ""},                    // limit at the end of the best 10; pool 36 ends in the tie
-		{"spread", 20, true, ""},                    // limit inside the tie; pool 56 ends in the 300 below
-		{"flat", 5, true, ""},                       // pool 26 inside the tie of 200: the tie read whole
-		{"flat", 50, true, ""},                      // pool 116 inside the tie of 200: the tie read whole
-		{"spread", 5, true, ""},                     // limit inside the best 10; pool 26 ends in the tie of 40
-		{"spread", 12, true, ""},                    // 10 above the limit's score, its tie past the pool of 40: read whole
-		{"flat", 100, true, ""},                     // pool 216 holds every match
+		{"spread", 5, true, ""},                     // pool 84 ends in the tie, below the limit's score
+		{"spread", 10, true, ""},                    // limit at the end of the best 10; pool 104 ends in the tie
+		{"spread", 12, true, ""},                    // 10 above the limit's score, its tie past the pool of 112: read whole
+		{"spread", 30, true, ""},                    // limit inside the tie, past the pool of 184: read whole
+		{"spread", 50, true, ""},                    // limit inside the tie; pool 264 ends in the 300 below
+		{"flat", 5, true, ""},                       // pool 84 inside the tie of 200: read whole
+		{"flat", 20, true, ""},                      // pool 144 inside the tie of 200: read whole
+		{"flat", 50, true, ""},                      // pool 264 holds every match
 	} {
 		req := retrieval.Request{Strategy: retrieval.Lexical, Text: tc.text, Limit: tc.limit, Emphasis: tc.emphasis}
 		want := joinedRanking(t, b, req)
