@@ -244,6 +244,17 @@ type Backend struct {
 
 	dicts dicts     // committed dictionary ids (see interner)
 	stmts stmtCache // prepared search statements (see stmtCache)
+
+	rankedInText atomic.Int64  // unfiltered lexical rankings rankInText settled (tests)
+	overlap      *overlapHooks // nil but in tests of hybrid search's overlap
+}
+
+// overlapHooks observe the two halves of a hybrid search (tests only):
+// scanning runs in the vector scan's goroutine before the scan, ranking
+// before (done false) and after (done true) the lexical ranking.
+type overlapHooks struct {
+	scanning func()
+	ranking  func(done bool)
 }
 
 var _ retrieval.Backend = (*Backend)(nil)

@@ -298,6 +298,31 @@ func TestEmbedderChangeNeverMixes(t *testing.T) {
 	}
 }
 
+// fusionOf is what a hybrid search for req must answer: FuseRRF (k = 60)
+// of the lexical and the vector Search for req.Text, each to the depth
+// max(3 × limit, HybridMinDepth), cut to req.Limit.
+func fusionOf(t *testing.T, b *Backend, req retrieval.Request) []retrieval.Hit {
+	t.Helper()
+	ctx := context.Background()
+	depth := max(3*req.Limit, HybridMinDepth)
+	lr, vr := req, req
+	lr.Strategy, lr.Limit = retrieval.Lexical, depth
+	vr.Strategy, vr.Limit = retrieval.Vector, depth
+	lex, err := b.Search(ctx, lr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec, err := b.Search(ctx, vr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vec) == 0 {
+		t.Fatal("no vector hits")
+	}
+	want := retrieval.FuseRRF(60, lex, vec)
+	return want[:min(len(want), req.Limit)]
+}
+
 func TestHybrid(t *testing.T) {
 	ctx := context.Background()
 	b := openVec(t, "", WithEmbedder(newWords()))
@@ -321,23 +346,7 @@ func TestHybrid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			depth := max(3*req.Limit, HybridMinDepth)
-			lr, vr := req, req
-			lr.Strategy, lr.Limit = retrieval.Lexical, depth
-			vr.Strategy, vr.Limit = retrieval.Vector, depth
-			lex, err := b.Search(ctx, lr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vec, err := b.Search(ctx, vr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(vec) == 0 {
-				t.Fatal("no vector hits")
-			}
-			want := retrieval.FuseRRF(60, lex, vec)
-			want = want[:min(len(want), req.Limit)]
+			want := fusionOf(t, b, req)
 			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("hybrid != FuseRRF(lexical, vector) (-want +got):\n%s", diff)
 			}

@@ -326,12 +326,15 @@ func searchExact(ctx context.Context, tx readTx, req retrieval.Request) ([]retri
 }
 
 func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {
-	// The inner query ranks and cuts to the limit carrying only rid, id and
-	// score; the outer one reads the full rows of the survivors.
-	inner, args := b.lexicalRanking(req)
-	q := "SELECT " + docColumns + ", m.score FROM (" + inner + ") m JOIN docs d ON d.rid = m.rid" +
-		" ORDER BY m.score DESC, m.id"
-	return queryHits(ctx, tx, retrieval.ScoreBM25, false, q, args...)
+	// The ranking carries only rid, id and score (rankRows); then the full
+	// rows of the survivors are read.
+	rows, err := b.rankRows(ctx, tx, req)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	return hitsByRID(ctx, tx, len(rows), func(i int) (int64, string, float64) {
+		return rows[i].rid, rows[i].id, rows[i].score
+	}, retrieval.ScoreBM25, "search index")
 }
 
 // lexicalRanking is the query (and its arguments) ranking the documents

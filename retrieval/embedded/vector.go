@@ -353,39 +353,66 @@ type ranked struct {
 }
 
 // searchVector runs the cosine search for the unit vector q inside tx —
-// exact (nearestExact) or quantised with exact re-ranking
-// (nearestQuantized), see useQuantized — and reads the documents of the k
+// exact (startExact) or quantised with exact re-ranking
+// (startQuantized), see useQuantized — and reads the documents of the k
 // best hits.
 func (b *Backend) searchVector(ctx context.Context, tx readTx, q []float32, k int, f retrieval.Filter) ([]retrieval.Hit, error) {
 	best, err := b.nearest(ctx, tx, q, k, f)
 	if err != nil || len(best) == 0 {
 		return nil, err
 	}
-	rids := make([]int64, len(best))
-	for i, c := range best {
-		rids[i] = c.rid
+	// A missing document cannot happen: vectors live and die with their
+	// document row in the same transaction.
+	return hitsByRID(ctx, tx, len(best), func(i int) (int64, string, float64) {
+		return best[i].rid, best[i].id, float64(best[i].sim)
+	}, retrieval.ScoreCosineSimilarity, "vector index")
+}
+
+// hitsByRID reads the documents of n ranked rows (readByRID) and makes one
+// hit per row, in the rows' order, with the row's score of kind: row(i)
+// is row i's rid, document id and score. A row whose document is missing
+// fails, naming index ("vector index") and the document id.
+func hitsByRID(ctx context.Context, tx readTx, n int, row func(i int) (rid int64, id string, score float64), kind retrieval.ScoreKind, index string) ([]retrieval.Hit, error) {
+	rids := make([]int64, n)
+	for i := range rids {
+		rids[i], _, _ = row(i)
 	}
 	byRID, err := readByRID(ctx, tx, rids)
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]retrieval.Hit, 0, len(best))
-	for _, c := range best {
-		d, ok := byRID[c.rid]
+	hits := make([]retrieval.Hit, n)
+	for i := range hits {
+		rid, id, score := row(i)
+		d, ok := byRID[rid]
 		if !ok {
-			// Cannot happen: vectors live and die with their document row
-			// in the same transaction.
-			return nil, fmt.Errorf("vector index out of step with documents (document %q)", c.id)
+			return nil, fmt.Errorf("%s out of step with documents (document %q)", index, id)
 		}
-		hits = append(hits, retrieval.Hit{Document: d, Score: float64(c.sim), ScoreKind: retrieval.ScoreCosineSimilarity})
+		hits[i] = retrieval.Hit{Document: d, Score: score, ScoreKind: kind}
 	}
 	return hits, nil
 }
 
 // nearest is the k best vectors for the unit vector q passing f, best
-// first, before their documents are read: exact (nearestExact) or
-// quantised with exact re-ranking (nearestQuantized), see useQuantized.
+// first, before their documents are read: exact (startExact) or
+// quantised with exact re-ranking (startQuantized), see useQuantized.
 func (b *Backend) nearest(ctx context.Context, tx readTx, q []float32, k int, f retrieval.Filter) ([]ranked, error) {
+	finish, err := b.startNearest(ctx, tx, q, k, f)
+	if err != nil {
+		return nil, err
+	}
+	return finish()
+}
+
+// startNearest begins nearest: it reads what the scan needs in tx (the
+// generation, the index, the candidates of f), starts the scan of the
+// in-memory (exact) or mapped (quantised) vectors in a goroutine of its
+// own, which never touches tx, and returns finish, which waits for the
+// scan and, for the quantised index, re-ranks its pool in tx. Between the
+// two the caller may run other queries in tx (hybrid search ranks its
+// lexical half there); it must call finish once, also on its own error
+// path, so that no scan outlives the search.
+func (b *Backend) startNearest(ctx context.Context, tx readTx, q []float32, k int, f retrieval.Filter) (finish func() ([]ranked, error), err error) {
 	g, err := readGeneration(ctx, tx.Tx)
 	if err != nil {
 		return nil, err
@@ -395,9 +422,22 @@ func (b *Backend) nearest(ctx context.Context, tx readTx, q []float32, k int, f 
 		return nil, err
 	}
 	if quant {
-		return b.nearestQuantized(ctx, tx.Tx, g, q, k, f)
+		return b.startQuantized(ctx, tx.Tx, g, q, k, f)
 	}
-	return b.nearestExact(ctx, tx.Tx, q, k, f)
+	return b.startExact(ctx, tx.Tx, q, k, f)
+}
+
+// scanAsync runs scan in a goroutine of its own and returns a function
+// waiting for its result.
+func (b *Backend) scanAsync(scan func() []scored) func() []scored {
+	done := make(chan []scored, 1)
+	go func() {
+		if b.overlap != nil {
+			b.overlap.scanning()
+		}
+		done <- scan()
+	}()
+	return func() []scored { return <-done }
 }
 
 // readByRID reads the documents of the rows rids (without their refs).
@@ -423,9 +463,9 @@ func readByRID(ctx context.Context, tx readTx, rids []int64) (map[int64]retrieva
 	return byRID, rows.Err()
 }
 
-// nearestExact scores every vector (or every one passing f) of the
-// in-memory float32 copy.
-func (b *Backend) nearestExact(ctx context.Context, tx *sql.Tx, q []float32, k int, f retrieval.Filter) ([]ranked, error) {
+// startExact starts scoring every vector (or every one passing f) of the
+// in-memory float32 copy (scanAsync); its finish returns the k best.
+func (b *Backend) startExact(ctx context.Context, tx *sql.Tx, q []float32, k int, f retrieval.Filter) (func() ([]ranked, error), error) {
 	ix, err := b.index(ctx, tx)
 	if err != nil {
 		return nil, err
@@ -439,17 +479,21 @@ func (b *Backend) nearestExact(ctx context.Context, tx *sql.Tx, q []float32, k i
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	best := ix.search(q, k, cand)
-	out := make([]ranked, len(best))
-	for i, c := range best {
-		out[i] = ranked{rid: ix.rids[c.pos], id: ix.ids[c.pos], sim: c.sim}
-	}
-	return out, nil
+	wait := b.scanAsync(func() []scored { return ix.search(q, k, cand) })
+	return func() ([]ranked, error) {
+		best := wait()
+		out := make([]ranked, len(best))
+		for i, c := range best {
+			out[i] = ranked{rid: ix.rids[c.pos], id: ix.ids[c.pos], sim: c.sim}
+		}
+		return out, nil
+	}, nil
 }
 
-// nearestQuantized takes the poolSize(k) best vectors by approximate score
-// (quant.go) and re-ranks them exactly (rerank).
-func (b *Backend) nearestQuantized(ctx context.Context, tx *sql.Tx, g int64, q []float32, k int, f retrieval.Filter) ([]ranked, error) {
+// startQuantized starts taking the poolSize(k) best vectors by
+// approximate score (quant.go, scanAsync); its finish re-ranks them
+// exactly (rerank) in tx.
+func (b *Backend) startQuantized(ctx context.Context, tx *sql.Tx, g int64, q []float32, k int, f retrieval.Filter) (func() ([]ranked, error), error) {
 	ix, err := b.quantIndex(ctx, tx, g)
 	if err != nil {
 		return nil, err
@@ -463,13 +507,18 @@ func (b *Backend) nearestQuantized(ctx context.Context, tx *sql.Tx, g int64, q [
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	qq := newQuery(q)
-	pool := ix.search(&qq, poolSize(k), cand)
-	rids := make([]int64, len(pool))
-	for i, c := range pool {
-		rids[i] = ix.rid(c.pos)
-	}
-	return b.rerank(ctx, tx, q, rids, k)
+	wait := b.scanAsync(func() []scored {
+		qq := newQuery(q)
+		return ix.search(&qq, poolSize(k), cand)
+	})
+	return func() ([]ranked, error) {
+		pool := wait()
+		rids := make([]int64, len(pool))
+		for i, c := range pool {
+			rids[i] = ix.rid(c.pos)
+		}
+		return b.rerank(ctx, tx, q, rids, k)
+	}, nil
 }
 
 // rerank reads the stored vectors of the documents with the given rids
@@ -524,24 +573,36 @@ func hybridDepth(limit int) int {
 func (b *Backend) searchHybrid(ctx context.Context, tx readTx, req retrieval.Request, q []float32) ([]retrieval.Hit, error) {
 	// Both lists are ranked by document id alone; only the documents of
 	// the fused list's first req.Limit are read.
+	// The vector scan runs while the lexical half ranks in tx.
 	depth := hybridDepth(req.Limit)
-	rid := map[string]int64{}
-	var lex, vec []retrieval.Hit
+	finish, err := b.startNearest(ctx, tx, q, depth, req.Filter)
+	if err != nil {
+		return nil, err
+	}
+	var rows []rankedRow
 	if b.matchExpression(req.Text) != "" {
 		lr := req
 		lr.Limit = depth
-		rows, err := b.rankRows(ctx, tx, lr)
-		if err != nil {
-			return nil, err
+		if b.overlap != nil {
+			b.overlap.ranking(false)
 		}
-		for _, r := range rows {
-			rid[r.id] = r.rid
-			lex = append(lex, retrieval.Hit{Document: retrieval.Document{ID: r.id}})
+		rows, err = b.rankRows(ctx, tx, lr)
+		if b.overlap != nil {
+			b.overlap.ranking(true)
 		}
 	}
-	best, err := b.nearest(ctx, tx, q, depth, req.Filter)
+	best, verr := finish()
 	if err != nil {
 		return nil, err
+	}
+	if verr != nil {
+		return nil, verr
+	}
+	rid := map[string]int64{}
+	var lex, vec []retrieval.Hit
+	for _, r := range rows {
+		rid[r.id] = r.rid
+		lex = append(lex, retrieval.Hit{Document: retrieval.Document{ID: r.id}})
 	}
 	for _, c := range best {
 		rid[c.id] = c.rid
