@@ -128,6 +128,13 @@ func bm25WeightsFor(e retrieval.Emphasis) string {
 	return bm25Weights
 }
 
+// bm25Score is the SQL expression of a match's score under emphasis e,
+// every lexical query's: FTS5's bm25() (lower is better) negated, so that
+// a higher score ranks first (retrieval.ScoreBM25).
+func bm25Score(e retrieval.Emphasis) string {
+	return "-bm25(fts, " + bm25WeightsFor(e) + ")"
+}
+
 const schema = `
 CREATE TABLE IF NOT EXISTS docs (
 	rid            INTEGER PRIMARY KEY,

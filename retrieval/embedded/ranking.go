@@ -117,9 +117,9 @@ func rankPool(limit int) int { return 4*limit + 64 }
 // full pool, ok is false and the caller ranks with lexicalRanking.
 func (b *Backend) rankInText(ctx context.Context, tx readTx, req retrieval.Request) (rows []rankedRow, ok bool, err error) {
 	pool := rankPool(req.Limit)
-	weights := bm25WeightsFor(req.Emphasis)
+	score := bm25Score(req.Emphasis)
 	match := b.matchExpression(req.Text)
-	q := "SELECT m.rid, d.id, m.score FROM (SELECT fts.rowid AS rid, -bm25(fts, " + weights + ") AS score" +
+	q := "SELECT m.rid, d.id, m.score FROM (SELECT fts.rowid AS rid, " + score + " AS score" +
 		" FROM fts WHERE fts MATCH ? ORDER BY score DESC LIMIT ?) m LEFT JOIN docs d ON d.rid = m.rid"
 	rs, err := tx.QueryContext(ctx, q, match, pool)
 	if err != nil {
@@ -163,7 +163,7 @@ func (b *Backend) rankInText(ctx context.Context, tx readTx, req retrieval.Reque
 	for rows[above].score > s {
 		above++
 	}
-	tied, err := rankTied(ctx, tx, weights, match, s, req.Limit-above)
+	tied, err := rankTied(ctx, tx, score, match, s, req.Limit-above)
 	if err != nil {
 		return nil, false, err
 	}
@@ -171,10 +171,9 @@ func (b *Backend) rankInText(ctx context.Context, tx readTx, req retrieval.Reque
 }
 
 // rankTied is the first n documents by id among those match finds with
-// the score s under weights: one more pass of BM25 over every match, but
-// only the tied ones are joined with docs.
-func rankTied(ctx context.Context, tx readTx, weights, match string, s float64, n int) ([]rankedRow, error) {
-	score := "-bm25(fts, " + weights + ")"
+// the score s (score is the expression, bm25Score): one more pass of BM25
+// over every match, but only the tied ones are joined with docs.
+func rankTied(ctx context.Context, tx readTx, score, match string, s float64, n int) ([]rankedRow, error) {
 	q := "SELECT d.rid, d.id, " + score + " FROM fts JOIN docs d ON d.rid = fts.rowid" +
 		" WHERE fts MATCH ? AND " + score + " = ? ORDER BY d.id LIMIT ?"
 	return scanRanked(tx.QueryContext(ctx, q, match, s, n))

@@ -342,7 +342,7 @@ func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Re
 // rows of (rid, id, score).
 func (b *Backend) lexicalRanking(req retrieval.Request) (string, []any) {
 	where, fargs := filterSQL(req.Filter)
-	q := "SELECT d.rid AS rid, d.id AS id, -bm25(fts, " + bm25WeightsFor(req.Emphasis) + ") AS score" +
+	q := "SELECT d.rid AS rid, d.id AS id, " + bm25Score(req.Emphasis) + " AS score" +
 		" FROM fts JOIN docs d ON d.rid = fts.rowid WHERE fts MATCH ?" + where +
 		" ORDER BY score DESC, d.id LIMIT ?"
 	return q, append(append([]any{b.matchExpression(req.Text)}, fargs...), req.Limit)

@@ -16,7 +16,7 @@ mutant "chroma upsert nulls stale metadata keys" retrieval/chroma/upsert.go 's|m
 # The conformance suite notices each broken guarantee (embedded backend).
 mutant "suite: Limit 0 means DefaultLimit" retrieval/retrieval.go 's|return DefaultLimit, nil$|return DefaultLimit + 1, nil|' $S/memory_without_embedder/ResultsAreBoundedByLimit
 mutant "suite: ranks are 1..n" retrieval/embedded/search.go 's|hits\[i\].Rank = i + 1|hits[i].Rank = i + 2|' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
-mutant "suite: bm25 scores are positive, best first" retrieval/embedded/search.go 's|-bm25(fts, |bm25(fts, |' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
+mutant "suite: bm25 scores are positive, best first" retrieval/embedded/embedded.go 's|return "-bm25(fts, "|return "bm25(fts, "|' $S/memory_without_embedder/HitsKeepTheirScoreKindAndDirection
 mutant "suite: Fetch skips missing ids" retrieval/embedded/embedded.go 's|if d, ok := byID\[id\]; ok {|if d := byID[id]; true {|' $S/memory_without_embedder/FetchReturnsStoredDocumentsAndSkipsMissingIDs
 mutant "suite: replacing drops the old refs" retrieval/embedded/write.go 's|"DELETE FROM refs WHERE rowid >= ? AND rowid < ?"|"DELETE FROM refs WHERE 0 AND rowid >= ? AND rowid < ?"|' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract/memory_without_embedder/UpsertOfAStoredIDReplacesIt|TestAReplacedDocumentsOldRefsNeverCount'
 mutant "suite: ExcludeTests filters" retrieval/embedded/search.go 's|"d.test = 0"|"d.test >= 0"|' $S/memory_without_embedder/FiltersAreHonouredByEveryStrategy
