@@ -80,6 +80,7 @@ type (
 	Planner       = planner.Planner
 	Embedder      = retrieval.Embedder
 	ChromaConfig  = chroma.Config
+	ChromaLimits  = chroma.Limits // what one Chroma record may hold; the rest goes to the overflow collection
 	Progress      = project.Progress
 	Status        = project.Status
 	Binding       = engine.Binding        // one variable of a REPL query and its value
@@ -88,6 +89,11 @@ type (
 	SkippedFile   = planner.SkippedFile   // a file an answer could not see (over the size cap), and why
 	PathFault     = sourcefacts.PathFault // a path the walk could not see (unreadable directory, special file, link loop), and why
 )
+
+// ChromaCloudLimits are Chroma Cloud's per-record quotas (chroma.CloudLimits:
+// ids of 128 bytes, metadata keys of 36 and values of 4,096, documents of
+// 16,384), for ChromaConfig.Limits when the server is Chroma Cloud.
+func ChromaCloudLimits() ChromaLimits { return chroma.CloudLimits() }
 
 // How a graph hit's calls matched the name asked about (Hit.Match).
 const (

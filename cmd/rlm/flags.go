@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,6 +43,8 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 type backendFlags struct {
 	rules                             string
 	backend, chromaURL, embedder      string
+	chromaTenant, chromaDatabase      string
+	chromaTokenEnv, chromaLimits      string
 	embedURL, embedModel, embedKeyEnv string
 	embedDims                         int
 	db                                string
@@ -79,6 +83,10 @@ func addMaxFileBytesFlag(fs *flag.FlagSet, v *int64) {
 func addEmbedderFlags(fs *flag.FlagSet, b *backendFlags) {
 	fs.StringVar(&b.backend, "backend", "embedded", "retrieval backend: embedded (SQLite, no server) or chroma (vectors in a Chroma server)")
 	fs.StringVar(&b.chromaURL, "chroma-url", os.Getenv("RLM_CHROMA_URL"), "Chroma server URL for --backend chroma (default $RLM_CHROMA_URL)")
+	fs.StringVar(&b.chromaTenant, "chroma-tenant", os.Getenv("RLM_CHROMA_TENANT"), "Chroma tenant, created if missing (default $RLM_CHROMA_TENANT, else the server's default_tenant)")
+	fs.StringVar(&b.chromaDatabase, "chroma-database", os.Getenv("RLM_CHROMA_DATABASE"), "Chroma database, created if missing (default $RLM_CHROMA_DATABASE, else default_database)")
+	fs.StringVar(&b.chromaTokenEnv, "chroma-token-env", defaultChromaTokenEnv, "name of the environment variable holding a Chroma token, sent as X-Chroma-Token (Chroma Cloud: its API key); the token itself is never a flag")
+	fs.StringVar(&b.chromaLimits, "chroma-limits", "auto", "per-record bounds of the Chroma server: server (a self-hosted Chroma), cloud (Chroma Cloud's quotas), or auto (cloud for a *.trychroma.com URL, else server)")
 	fs.StringVar(&b.embedder, "embedder", "local", "embedder for vector and hybrid search: local (offline, deterministic), openai, or none")
 	fs.StringVar(&b.embedURL, "embed-url", "https://api.openai.com/v1", "base URL of an OpenAI-compatible embeddings endpoint (--embedder openai)")
 	fs.StringVar(&b.embedModel, "embed-model", "text-embedding-3-small", "embedding model (--embedder openai)")
@@ -119,7 +127,11 @@ func (b *backendFlags) options() (rlm.Options, error) {
 		if opts.Embedder == nil {
 			return opts, usageError{"--backend chroma needs an embedder (--embedder local or openai)"}
 		}
-		opts.Chroma = &rlm.ChromaConfig{URL: b.chromaURL}
+		cfg, err := b.chromaConfig()
+		if err != nil {
+			return opts, err
+		}
+		opts.Chroma = cfg
 	default:
 		return opts, usageError{fmt.Sprintf("--backend %q: want embedded or chroma", b.backend)}
 	}
@@ -247,4 +259,41 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 		return context.WithCancel(ctx)
 	}
 	return context.WithTimeout(ctx, d)
+}
+
+// defaultChromaTokenEnv is the variable --chroma-token-env names unless
+// told otherwise; unset, no token is sent (a local server needs none).
+const defaultChromaTokenEnv = "RLM_CHROMA_TOKEN"
+
+// chromaConfig is the Chroma configuration the --chroma-* flags describe.
+// A token variable named on purpose (not the default) must be set: a
+// request without the token would only fail later, at the server.
+func (b *backendFlags) chromaConfig() (*rlm.ChromaConfig, error) {
+	cfg := &rlm.ChromaConfig{URL: b.chromaURL, Tenant: b.chromaTenant, Database: b.chromaDatabase, TokenEnv: b.chromaTokenEnv}
+	if b.chromaTokenEnv != defaultChromaTokenEnv && os.Getenv(b.chromaTokenEnv) == "" {
+		return nil, usageError{fmt.Sprintf("--chroma-token-env %s: the variable is not set", b.chromaTokenEnv)}
+	}
+	switch b.chromaLimits {
+	case "server":
+	case "cloud":
+		cfg.Limits = rlm.ChromaCloudLimits()
+	case "auto":
+		if isChromaCloud(b.chromaURL) {
+			cfg.Limits = rlm.ChromaCloudLimits()
+		}
+	default:
+		return nil, usageError{fmt.Sprintf("--chroma-limits %q: want server, cloud or auto", b.chromaLimits)}
+	}
+	return cfg, nil
+}
+
+// isChromaCloud reports whether rawURL names Chroma Cloud (a host under
+// trychroma.com, e.g. api.trychroma.com).
+func isChromaCloud(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return h == "trychroma.com" || strings.HasSuffix(h, ".trychroma.com")
 }

@@ -33,7 +33,7 @@ func newClient(cfg Config) (*client, error) {
 		return nil, fmt.Errorf("chroma: URL must not carry credentials; use Config.TokenEnv")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("chroma: URL %q must not have a query or fragment", cfg.URL)
+		return nil, fmt.Errorf("chroma: URL %q must not have a query or fragment", redactURL(cfg.URL))
 	}
 	c := &client{
 		base:     strings.TrimRight(u.String(), "/"),
@@ -49,12 +49,24 @@ func newClient(cfg Config) (*client, error) {
 	return c, nil
 }
 
+// redactURL is s as errors may show it: without the user information, query
+// and fragment, where credentials ride (each replaced by REDACTED), and
+// nothing of s if it does not parse as a URL.
 func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		u.User = url.User("REDACTED")
-		return u.String()
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
 	}
-	return s
+	if u.User != nil {
+		u.User = url.User("REDACTED")
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		u.RawQuery, u.ForceQuery = "REDACTED", false
+	}
+	if u.Fragment != "" {
+		u.Fragment, u.RawFragment = "REDACTED", ""
+	}
+	return u.String()
 }
 
 func (c *client) close() {

@@ -65,3 +65,16 @@ mutant "Versions names hashed records by their document id" retrieval/chroma/rec
 mutant "Delete finds hashed records" retrieval/chroma/records.go '0,/rids := b.limits.recordIDs(ids)/s#rids := b.limits.recordIDs(ids)#rids := ids#' ./retrieval/chroma -run TestIDsOverTheServersBoundAreStoredHashedAndReadBackAsGiven
 mutant "a user key over the server's key bound goes to the overflow" retrieval/chroma/limits.go 's# || l.MaxKeyBytes > 0 \&\& len(k) > l.MaxKeyBytes {# {#' ./retrieval/chroma -run TestIDsOverTheServersBoundAreStoredHashedAndReadBackAsGiven
 mutant "an id bound no hashed id fits is refused" retrieval/chroma/config.go 's#l < 0 || l > 0 \&\& l < HashedIDBytes#l < 0#' ./retrieval/chroma -run TestAnIDBoundShorterThanAHashedIDIsRefused
+
+# The CLI's --chroma-* flags (cmd/rlm/flags.go) and URLs in errors.
+mutant "chroma URL errors hide the query" retrieval/chroma/client.go 's#u.RawQuery, u.ForceQuery = "REDACTED", false#_ = u#' ./retrieval/chroma -run TestConfigValidation
+mutant "chroma URL errors hide the fragment" retrieval/chroma/client.go 's#u.Fragment, u.RawFragment = "REDACTED", ""#_ = u#' ./retrieval/chroma -run TestConfigValidation
+mutant "--chroma-token-env reaches the config" cmd/rlm/flags.go 's#Database: b.chromaDatabase, TokenEnv: b.chromaTokenEnv}#Database: b.chromaDatabase}#' ./cmd/rlm -run TestTheChromaTokenIsSentFromTheNamedVariableAndNeverShown
+mutant "a named token variable must be set" cmd/rlm/flags.go 's#b.chromaTokenEnv != defaultChromaTokenEnv \&\& os.Getenv#false \&\& os.Getenv#' ./cmd/rlm -run TestChromaFlagErrorsAreUsageErrors
+mutant "auto limits know Chroma Cloud's host" cmd/rlm/flags.go 's#strings.HasSuffix(h, ".trychroma.com")#strings.HasSuffix(h, "trychroma.com")#' ./cmd/rlm -run TestChromaLimitsFollowTheFlagAndTheHost
+mutant "auto limits apply Cloud's quotas" cmd/rlm/flags.go '/if isChromaCloud(b.chromaURL) {/{n;s#cfg.Limits = rlm.ChromaCloudLimits()#_ = cfg#}' ./cmd/rlm -run TestChromaLimitsFollowTheFlagAndTheHost
+if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
+	mutant "--chroma-tenant reaches the config" cmd/rlm/flags.go 's#Tenant: b.chromaTenant, ##' ./cmd/rlm -run TestTheChromaFlagsChooseTenantDatabaseAndCloudBounds
+	mutant "--chroma-database reaches the config" cmd/rlm/flags.go 's#Database: b.chromaDatabase, ##' ./cmd/rlm -run TestTheChromaFlagsChooseTenantDatabaseAndCloudBounds
+	mutant "--chroma-limits cloud applies Cloud's quotas" cmd/rlm/flags.go '/case "cloud":/{n;s#cfg.Limits = rlm.ChromaCloudLimits()#_ = cfg#}' ./cmd/rlm -run TestTheChromaFlagsChooseTenantDatabaseAndCloudBounds
+fi
