@@ -137,3 +137,27 @@ func TestSyntheticCompileStaysBounded(t *testing.T) {
 		t.Errorf("all_tools sends %d of 1200 tools", len(all.Tools))
 	}
 }
+
+// BenchmarkNewCatalog measures building a catalog (validation, schema
+// checks, rendering, token counting, the candidate index) from synthetic
+// units:
+//
+//	go test -run '^$' -bench NewCatalog -benchtime 3x ./prompt/
+func BenchmarkNewCatalog(b *testing.B) {
+	for _, n := range []int{2000, 50000} {
+		units := syntheticUnits(n)
+		b.Run(fmt.Sprintf("units=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := NewCatalog(context.Background(), units, CatalogOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if c.Len() != n {
+					b.Fatalf("%d units, want %d", c.Len(), n)
+				}
+				c.Release()
+			}
+		})
+	}
+}

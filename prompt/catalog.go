@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/rlm-dev/rlm/internal/stopwords"
@@ -147,23 +149,35 @@ func prepare(units []Unit, opts CatalogOptions) (*Catalog, []problem) {
 	add := func(i int, u *Unit, field, reason string, err error) {
 		problems = append(problems, problem{unit: i, UnitProblem: UnitProblem{Source: u.Source, ID: u.ID, Field: field, Reason: reason, Err: err}})
 	}
-	for i, u := range units {
-		u = cloneUnit(u)
+	// Each unit is checked on its own (its schema against the meta-schema:
+	// most of a large catalog's load), on every core; the problems are
+	// gathered in unit order after.
+	own := make([][]problem, len(units))
+	forEach(len(units), func(i int) {
+		u := cloneUnit(units[i])
 		if u.Source == "" {
 			u.Source = fmt.Sprintf("units[%d]", i)
 		}
+		var ps []problem
+		at := func(field, reason string, err error) {
+			ps = append(ps, problem{unit: i, UnitProblem: UnitProblem{Source: u.Source, ID: u.ID, Field: field, Reason: reason, Err: err}})
+		}
 		for _, p := range normalize(&u) {
-			add(i, &u, p.field, p.reason, nil)
+			at(p.field, p.reason, nil)
 		}
 		if strings.HasPrefix(u.ID, ReservedPrefix) {
-			add(i, &u, "id", fmt.Sprintf("the id prefix %q is reserved for the units the harness adds to one compile", ReservedPrefix), ErrReservedID)
+			at("id", fmt.Sprintf("the id prefix %q is reserved for the units the harness adds to one compile", ReservedPrefix), ErrReservedID)
 		}
+		c.units[i], own[i] = u, ps
+	})
+	for i := range c.units {
+		u := &c.units[i]
+		problems = append(problems, own[i]...)
 		if j, dup := c.byID[u.ID]; dup && u.ID != "" {
-			add(i, &u, "id", "duplicate id (first at "+c.units[j].Source+")", nil)
+			add(i, u, "id", "duplicate id (first at "+c.units[j].Source+")", nil)
 		} else {
 			c.byID[u.ID] = i
 		}
-		c.units[i] = u
 	}
 	for i := range c.units {
 		for _, p := range c.checkLinks(&c.units[i]) {
@@ -179,13 +193,15 @@ func prepare(units []Unit, opts CatalogOptions) (*Catalog, []problem) {
 // build renders and counts the prepared units and builds the candidate
 // index.
 func (c *Catalog) build(ctx context.Context) error {
+	errs := make([]error, len(c.units))
+	forEach(len(c.units), func(i int) {
+		c.contents[i], errs[i] = contentOf(&c.units[i])
+	})
 	for i := range c.units {
 		u := &c.units[i]
-		ct, err := contentOf(u)
-		if err != nil {
+		if err := errs[i]; err != nil {
 			return fmt.Errorf("prompt: unit %q: %w", clipID(u.ID), err)
 		}
-		c.contents[i] = ct
 		if u.Activation == ActivationAlways {
 			c.always = append(c.always, i)
 		}
@@ -330,12 +346,14 @@ func (c *Catalog) unitCosts(enc Encoding) ([]int, error) {
 		return cs, nil
 	}
 	cs := make([]int, len(c.units))
-	for i := range c.contents {
-		n, err := countTokens(enc, c.contents[i].text)
+	errs := make([]error, len(c.units))
+	forEach(len(c.contents), func(i int) {
+		cs[i], errs[i] = countTokens(enc, c.contents[i].text)
+	})
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		cs[i] = n
 	}
 	c.costs[enc] = cs
 	return cs, nil
@@ -422,3 +440,35 @@ func otherNumberForms(text string) string {
 	}
 	return " " + strings.Join(extra, " ")
 }
+
+// forEach calls f(0) ... f(n-1), spread over GOMAXPROCS goroutines in
+// chunks of forEachChunk indexes, and returns when every call has; f must
+// write only what index i owns.
+func forEach(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+forEachChunk-1)/forEachChunk)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(forEachChunk)) - forEachChunk
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+forEachChunk, n); i++ {
+					f(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// forEachChunk is how many indexes a goroutine of forEach takes at once.
+const forEachChunk = 64

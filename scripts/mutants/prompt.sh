@@ -71,3 +71,9 @@ mutant "extra tool units give their schema" prompt/catalog.go 's|^\(\t*\)units\[
 mutant "a banned unit is never plain-active" rules/prompt/closure.pl '/^plain_wanted(\[N-W|Ws\], T, BanV, AV/,/var(X), !,/s#^    var(X), !,#    !,#' ./rules -run TestPromptRules
 mutant "a suggested unit is marked pulled" rules/prompt/closure.pl 's#\[S-pulled(because(cl_suggested, \[by(By)\]))|A0\]#[S-because(cl_suggested, [by(By)])|A0]#' ./rules -run TestPromptRules
 mutant "a catalog unit cannot hide an extra unit of another kind" prompt/catalog.go 's#^\t\t\tcase units\[i\].Kind.IsTool() != u.Kind.IsTool():#\t\t\tcase false:#' ./prompt -run TestACatalogUnitCannotHideAnExtraUnitOfAnotherKind
+
+# A catalog is checked, rendered and counted on every core (forEach).
+mutant "forEach covers every index of a chunk" prompt/catalog.go 's#for i := lo; i < min(lo+forEachChunk, n); i++ {#for i := lo; i < min(lo+forEachChunk-1, n); i++ {#' ./prompt -run TestForEachCallsEveryIndexExactlyOnce
+mutant "each unit's own problems are kept" prompt/catalog.go 's#^\t\tproblems = append(problems, own\[i\]...)#\t\tproblems = append(problems, own[i][min(1, len(own[i])):]...)#' ./prompt -run TestALargeCatalogsProblemsAreAllReportedInUnitOrder
+mutant "each unit's content is its own" prompt/catalog.go 's#c.contents\[i\], errs\[i\] = contentOf(&c.units\[i\])#c.contents[i], errs[i] = contentOf(\&c.units[i/2*2])#' ./prompt -run TestALargeCatalogCountsEveryUnitsOwnTokens
+mutant "each unit's tokens are its own" prompt/catalog.go 's#cs\[i\], errs\[i\] = countTokens(enc, c.contents\[i\].text)#cs[i], errs[i] = countTokens(enc, c.contents[i/2*2].text)#' ./prompt -run TestALargeCatalogCountsEveryUnitsOwnTokens
