@@ -100,3 +100,8 @@ mutant "the subject step demotes internal namesakes (rule test)" rules/retrieval
 mutant "demote(internal) demotes the internal package's documents" retrieval/demote.go 's/ || IsInternal(doc) \&\& slices.Contains(d.Roles, Internal)//' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
 mutant "a Go internal/ directory is an internal package" sourcefacts/roles.go 's|return strings.Contains("/"+dir, "/internal/")|return strings.Contains("/"+dir, "/internals/")|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
 mutant "a definition in an internal package is marked" project/documents.go 's|docs\[len(docs)-1\].Metadata\[retrieval.MetaInternal\] = "true"|_ = retrieval.MetaInternal|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+
+# rlm eval: a miss says where the baseline ranked its gold (sixth round).
+mutant "a miss carries the baseline's rank of its gold" eval/eval.go 's|\t\t\tm.BM25Rank = br|\t\t\t_ = br|' ./eval -run TestAMissSaysWhereTheBaselineRankedItsGold
+mutant "the text report prints the baseline's rank of a miss" eval/report.go 's|rank += fmt.Sprintf(", bm25 rank %d", m.BM25Rank)|rank += ""|' ./eval -run TestAMissSaysWhereTheBaselineRankedItsGold
+mutant "the text report says when the baseline missed the gold too" eval/report.go 's|rank += ", bm25 not found"|rank += ""|' ./eval -run TestAMissSaysWhereTheBaselineRankedItsGold
