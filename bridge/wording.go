@@ -13,6 +13,7 @@ const (
 	CueNone        = "none"
 	CueDefinition  = "definition"  // "where is X defined", "declaration of X"
 	CueDescription = "description" // worded as a declaration's doc comment (DocWording)
+	CueProduction  = "production"  // opens with a grammar rule (Production)
 )
 
 // questionWords open a question ("what calls X", "where is X defined",
@@ -151,12 +152,15 @@ func wordLike(t string) bool {
 	return t != ""
 }
 
-// Cue is the kind of the cue(C) feature: CueDescription when the query
+// Cue is the kind of the cue(C) feature: CueProduction when the query
+// opens with a grammar rule (Production), else CueDescription when it
 // is worded as a doc comment (DocWording; its definition words, if any,
 // are words of the description), else CueDefinition when it has a
 // definition cue word, else CueNone.
 func (f Features) Cue() string {
 	switch {
+	case f.Production != "":
+		return CueProduction
 	case f.DocWording:
 		return CueDescription
 	case f.DefinitionCue:
@@ -165,12 +169,51 @@ func (f Features) Cue() string {
 	return CueNone
 }
 
-// cueTerm is the cue(C) feature: description(Subject) (Subject a string)
-// for a sentence worded as a doc comment, else the atom definition or
-// none.
+// cueTerm is the cue(C) feature: production(Name) (Name a string) for a
+// query that opens with a grammar rule, description(Subject) (Subject a
+// string) for a sentence worded as a doc comment, else the atom
+// definition or none.
 func (f Features) cueTerm() engine.Term {
+	if f.Production != "" {
+		return engine.Compound(CueProduction, engine.String(f.Production))
+	}
 	if f.DocWording {
 		return engine.Compound(CueDescription, engine.String(f.Subject))
 	}
 	return engine.Atom(f.Cue())
+}
+
+// maxProductionName bounds the name production reads.
+const maxProductionName = 64
+
+// production returns the name a grammar rule defines when text opens with
+// one, else "": a name (a letter, then letters, digits, '-' and '_'; at
+// most maxProductionName bytes), then "=", ":=" or "::=" between spaces,
+// then the rule's right-hand side. RFC grammar lines are written so
+// ("attrtext = 1*(any non-ATTRIBUTE_ENDS character)", "message-id =
+// "Message-ID:" msg-id CRLF", "qcontent = qtext / quoted-pair"), and a
+// parser function's doc opens with the rule it parses: the rule's name,
+// not its right-hand side, says which definition the text documents
+// (get_attrtext, parse_message_id, get_qcontent).
+func production(text string) string {
+	t := strings.TrimLeft(text, " \t")
+	n := 0
+	for n < len(t) && n <= maxProductionName {
+		c := t[n]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || n > 0 && (c >= '0' && c <= '9' || c == '-' || c == '_') {
+			n++
+			continue
+		}
+		break
+	}
+	if n == 0 || n > maxProductionName {
+		return ""
+	}
+	name, rest := t[:n], t[n:]
+	for _, op := range []string{" = ", " := ", " ::= "} {
+		if r, ok := strings.CutPrefix(rest, op); ok && strings.TrimSpace(r) != "" {
+			return strings.TrimRight(name, "-_")
+		}
+	}
+	return ""
 }

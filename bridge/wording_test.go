@@ -119,3 +119,47 @@ func TestADocWordedSentenceNamesItsSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestAGrammarRuleIsAProductionCue: a query that opens with a grammar
+// rule (a name, "=", ":=" or "::=" between spaces, a right-hand side: the
+// RFC grammar lines a parser's docstring opens with) has the cue
+// production(Name), ahead of any other cue; an assignment without spaces,
+// a rule without a right-hand side or a sentence that only holds "=" has
+// none.
+func TestAGrammarRuleIsAProductionCue(t *testing.T) {
+	for q, want := range map[string]string{
+		`attrtext = 1*(any non-ATTRIBUTE_ENDS character)`: "attrtext",
+		`message-id = "Message-ID:" msg-id CRLF`:          "message-id",
+		`  qcontent = qtext / quoted-pair`:                "qcontent",
+		`obs_route ::= obs-domain-list ":"`:               "obs_route",
+		`token := 1*<any CHAR except CTLs or separators>`: "token",
+		`x=1`:                                 "",
+		`attrtext = `:                         "",
+		`Return a = b for the caller.`:        "",
+		`where is timeout = 30 set?`:          "",
+		`-dash = x`:                           "",
+		`Split a header line into two parts.`: "",
+	} {
+		f := QueryFeatures(q)
+		if f.Production != want {
+			t.Errorf("%q: production %q, want %q", q, f.Production, want)
+			continue
+		}
+		if want == "" {
+			if f.Cue() == CueProduction {
+				t.Errorf("%q: cue %s without a production", q, f.Cue())
+			}
+			continue
+		}
+		if f.Cue() != CueProduction {
+			t.Errorf("%q: cue %s, want %s", q, f.Cue(), CueProduction)
+		}
+		v, err := engine.Decode(f.Term(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, term := engine.FormatValue(v), `production("`+want+`")`; !strings.Contains(got, term) {
+			t.Errorf("%q: features term %s lacks %s", q, got, term)
+		}
+	}
+}
