@@ -211,9 +211,52 @@ func production(text string) string {
 	}
 	name, rest := t[:n], t[n:]
 	for _, op := range []string{" = ", " := ", " ::= "} {
-		if r, ok := strings.CutPrefix(rest, op); ok && strings.TrimSpace(r) != "" {
+		if r, ok := strings.CutPrefix(rest, op); ok && grammarRHS(name, r) {
 			return strings.TrimRight(name, "-_")
 		}
 	}
 	return ""
+}
+
+// grammarRHS reports whether rhs, the text after a production's "=",
+// reads as a grammar rule's right-hand side rather than code assigned to
+// a variable ("err = nil", "srv := &Server{Addr: addr}", "h =
+// http.HandlerFunc(f)"). Outside quoted literals it holds no mark of code
+// — a call (a name and "(" together), a member or number dot between two
+// letters or digits, any of { } ; & — and it has a grammar operator
+// (/ * [ ] | < > or a quoted literal) or two or more elements; a single
+// element without one is a rule only under a name no code can have, one
+// with a hyphen ("display-name = phrase").
+func grammarRHS(name, rhs string) bool {
+	elems := strings.Fields(rhs)
+	if len(elems) == 0 {
+		return false
+	}
+	operator := false
+	var quote byte
+	for i := 0; i < len(rhs); i++ {
+		c := rhs[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '"' || c == '\'':
+			quote, operator = c, true
+		case strings.IndexByte("{};&", c) >= 0:
+			return false
+		case c == '(' && i > 0 && isWordByte(rhs[i-1]):
+			return false
+		case c == '.' && i > 0 && i+1 < len(rhs) && isWordByte(rhs[i-1]) && isWordByte(rhs[i+1]):
+			return false
+		case strings.IndexByte("/*[]|<>", c) >= 0:
+			operator = true
+		}
+	}
+	return operator || len(elems) >= 2 || strings.Contains(name, "-")
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }

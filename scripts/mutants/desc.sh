@@ -107,7 +107,7 @@ mutant "the text report prints the baseline's rank of a miss" eval/report.go 's|
 mutant "the text report says when the baseline missed the gold too" eval/report.go 's|rank += ", bm25 not found"|rank += ""|' ./eval -run TestAMissSaysWhereTheBaselineRankedItsGold
 
 # A grammar rule finds the parser of its name (sixth round).
-mutant "a grammar rule needs its right-hand side" bridge/wording.go 's|ok \&\& strings.TrimSpace(r) != "" {|ok \&\& len(r) >= 0 {|' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "a grammar rule needs its right-hand side" bridge/wording.go 's#ok \&\& grammarRHS(name, r) {#ok \&\& len(r) >= 0 {#' ./bridge -run TestAGrammarRuleIsAProductionCue
 mutant "a grammar rule's operator stands between spaces" bridge/wording.go 's|for _, op := range \[\]string{" = ", " := ", " ::= "} {|for _, op := range []string{"=", " = ", " := ", " ::= "} {|' ./bridge -run TestAGrammarRuleIsAProductionCue
 mutant "the production is the cue" bridge/wording.go 's|\tcase f.Production != "":|\tcase false:|' ./bridge -run TestAGrammarRuleIsAProductionCue
 mutant "the features name the production" bridge/wording.go 's|return engine.Compound(CueProduction, engine.String(f.Production))|return engine.Atom(CueProduction)|' ./bridge -run TestAGrammarRuleIsAProductionCue
@@ -119,3 +119,9 @@ mutant "the planner reads name_part" planner/decode.go 's|\t\t\ts.NamePart = val
 mutant "a name's compound words hold a name part" planner/namepart.go 's|have := append(identparts.Parts(d.Symbol), d.NameWords...)|have := identparts.Parts(d.Symbol)|' ./planner -run TestANamePartIsHeldByANameThatHasEveryOneOfItsWords
 mutant "a name part is held only if every word is" planner/namepart.go 's|^\t\t\treturn false$|\t\t\tcontinue|' ./planner -run TestANamePartIsHeldByANameThatHasEveryOneOfItsWords
 mutant "name_part is for lexical steps only" planner/decode.go 's|if s.NamePart != "" \&\& s.Strategy != "lexical" {|if false {|' ./planner -run TestNamePartIsALexicalStepsArgument
+# Code assigned to a variable is no grammar rule (bridge.grammarRHS).
+mutant "a grammar rule's right-hand side has no call" bridge/wording.go 's#case c == .(. \&\& i > 0 \&\& isWordByte(rhs\[i-1\]):#case false:#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "a grammar rule's right-hand side has no member dot" bridge/wording.go 's#case c == .\.. \&\& i > 0 \&\& i+1 < len(rhs)#case false \&\& i > 0 \&\& i+1 < len(rhs)#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "a grammar rule's right-hand side has no braces" bridge/wording.go 's#case strings.IndexByte("{};\&", c) >= 0:#case false:#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "one element is a rule only under a hyphened name" bridge/wording.go 's#return operator || len(elems) >= 2 || strings.Contains(name, "-")#return operator || len(elems) >= 1#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "quoted literals hide their marks" bridge/wording.go 's#^\t\t\tif c == quote {#\t\t\tif true {#' ./bridge -run TestAGrammarRuleIsAProductionCue
