@@ -164,3 +164,19 @@ func TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake(t *t
 		"SortedCrates specifies that crates are kept in sorted order.":                     "internal/shipflags/flags.go",
 	})
 }
+
+// TestAGrammarRuleFindsTheParserOfItsName: a query that opens with a
+// grammar rule (testdata/desc/grammar, after Python email's
+// _header_value_parser with its docstrings stripped, whose parsers'
+// docstrings open with the rule they parse) finds the definition whose
+// name holds the rule's name first — get_labeltext for "labeltext = …" —
+// ahead of the helper and the constants its right-hand side names, which
+// BM25 alone ranks first.
+func TestAGrammarRuleFindsTheParserOfItsName(t *testing.T) {
+	p := openDescTree(t, "grammar", rlm.Options{InMemory: true})
+	const q = "labeltext = 1*(any non-LABEL_ENDS character)"
+	a := searchAll(t, p, q)
+	if a.Class != "description" || len(a.Hits) < 2 || a.Hits[0].Symbol != "get_labeltext" {
+		t.Errorf("%q: class %s, want a description answered by get_labeltext first:%s", q, a.Class, hitList(a))
+	}
+}

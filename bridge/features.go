@@ -73,6 +73,11 @@ type Features struct {
 	// ("Tokens"); the cue(C) feature is then description(Subject).
 	DocWording bool
 	Subject    string
+	// Production: the query opens with a grammar rule (production:
+	// "attrtext = 1*(any non-ATTRIBUTE_ENDS character)"), and this is
+	// the name it defines ("attrtext", "message-id"); "" otherwise. The
+	// cue(C) feature is then production(Production).
+	Production string
 	// Constraints are the filters the query asks for in words ("in
 	// sourcefacts/", "python only", "non-test", "functions only"); their
 	// words are not content words, identifiers or paths.
@@ -327,6 +332,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		}
 	}
 
+	f.Production = production(work)
 	f.Subject, f.DocWording = docWording(work, toks, lower)
 	if !f.DocWording && clause > 0 && clause < len(toks) && openingClause(lower[:clause]) {
 		// "For server requests, Host specifies …": the sentence after

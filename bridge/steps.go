@@ -53,6 +53,7 @@ var StepArgs = []StepArg{
 	{Functor: "parser", Doc: "only definitions extracted by this parser", Values: ParserNames},
 	{Functor: "emphasis", Doc: "the text describes what a definition does: its BM25 ranking weighs doc comments more (lexical, hybrid, an exact step with text)",
 		Values: []string{string(retrieval.EmphasisDoc)}},
+	{Functor: "name_part", Doc: "a lexical step keeps only the definitions whose name holds every word of this name (its parts, as the index splits names: \"message-id\" is held by parse_message_id), in the step's BM25 order"},
 	{Functor: "match", Doc: "a callers step keeps only the calls resolved to the name's definitions (or, for a name the tree does not define, to a module outside it), none matched by name alone",
 		Values: []string{MatchResolved}},
 }

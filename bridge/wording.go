@@ -13,6 +13,7 @@ const (
 	CueNone        = "none"
 	CueDefinition  = "definition"  // "where is X defined", "declaration of X"
 	CueDescription = "description" // worded as a declaration's doc comment (DocWording)
+	CueProduction  = "production"  // opens with a grammar rule (Production)
 )
 
 // questionWords open a question ("what calls X", "where is X defined",
@@ -151,12 +152,15 @@ func wordLike(t string) bool {
 	return t != ""
 }
 
-// Cue is the kind of the cue(C) feature: CueDescription when the query
+// Cue is the kind of the cue(C) feature: CueProduction when the query
+// opens with a grammar rule (Production), else CueDescription when it
 // is worded as a doc comment (DocWording; its definition words, if any,
 // are words of the description), else CueDefinition when it has a
 // definition cue word, else CueNone.
 func (f Features) Cue() string {
 	switch {
+	case f.Production != "":
+		return CueProduction
 	case f.DocWording:
 		return CueDescription
 	case f.DefinitionCue:
@@ -165,12 +169,94 @@ func (f Features) Cue() string {
 	return CueNone
 }
 
-// cueTerm is the cue(C) feature: description(Subject) (Subject a string)
-// for a sentence worded as a doc comment, else the atom definition or
-// none.
+// cueTerm is the cue(C) feature: production(Name) (Name a string) for a
+// query that opens with a grammar rule, description(Subject) (Subject a
+// string) for a sentence worded as a doc comment, else the atom
+// definition or none.
 func (f Features) cueTerm() engine.Term {
+	if f.Production != "" {
+		return engine.Compound(CueProduction, engine.String(f.Production))
+	}
 	if f.DocWording {
 		return engine.Compound(CueDescription, engine.String(f.Subject))
 	}
 	return engine.Atom(f.Cue())
+}
+
+// maxProductionName bounds the name production reads.
+const maxProductionName = 64
+
+// production returns the name a grammar rule defines when text opens with
+// one, else "": a name (a letter, then letters, digits, '-' and '_'; at
+// most maxProductionName bytes), then "=", ":=" or "::=" between spaces,
+// then the rule's right-hand side. RFC grammar lines are written so
+// ("attrtext = 1*(any non-ATTRIBUTE_ENDS character)", "message-id =
+// "Message-ID:" msg-id CRLF", "qcontent = qtext / quoted-pair"), and a
+// parser function's doc opens with the rule it parses: the rule's name,
+// not its right-hand side, says which definition the text documents
+// (get_attrtext, parse_message_id, get_qcontent).
+func production(text string) string {
+	t := strings.TrimLeft(text, " \t")
+	n := 0
+	for n < len(t) && n <= maxProductionName {
+		c := t[n]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || n > 0 && (c >= '0' && c <= '9' || c == '-' || c == '_') {
+			n++
+			continue
+		}
+		break
+	}
+	if n == 0 || n > maxProductionName {
+		return ""
+	}
+	name, rest := t[:n], t[n:]
+	for _, op := range []string{" = ", " := ", " ::= "} {
+		if r, ok := strings.CutPrefix(rest, op); ok && grammarRHS(name, r) {
+			return strings.TrimRight(name, "-_")
+		}
+	}
+	return ""
+}
+
+// grammarRHS reports whether rhs, the text after a production's "=",
+// reads as a grammar rule's right-hand side rather than code assigned to
+// a variable ("err = nil", "srv := &Server{Addr: addr}", "h =
+// http.HandlerFunc(f)"). Outside quoted literals it holds no mark of code
+// — a call (a name and "(" together), a member or number dot between two
+// letters or digits, any of { } ; & — and it has a grammar operator
+// (/ * [ ] | < > or a quoted literal) or two or more elements; a single
+// element without one is a rule only under a name no code can have, one
+// with a hyphen ("display-name = phrase").
+func grammarRHS(name, rhs string) bool {
+	elems := strings.Fields(rhs)
+	if len(elems) == 0 {
+		return false
+	}
+	operator := false
+	var quote byte
+	for i := 0; i < len(rhs); i++ {
+		c := rhs[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '"' || c == '\'':
+			quote, operator = c, true
+		case strings.IndexByte("{};&", c) >= 0:
+			return false
+		case c == '(' && i > 0 && isWordByte(rhs[i-1]):
+			return false
+		case c == '.' && i > 0 && i+1 < len(rhs) && isWordByte(rhs[i-1]) && isWordByte(rhs[i+1]):
+			return false
+		case strings.IndexByte("/*[]|<>", c) >= 0:
+			operator = true
+		}
+	}
+	return operator || len(elems) >= 2 || strings.Contains(name, "-")
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }

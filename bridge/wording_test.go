@@ -119,3 +119,62 @@ func TestADocWordedSentenceNamesItsSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestAGrammarRuleIsAProductionCue: a query that opens with a grammar
+// rule (a name, "=", ":=" or "::=" between spaces, a right-hand side: the
+// RFC grammar lines a parser's docstring opens with) has the cue
+// production(Name), ahead of any other cue; an assignment without spaces,
+// a rule without a right-hand side, a sentence that only holds "=" and
+// code assigned to a variable (a call, a member, a literal, a single
+// element under a name code could have) have none.
+func TestAGrammarRuleIsAProductionCue(t *testing.T) {
+	for q, want := range map[string]string{
+		`attrtext = 1*(any non-ATTRIBUTE_ENDS character)`: "attrtext",
+		`message-id = "Message-ID:" msg-id CRLF`:          "message-id",
+		`  qcontent = qtext / quoted-pair`:                "qcontent",
+		`obs_route ::= obs-domain-list ":"`:               "obs_route",
+		`token := 1*<any CHAR except CTLs or separators>`: "token",
+		`FWS = 1*WSP`: "FWS",
+		`comment = "(" *([FWS] ccontent) [FWS] ")"`:    "comment",
+		`msg-id = [CFWS] "<" id-left '@' id-right ">"`: "msg-id",
+		`display-name = phrase`:                        "display-name",
+		`word = atom / quoted-string`:                  "word",
+		`err = nil`:                                    "",
+		`srv := &Server{Addr: addr}`:                   "",
+		`handler = http.HandlerFunc(f)`:                "",
+		`mux := NewServeMux()`:                         "",
+		`total = count + 1;`:                           "",
+		`ratio = 1.5`:                                  "",
+		`resp := fetch(url, timeout)`:                  "",
+		`mode = os.O_RDONLY | os.O_CREATE`:             "",
+		`end-block = "x};" CRLF`:                       "end-block",
+		`x=1`:                                          "",
+		`attrtext = `:                                  "",
+		`Return a = b for the caller.`:                 "",
+		`where is timeout = 30 set?`:                   "",
+		`-dash = x`:                                    "",
+		`Split a header line into two parts.`:          "",
+	} {
+		f := QueryFeatures(q)
+		if f.Production != want {
+			t.Errorf("%q: production %q, want %q", q, f.Production, want)
+			continue
+		}
+		if want == "" {
+			if f.Cue() == CueProduction {
+				t.Errorf("%q: cue %s without a production", q, f.Cue())
+			}
+			continue
+		}
+		if f.Cue() != CueProduction {
+			t.Errorf("%q: cue %s, want %s", q, f.Cue(), CueProduction)
+		}
+		v, err := engine.Decode(f.Term(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, term := engine.FormatValue(v), `production("`+want+`")`; !strings.Contains(got, term) {
+			t.Errorf("%q: features term %s lacks %s", q, got, term)
+		}
+	}
+}

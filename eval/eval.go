@@ -81,14 +81,17 @@ type Scores struct {
 // Miss is a query the product did not answer right (rank not 1, or an
 // incomplete or impure callers set), with what the rules did.
 type Miss struct {
-	Query   string   `json:"query"`
-	Gold    string   `json:"gold"`           // "path:line Qualified"
-	Rank    int      `json:"rank,omitempty"` // of the gold in the product's hits; 0: not among them
-	Class   string   `json:"class"`
-	Plan    []string `json:"plan"`    // executed steps, with their hit counts
-	Explain []string `json:"explain"` // the because chain: rule(premises)
-	Top     []string `json:"top"`     // the first hits, "path:line Qualified"
-	F1      float64  `json:"f1,omitempty"`
+	Query string `json:"query"`
+	Gold  string `json:"gold"`           // "path:line Qualified"
+	Rank  int    `json:"rank,omitempty"` // of the gold in the product's hits; 0: not among them
+	// BM25Rank is the gold's rank in the baseline's hits for the same
+	// query (0: not among them; ranking tasks only).
+	BM25Rank int      `json:"bm25_rank,omitempty"`
+	Class    string   `json:"class"`
+	Plan     []string `json:"plan"`    // executed steps, with their hit counts
+	Explain  []string `json:"explain"` // the because chain: rule(premises)
+	Top      []string `json:"top"`     // the first hits, "path:line Qualified"
+	F1       float64  `json:"f1,omitempty"`
 }
 
 // TaskResult is one task's scores, side by side.
@@ -264,10 +267,6 @@ func runRanking(ctx context.Context, p *rlm.Project, tr *tree, qs []query, limit
 				break
 			}
 		}
-		addRank(&res.Product, r)
-		if r != 1 {
-			res.Misses = append(res.Misses, miss(q.Text, q.Gold, r, ans))
-		}
 		br := 0
 		for i, d := range base.search(q.Text, limit) {
 			if d.key() == q.Gold.key() {
@@ -275,7 +274,13 @@ func runRanking(ctx context.Context, p *rlm.Project, tr *tree, qs []query, limit
 				break
 			}
 		}
+		addRank(&res.Product, r)
 		addRank(&res.Baseline, br)
+		if r != 1 {
+			m := miss(q.Text, q.Gold, r, ans)
+			m.BM25Rank = br
+			res.Misses = append(res.Misses, m)
+		}
 	}
 	average(&res.Product, len(qs))
 	average(&res.Baseline, len(qs))

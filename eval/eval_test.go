@@ -219,3 +219,38 @@ func TestTheTasksSeeTheGeneratedFilesTheProductIndexes(t *testing.T) {
 		t.Errorf("identifier queries (-want +got):\n%s", d)
 	}
 }
+
+// TestAMissSaysWhereTheBaselineRankedItsGold: on the small tree the
+// doc-stripped class Mailbox ("A folder of messages kept on disk.") is
+// missed by the product and ranked first by the baseline, whose source
+// lines hold "messages"; its miss carries that rank, and the text report
+// prints it (or "bm25 not found" for a gold the baseline missed too).
+func TestAMissSaysWhereTheBaselineRankedItsGold(t *testing.T) {
+	rep, err := Run(context.Background(), Options{Root: small, Tasks: []string{TaskDescriptionNoDoc}, N: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Miss
+	for _, m := range rep.Tasks[0].Misses {
+		if m.Gold == "py/mail.py:1 Mailbox" {
+			got = append(got, Miss{Query: m.Query, Rank: m.Rank, BM25Rank: m.BM25Rank})
+		}
+	}
+	want := []Miss{{Query: "A folder of messages kept on disk.", Rank: 0, BM25Rank: 1}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("Mailbox's miss (-want +got):\n%s", d)
+	}
+	rep.Tasks[0].Misses = append(rep.Tasks[0].Misses, Miss{Query: "q2", Gold: "x.py:1 X", Rank: 4})
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		`"A folder of messages kept on disk." → not found, bm25 rank 1 (class`,
+		`"q2" → rank 4, bm25 not found (class`,
+	} {
+		if !strings.Contains(buf.String(), line) {
+			t.Errorf("report lacks %q:\n%s", line, buf.String())
+		}
+	}
+}

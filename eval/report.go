@@ -38,6 +38,10 @@ func (r *Report) WriteText(w io.Writer, misses bool) error {
 			}
 			if t.Task == TaskCallers {
 				rank = fmt.Sprintf("F1 %.2f", m.F1)
+			} else if m.BM25Rank > 0 {
+				rank += fmt.Sprintf(", bm25 rank %d", m.BM25Rank)
+			} else {
+				rank += ", bm25 not found"
 			}
 			fmt.Fprintf(w, "\n[%s] %q → %s (class %s)\n  gold: %s\n", t.Task, m.Query, rank, m.Class, m.Gold)
 			fmt.Fprintf(w, "  top:  %s\n", strings.Join(m.Top, " | "))

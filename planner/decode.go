@@ -183,6 +183,8 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			s.Resolved = true
 		case "emphasis":
 			s.Emphasis = val
+		case "name_part":
+			s.NamePart = val
 		}
 	}
 	if err := checkStepNeeds(s); err != nil {
@@ -209,6 +211,9 @@ func checkStepNeeds(s Step) error {
 	case "lexical", "vector", "hybrid":
 		if s.Text == "" {
 			return fmt.Errorf("a %s step needs text(T)", s.Strategy)
+		}
+		if s.NamePart != "" && s.Strategy != "lexical" {
+			return fmt.Errorf("name_part(N) is for lexical steps, not %s", s.Strategy)
 		}
 	case "structural":
 		if s.Path == "" && s.Kind == "" && s.Language == "" && s.Changed == "" && s.Parser == "" && !s.OnlyTests && !s.ExcludeTests &&

@@ -257,10 +257,13 @@ func resultValue(step Step, hits []retrieval.Hit) engine.CompoundValue {
 // every other hit (retrieval.SearchDemoting). Exact, graph and structural steps ask for every hit (up
 // to retrieval.MaxLimit), so that the rules and the answer know the total
 // ("10 of 60"); the others ask for limit, their ranking depending on the
-// depth they are asked for.
+// depth they are asked for, but a lexical step with name_part(N), which
+// asks for every hit too and keeps those whose name holds N's words
+// (NameHolds) in BM25's order.
 func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen int64) ([]retrieval.Hit, error) {
-	switch retrieval.Strategy(s.Strategy) {
-	case retrieval.Exact, retrieval.Graph, retrieval.Structural:
+	if s.NamePart != "" || slices.Contains([]retrieval.Strategy{retrieval.Exact, retrieval.Graph, retrieval.Structural}, retrieval.Strategy(s.Strategy)) {
+		// A name_part step reads as deep as an exact one: the
+		// definitions its name holds may rank anywhere in BM25's order.
 		limit = retrieval.MaxLimit
 		if m := b.Capabilities().MaxLimit; m > 0 && m < limit {
 			limit = m
@@ -275,6 +278,9 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	}
 	dem := retrieval.Demotion{Roles: s.Demote, Quoted: s.Quoted, Names: s.Named}
 	hits, err := retrieval.SearchDemoting(ctx, b, req, dem)
+	if err == nil && s.NamePart != "" {
+		return keepNamed(hits, s.NamePart), nil
+	}
 	if err != nil || req.Strategy != retrieval.Exact || req.Text == "" || len(hits) < 2 || !b.Capabilities().Supports(retrieval.Lexical) {
 		return hits, err
 	}

@@ -56,6 +56,9 @@ type Step struct {
 	// Emphasis (emphasis(doc)) has the step's BM25 weigh doc comments
 	// more: retrieval.Request.Emphasis.
 	Emphasis string `json:"emphasis,omitempty"`
+	// NamePart (name_part(N), lexical steps) keeps the hits whose name
+	// holds every word of N (NameHolds), in the step's BM25 order.
+	NamePart string `json:"name_part,omitempty"`
 	term     any    // the step as the rules wrote it, handed back in result/3
 }
 
@@ -117,6 +120,9 @@ func (s Step) String() string {
 	}
 	if s.Emphasis != "" {
 		args = append(args, "weigh="+s.Emphasis)
+	}
+	if s.NamePart != "" {
+		args = append(args, "name-holds="+s.NamePart)
 	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }

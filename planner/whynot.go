@@ -181,6 +181,9 @@ func stepTerm(s Step) engine.Term {
 		// retrieval.EmphasisDoc: decodeStep checked it.
 		args = append(args, engine.Compound("emphasis", engine.Atom(s.Emphasis)))
 	}
+	if s.NamePart != "" {
+		args = append(args, engine.Compound("name_part", engine.String(s.NamePart)))
+	}
 	return engine.Compound("step", engine.Atom(s.Strategy), engine.List(args...), engine.Atom(s.Role))
 }
 

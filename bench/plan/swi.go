@@ -117,7 +117,10 @@ func featuresText(f bridge.Features) string {
 		obj = q(f.RelationObject)
 	}
 	cue := f.Cue()
-	if f.DocWording {
+	switch {
+	case f.Production != "":
+		cue = fmt.Sprintf("%s(%s)", cue, q(f.Production))
+	case f.DocWording:
 		cue = fmt.Sprintf("%s(%s)", cue, q(f.Subject))
 	}
 	var cs []string

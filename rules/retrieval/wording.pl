@@ -37,6 +37,17 @@
     internal/jsonflags.AllowInvalidUTF8). A subject only internal
     packages define keeps its order (every namesake is demoted alike).
 
+    A query that opens with a grammar rule (cue(production(Name)):
+    bridge.production, "attrtext = 1*(any non-ATTRIBUTE_ENDS character)",
+    "message-id = \"Message-ID:\" msg-id CRLF", the RFC grammar lines
+    that open a parser function's docstring) is a description of the
+    definition that parses Name: the definitions whose name holds
+    Name's words (name_part(Name): get_attrtext, parse_message_id),
+    ranked by the whole text, come first, then BM25's other hits
+    (st_production_named). The rule's right-hand side names other
+    rules and tokens (ATTRIBUTE_ENDS), which BM25 alone ranks above the
+    parser of the rule itself.
+
     A description's text steps carry emphasis(doc): their BM25 weighs
     doc comments more than by default (a description is compared with
     descriptions; retrieval.EmphasisDoc), so that a long doc comment holding
@@ -63,8 +74,13 @@ rule_id(st_description_hybrid, "a description BM25 found nothing for, answered b
 rule_id(st_description_subject, "a description worded as a doc comment: the definitions named by its subject first, ranked by its text").
 rule_id(rk_public_namesake_first, "a doc-worded description's subject: a namesake in an internal package ranks after the public definitions, whose documentation the sentence reads like").
 rule_id(ev_subject_looked_up, "a doc-worded description's subject was looked up; BM25's other hits follow").
+rule_id(cls_grammar_production, "a query that opens with a grammar rule (name = ...): a description of the definition that parses that name").
+rule_id(st_production_named, "a grammar rule's description: the definitions whose name holds the rule's name first, ranked by its text").
+rule_id(ev_production_named, "the definitions named by a grammar rule's name were looked up; BM25's other hits follow").
 rule_id(st_description_trusted_hybrid, "a description, answered by hybrid search: the backend's vectors are trusted").
 
+extra_class_rule(cls_grammar_production, F, description, [cue(production(N))]) :-
+    feature(cue(production(N)), F).
 extra_class_rule(cls_doc_wording, F, description, [cue(description(S)), content(N)]) :-
     feature(cue(description(S)), F),
     feature(content(N), F), N >= 1.
@@ -96,6 +112,10 @@ extra_strategy(description, F, step(exact, [name(S), text(T), emphasis(doc), dem
     feature(cue(description(S)), F),
     S \== "",
     feature(text(T), F).
+extra_strategy(description, F, step(lexical, [text(T), name_part(N), emphasis(doc)], evidence),
+               because(st_production_named, [class(description), production(N)])) :-
+    feature(cue(production(N)), F),
+    feature(text(T), F).
 extra_strategy(description, F, Avail, step(lexical, [text(T2), emphasis(doc)], evidence),
                because(st_description_bm25, [class(description)|Xs])) :-
     \+ trusted_hybrid(Avail),
@@ -120,3 +140,6 @@ trusted_hybrid(Avail) :-
 
 extra_verdict(description, _, result(step(exact, _, evidence), C, _), continue,
               because(ev_subject_looked_up, [count(C)])).
+extra_verdict(description, _, result(step(lexical, A, evidence), C, _), continue,
+              because(ev_production_named, [count(C)])) :-
+    memberchk(name_part(_), A).

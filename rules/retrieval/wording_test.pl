@@ -141,3 +141,24 @@ test(descriptive_text_steps_weigh_doc_comments) :-
     forall(member(step(_, A, _), BSteps), \+ memberchk(emphasis(_), A)),
     findall(FA, fallback(identifier, symbol_not_found("Sever"), [], [step(lexical, FA, _)], _), [FA1]),
     \+ memberchk(emphasis(_), FA1).
+
+test(a_grammar_rule_looks_up_the_definitions_its_name_holds_first) :-
+    features_from_list([tokens(4), content(4), cue(production("attrtext")),
+                        text("attrtext = 1*(any non-ATTRIBUTE_ENDS character)"), words(["attrtext", "1*(any", "non-attribute_ends", "character"])], F),
+    T = "attrtext = 1*(any non-ATTRIBUTE_ENDS character)",
+    plan_features(F, [exact, structural, graph, lexical, vector, hybrid, embedder(lexical)], plan(description, Steps, Why)),
+    Why = [because(cls_grammar_production, [cue(production("attrtext"))])|_],
+    Steps = [step(lexical, A, evidence), step(lexical, L, evidence)|_],
+    memberchk(name_part("attrtext"), A),
+    memberchk(text(T), A),
+    \+ memberchk(name_part(_), L),
+    memberchk(because(st_production_named, [class(description), production("attrtext")|_]), Why).
+
+test(bm25s_hits_follow_the_definitions_a_grammar_rules_name_holds) :-
+    features_from_list([tokens(4), content(4), cue(production("attrtext")),
+                        text("attrtext = 1*(any non-ATTRIBUTE_ENDS character)"), words(["attrtext", "1*(any", "non-attribute_ends", "character"])], F),
+    T = "attrtext = 1*(any non-ATTRIBUTE_ENDS character)",
+    Pending = [step(lexical, [text(T)], evidence)],
+    forall(member(C, [0, 2]),
+           ( next(description, F, [result(step(lexical, [text(T), name_part("attrtext")], evidence), C, [])], Pending, Next, _),
+             Next == Pending )).

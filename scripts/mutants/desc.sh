@@ -100,3 +100,28 @@ mutant "the subject step demotes internal namesakes (rule test)" rules/retrieval
 mutant "demote(internal) demotes the internal package's documents" retrieval/demote.go 's/ || IsInternal(doc) \&\& slices.Contains(d.Roles, Internal)//' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
 mutant "a Go internal/ directory is an internal package" sourcefacts/roles.go 's|return strings.Contains("/"+dir, "/internal/")|return strings.Contains("/"+dir, "/internals/")|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
 mutant "a definition in an internal package is marked" project/documents.go 's|docs\[len(docs)-1\].Metadata\[retrieval.MetaInternal\] = "true"|_ = retrieval.MetaInternal|' . -run TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake
+
+# rlm eval: a miss says where the baseline ranked its gold (sixth round).
+mutant "a miss carries the baseline's rank of its gold" eval/eval.go 's|\t\t\tm.BM25Rank = br|\t\t\t_ = br|' ./eval -run TestAMissSaysWhereTheBaselineRankedItsGold
+mutant "the text report prints the baseline's rank of a miss" eval/report.go 's|rank += fmt.Sprintf(", bm25 rank %d", m.BM25Rank)|rank += ""|' ./eval -run TestAMissSaysWhereTheBaselineRankedItsGold
+mutant "the text report says when the baseline missed the gold too" eval/report.go 's|rank += ", bm25 not found"|rank += ""|' ./eval -run TestAMissSaysWhereTheBaselineRankedItsGold
+
+# A grammar rule finds the parser of its name (sixth round).
+mutant "a grammar rule needs its right-hand side" bridge/wording.go 's#ok \&\& grammarRHS(name, r) {#ok \&\& len(r) >= 0 {#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "a grammar rule's operator stands between spaces" bridge/wording.go 's|for _, op := range \[\]string{" = ", " := ", " ::= "} {|for _, op := range []string{"=", " = ", " := ", " ::= "} {|' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "the production is the cue" bridge/wording.go 's|\tcase f.Production != "":|\tcase false:|' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "the features name the production" bridge/wording.go 's|return engine.Compound(CueProduction, engine.String(f.Production))|return engine.Atom(CueProduction)|' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "a grammar rule is a description (rule)" rules/retrieval/wording.pl '/^extra_class_rule(cls_grammar_production/{n;s|feature(cue(production(N)), F).|feature(cue(production(N)), F), fail.|}' ./rules -run TestRules
+mutant "a grammar rule's first step keeps the names that hold its name" rules/retrieval/wording.pl 's|^extra_strategy(description, F, step(lexical, \[text(T), name_part(N), emphasis(doc)\], evidence),|extra_strategy(description, F, step(lexical, [text(T), emphasis(doc)], evidence),|' ./rules -run TestRules
+mutant "BM25 follows the names a grammar rule's name holds" rules/retrieval/wording.pl 's|^    memberchk(name_part(_), A).$|    memberchk(name_part(_), A), C =:= 0.|' ./rules -run TestRules
+mutant "a name_part step keeps only the names that hold it" planner/search.go 's|\t\treturn keepNamed(hits, s.NamePart), nil|\t\treturn hits, nil|' . -run TestAGrammarRuleFindsTheParserOfItsName
+mutant "the planner reads name_part" planner/decode.go 's|\t\t\ts.NamePart = val|\t\t\t_ = val|' . -run TestAGrammarRuleFindsTheParserOfItsName
+mutant "a name's compound words hold a name part" planner/namepart.go 's|have := append(identparts.Parts(d.Symbol), d.NameWords...)|have := identparts.Parts(d.Symbol)|' ./planner -run TestANamePartIsHeldByANameThatHasEveryOneOfItsWords
+mutant "a name part is held only if every word is" planner/namepart.go 's|^\t\t\treturn false$|\t\t\tcontinue|' ./planner -run TestANamePartIsHeldByANameThatHasEveryOneOfItsWords
+mutant "name_part is for lexical steps only" planner/decode.go 's|if s.NamePart != "" \&\& s.Strategy != "lexical" {|if false {|' ./planner -run TestNamePartIsALexicalStepsArgument
+# Code assigned to a variable is no grammar rule (bridge.grammarRHS).
+mutant "a grammar rule's right-hand side has no call" bridge/wording.go 's#case c == .(. \&\& i > 0 \&\& isWordByte(rhs\[i-1\]):#case false:#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "a grammar rule's right-hand side has no member dot" bridge/wording.go 's#case c == .\.. \&\& i > 0 \&\& i+1 < len(rhs)#case false \&\& i > 0 \&\& i+1 < len(rhs)#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "a grammar rule's right-hand side has no braces" bridge/wording.go 's#case strings.IndexByte("{};\&", c) >= 0:#case false:#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "one element is a rule only under a hyphened name" bridge/wording.go 's#return operator || len(elems) >= 2 || strings.Contains(name, "-")#return operator || len(elems) >= 1#' ./bridge -run TestAGrammarRuleIsAProductionCue
+mutant "quoted literals hide their marks" bridge/wording.go 's#^\t\t\tif c == quote {#\t\t\tif true {#' ./bridge -run TestAGrammarRuleIsAProductionCue
