@@ -108,6 +108,15 @@ invocation invocations uses use used usage usages references reference reference
 // taken as the object.
 var objectSkip = setOf(`the a an of to on by for into from in with`)
 
+// pronouns stand for something the sentence named elsewhere: never a
+// relation's object ("call this method", "uses it"), unless the snapshot
+// defines the word (a known name is taken first).
+var pronouns = setOf(`this that these those it its them they he she we you i me us him her itself themselves something anything everything`)
+
+// useNounMarks before "use" make it a noun, not a relation word: "for use
+// in a cookie header", "no use", "its use", "in use".
+var useNounMarks = setOf(`for in its their his her our your no any later future internal external general common own direct`)
+
 var cueWords = setOf(`defined definition define declared declaration declare declares implemented located`)
 
 func setOf(s string) map[string]bool {
@@ -273,7 +282,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		if cueWords[w] {
 			f.DefinitionCue = true
 		}
-		if !relationWords[w] || f.Relation != RelNone {
+		if !relationWords[w] || f.Relation != RelNone || w == "use" && i > 0 && useNounMarks[lower[i-1]] {
 			continue
 		}
 		rel := RelCallers
@@ -300,6 +309,9 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 			f.Relation = RelCallees
 			f.RelationObject = objectAfter(toks, lower, isIdent, knownTok, i+2)
 			continue
+		}
+		if demonstrativeObject(lower, knownTok, i+1) {
+			continue // "be sure to call this method": about the documented thing
 		}
 		f.Relation = rel
 		f.RelationObject = objectAfter(toks, lower, isIdent, knownTok, i+1)
@@ -391,6 +403,9 @@ func objectAfter(toks, lower []string, isIdent, knownTok []bool, i int) string {
 		if objectSkip[lower[i]] || relationWords[lower[i]] {
 			continue
 		}
+		if pronouns[lower[i]] {
+			return "" // "be sure to call this method": no name
+		}
 		if isIdentText(toks[i]) && !cueWords[lower[i]] {
 			return toks[i]
 		}
@@ -398,6 +413,18 @@ func objectAfter(toks, lower []string, isIdent, knownTok []bool, i int) string {
 	}
 	return ""
 }
+
+// demonstrativeObject reports whether the relation word's object, from
+// i on (past objectSkip words), is a demonstrative with its noun ("this
+// method", "that function"): a doc sentence's reference to the thing it
+// documents, which names nothing to look up.
+func demonstrativeObject(lower []string, knownTok []bool, i int) bool {
+	for ; i < len(lower) && objectSkip[lower[i]]; i++ {
+	}
+	return i+1 < len(lower) && demonstratives[lower[i]] && !knownTok[i] && hasLetter(lower[i+1])
+}
+
+var demonstratives = setOf(`this that these those`)
 
 func objectBefore(toks, lower []string, isIdent, knownTok []bool, i int) string {
 	for j := i - 1; j >= 0; j-- {

@@ -90,3 +90,28 @@ func TestAPassiveCalledByAsksForTheSubjectsCallers(t *testing.T) {
 		}
 	}
 }
+
+// TestProseAroundARelationWordNamesNoTarget: a demonstrative object ("call
+// this method") refers to the documented thing, a bare pronoun names
+// nothing, and "use" after "for", "in", "its" … is a noun: none of them is
+// a relation question about a word of the sentence; the questions around
+// them still are.
+func TestProseAroundARelationWordNamesNoTarget(t *testing.T) {
+	for _, c := range []struct{ q, rel, obj string }{
+		{"If you override .set_ok(), be sure to call this method.", RelNone, ""},
+		{"Callers of that function must hold the lock.", RelNone, ""},
+		{"Quote a string for use in a cookie header.", RelNone, ""},
+		{"Not safe for use by several goroutines.", RelNone, ""},
+		{"who calls it", RelNone, ""},
+		{"ParseForm: who calls it?", RelCallers, "ParseForm"},
+		{"who uses cookie", RelReferences, "cookie"},
+		{"what calls this", RelNone, ""},
+		{"uses of Cookie in the jar", RelReferences, "Cookie"},
+		{"what calls ServeHTTP?", RelCallers, "ServeHTTP"},
+	} {
+		f := QueryFeatures(c.q)
+		if f.Relation != c.rel || f.RelationObject != c.obj {
+			t.Errorf("%q: relation %s of %q, want %s of %q", c.q, f.Relation, f.RelationObject, c.rel, c.obj)
+		}
+	}
+}

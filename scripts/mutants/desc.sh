@@ -125,3 +125,7 @@ mutant "a grammar rule's right-hand side has no member dot" bridge/wording.go 's
 mutant "a grammar rule's right-hand side has no braces" bridge/wording.go 's#case strings.IndexByte("{};\&", c) >= 0:#case false:#' ./bridge -run TestAGrammarRuleIsAProductionCue
 mutant "one element is a rule only under a hyphened name" bridge/wording.go 's#return operator || len(elems) >= 2 || strings.Contains(name, "-")#return operator || len(elems) >= 1#' ./bridge -run TestAGrammarRuleIsAProductionCue
 mutant "quoted literals hide their marks" bridge/wording.go 's#^\t\t\tif c == quote {#\t\t\tif true {#' ./bridge -run TestAGrammarRuleIsAProductionCue
+# Prose around a relation word names no target (bridge/features.go).
+mutant "a demonstrative object is no relation target" bridge/features.go 's#return i+1 < len(lower) \&\& demonstratives\[lower\[i\]\]#return false \&\& demonstratives[lower[i]]#' ./bridge -run TestProseAroundARelationWordNamesNoTarget
+mutant "a pronoun is no relation object" bridge/features.go 's#^\t\tif pronouns\[lower\[i\]\] {#\t\tif false {#' ./bridge -run TestProseAroundARelationWordNamesNoTarget
+mutant "use after for is a noun" bridge/features.go 's#|| w == "use" \&\& i > 0 \&\& useNounMarks\[lower\[i-1\]\] {#{#' ./bridge -run TestProseAroundARelationWordNamesNoTarget
