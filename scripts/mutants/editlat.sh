@@ -33,3 +33,13 @@ R='./sourcefacts/store -run TestASourceIsReadAsTheFileSystemHasIt'
 mutant "the raw stat's mtime has its nanoseconds" sourcefacts/store/source_linux.go 's|MtimeNS: st.Mtim.Nano()|MtimeNS: st.Mtim.Sec * 1e9|' $R
 mutant "the raw stat has the inode" sourcefacts/store/source_linux.go 's|Ino: int64(st.Ino)}|Ino: 0}|' $R
 mutant "only a regular file is read" sourcefacts/store/source_linux.go 's|st.Mode\&syscall.S_IFMT == syscall.S_IFREG, nil|true, nil|' $R
+
+# 5. A publish's fingerprint is computed by merging the kept state's
+# paths, in order, with the work: the fingerprint of the present files.
+F='./sourcefacts/store -run TestTheFingerprintAfterAPublishIsThatOfThePresentFiles'
+K='./sourcefacts/store -run TestTheStateKeptBetweenChecksFollowsEveryCommit'
+mutant "a path both stored and worked on is written once" sourcefacts/store/check.go 's|i < len(order) \&\& order\[i\] < work\[j\].path:|i < len(order) \&\& order[i] <= work[j].path:|' $F
+mutant "a stored row that is not present is left out" sourcefacts/store/check.go 's|case w == nil \&\& st.rows\[p\].present:|case w == nil:|' $F
+mutant "work out of path order is sorted first" sourcefacts/store/check.go 's|\tif !slices.IsSortedFunc(work, byPath) {|\tif false \&\& !slices.IsSortedFunc(work, byPath) {|' $F
+mutant "a new row's path joins the kept order" sourcefacts/store/check.go 's|\t\tif st.rows\[p\] == nil { // a new row|\t\tif false \&\& st.rows[p] == nil { // a new row|' $K
+mutant "the loaded state's paths are in order" sourcefacts/store/validate.go 's|FROM files ORDER BY path`|FROM files ORDER BY id DESC`|' $K

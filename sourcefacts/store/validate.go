@@ -51,6 +51,7 @@ func scanFileRow(rows *sql.Rows) (*fileRow, error) {
 type dbState struct {
 	gen   int64
 	rows  map[string]*fileRow
+	order []string         // every path of rows, in byte order (SQLite's BINARY collation, Go's)
 	dirty map[string]int64 // path → last_seq
 }
 
@@ -59,7 +60,7 @@ func loadState(ctx context.Context, q querier) (*dbState, error) {
 	if err := q.QueryRowContext(ctx, `SELECT gen FROM current_generation WHERE id = 1`).Scan(&st.gen); err != nil {
 		return nil, err
 	}
-	if err := loadRows(ctx, q, st.rows, `SELECT `+fileRowCols+` FROM files`); err != nil {
+	if err := loadRows(ctx, q, st.rows, &st.order, `SELECT `+fileRowCols+` FROM files ORDER BY path`); err != nil {
 		return nil, err
 	}
 	var err error
@@ -68,8 +69,9 @@ func loadState(ctx context.Context, q querier) (*dbState, error) {
 }
 
 // loadRows adds to rows, by path, the files rows query (with args)
-// selects; query selects fileRowCols.
-func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, query string, args ...any) error {
+// selects, and appends their paths to order when it is not nil; query
+// selects fileRowCols.
+func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, order *[]string, query string, args ...any) error {
 	rs, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -81,6 +83,9 @@ func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, query st
 			return err
 		}
 		rows[r.path] = r
+		if order != nil {
+			*order = append(*order, r.path)
+		}
 	}
 	return rs.Err()
 }
