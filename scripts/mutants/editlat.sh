@@ -43,3 +43,14 @@ mutant "a stored row that is not present is left out" sourcefacts/store/check.go
 mutant "work out of path order is sorted first" sourcefacts/store/check.go 's|\tif !slices.IsSortedFunc(work, byPath) {|\tif false \&\& !slices.IsSortedFunc(work, byPath) {|' $F
 mutant "a new row's path joins the kept order" sourcefacts/store/check.go 's|\t\tif st.rows\[p\] == nil { // a new row|\t\tif false \&\& st.rows[p] == nil { // a new row|' $K
 mutant "the loaded state's paths are in order" sourcefacts/store/validate.go 's|FROM files ORDER BY path`|FROM files ORDER BY id DESC`|' $K
+
+# 6. A large file (its stored length over maxPooledRead) is hashed chunk by
+# chunk through a pooled buffer; only changed bytes are read whole. (Not
+# reading them there is an equivalent mutant: the publish reads and
+# extracts a changed file that has no candidate, TestALargeFile... passes.)
+H='./sourcefacts/store -run TestAFileHashedInChunksIsHashedAsWhenReadWhole'
+L='./sourcefacts/store -run TestALargeFileIsCheckedByItsBytesWithoutABufferOfItsSize'
+mutant "every chunk of a large file is hashed" sourcefacts/store/fileio.go 's|\t\tm, err := f.Read(buf\[:cap(buf)\])|\t\tm, err := f.Read(buf[:cap(buf)]); if n > 0 { err = io.EOF }|' $H
+mutant "a chunked hash's length is every byte's" sourcefacts/store/fileio.go 's|\t\tn += int64(m)|\t\tn = int64(m)|' $H
+mutant "a chunked hash keeps the stat read around it" sourcefacts/store/fileio.go '/^func hashSourceInto/,$ s|\tr.statAfter(f, before)|\t_ = before|' $H
+mutant "an unchanged large file needs no buffer of its size" sourcefacts/store/validate.go 's|if r != nil \&\& r.present \&\& r.hash.Len > maxPooledRead {|if false \&\& r != nil \&\& r.present \&\& r.hash.Len > maxPooledRead {|' $L

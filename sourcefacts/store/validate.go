@@ -261,7 +261,19 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 			out[i].o = &obs{hash: r.hash, errMsg: r.errMsg, trusted: true}
 			return nil
 		}
-		rr, buf := readSourceInto(abs, s.maxBytes, s.readBufs.get())
+		buf := s.readBufs.get()
+		if r != nil && r.present && r.hash.Len > maxPooledRead {
+			// A large file is hashed through a pooled buffer; only
+			// changed bytes are read again, whole, for extraction.
+			var rr *readResult
+			rr, buf = hashSourceInto(abs, buf)
+			if o := obsOf(rr); o.gone || s.rowMatches(r, o) {
+				out[i].o = o
+				s.readBufs.put(buf)
+				return nil
+			}
+		}
+		rr, buf := readSourceInto(abs, s.maxBytes, buf)
 		o := obsOf(rr)
 		out[i].o = o
 		if o.gone || s.rowMatches(r, o) {
