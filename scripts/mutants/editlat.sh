@@ -54,3 +54,15 @@ mutant "every chunk of a large file is hashed" sourcefacts/store/fileio.go 's|\t
 mutant "a chunked hash's length is every byte's" sourcefacts/store/fileio.go 's|\t\tn += int64(m)|\t\tn = int64(m)|' $H
 mutant "a chunked hash keeps the stat read around it" sourcefacts/store/fileio.go '/^func hashSourceInto/,$ s|\tr.statAfter(f, before)|\t_ = before|' $H
 mutant "an unchanged large file needs no buffer of its size" sourcefacts/store/validate.go 's|if r != nil \&\& r.present \&\& r.hash.Len > maxPooledRead {|if false \&\& r != nil \&\& r.present \&\& r.hash.Len > maxPooledRead {|' $L
+
+# 7. The listing probes a directory (ignore files, virtual environment,
+# build output, the parent's manifests) only for names its entries may hold.
+N='./sourcefacts -run TestADirectoryIsProbedOnlyForTheNamesItsEntriesMayHold'
+A='./sourcefacts -run TestIncludesAgreesWithListForEveryPathOfRandomTrees|TestListerSkipsExactlyWhatThePolicyNames|TestIgnoreFilesThatAreLinksOrTooLargeAreTreatedAsAbsent'
+mutant "a probed name matches in either case" sourcefacts/listnames.go "s|\t\t\t\tc += 'a' - 'A'|\t\t\t\tc += 0|" $N
+mutant "a name past ASCII makes every probe" sourcefacts/listnames.go 's|\t\t\t\treturn allNames|\t\t\t\tbreak|' $N
+mutant "a longer name is no probed name" sourcefacts/listnames.go 's|\t\tif len(name) > maxProbedName {|\t\tif len(name) > maxProbedName+4 {|' $N
+mutant "an ignore file the entries hold is read" sourcefacts/list.go 's|\t\tif !names.may(name) {|\t\tif names.may(name) {|' $A
+mutant "a virtual environment is probed by its own entries" sourcefacts/list.go 's|\tif names.may("pyvenv.cfg") \&\& exists|\tif names.may("conda-meta") \&\& exists|' $A
+mutant "build output's manifests are its parent's" sourcefacts/list.go 's|\t\t\t\t\tl.listDir(ctx, w, childAbs, child, rules, names) // only|\t\t\t\t\tl.listDir(ctx, w, childAbs, child, rules, 0) // only|' $A
+mutant "a directory that cannot be read is probed for every name" sourcefacts/list.go 's|\tnames := allNames$|\tnames := dirNames(0)|' ./sourcefacts -run TestADirectoryThatCannotBeReadIsStillProbedForEveryName
