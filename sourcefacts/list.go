@@ -214,8 +214,9 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 
 // walk is one List call's state: the root with its symbolic links
 // resolved, the files listed and the paths that could not be walked
-// (guarded by mu), and the goroutines listing directories besides the
-// caller's: at most cap(sem) at once, waited for with wg.
+// (guarded by mu), the goroutines listing directories besides the
+// caller's (at most cap(sem) at once, waited for with wg) and the buffers
+// they read directories through.
 type walk struct {
 	realRoot string
 	mu       sync.Mutex
@@ -223,6 +224,7 @@ type walk struct {
 	faults   []PathFault
 	sem      chan struct{}
 	wg       sync.WaitGroup
+	bufs     sync.Pool // *[]byte: the buffers directories are read through
 }
 
 // add appends one directory's files and faults.
@@ -251,7 +253,13 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 		faults []PathFault
 	)
 	defer func() { w.add(out, faults) }()
-	entries, err := readDirEntries(abs)
+	bp, _ := w.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	entries, buf, err := readDirEntries(abs, *bp)
+	*bp = buf
+	w.bufs.Put(bp)
 	names := allNames
 	if err == nil {
 		names = namesOf(entries)
@@ -270,7 +278,7 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		name := e.Name()
+		name := e.name
 		child := append(slices.Clip(comps), name)
 		if e.IsDir() {
 			childAbs := filepath.Join(abs, name)
@@ -297,7 +305,7 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 		if l.skipFile(childAbs, rel, child, rules) {
 			continue
 		}
-		switch t := e.Type(); {
+		switch t := e.typ; {
 		case t.IsRegular():
 		case t&fs.ModeSymlink != 0:
 			ok, fault := linkToFileInside(w.realRoot, childAbs)

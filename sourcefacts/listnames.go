@@ -1,8 +1,6 @@
 package sourcefacts
 
 import (
-	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,11 +34,11 @@ var probedNames = func() map[string]dirNames {
 const maxProbedName = len("build.gradle.kts")
 
 // namesOf returns the probed names a directory with entries may hold.
-func namesOf(entries []fs.DirEntry) dirNames {
+func namesOf(entries []dirEntry) dirNames {
 	var n dirNames
 	var buf [maxProbedName]byte
 	for _, e := range entries {
-		name := e.Name()
+		name := e.name
 		for i := 0; i < len(name); i++ {
 			if name[i] >= utf8.RuneSelf {
 				return allNames
@@ -66,16 +64,4 @@ func namesOf(entries []fs.DirEntry) dirNames {
 func (n dirNames) may(name string) bool {
 	b, ok := probedNames[strings.ToLower(name)]
 	return !ok || n&b != 0
-}
-
-// readDirEntries reads the entries of directory abs, in the order the
-// system gives them (List sorts what it lists): those read before an
-// error are returned with it.
-func readDirEntries(abs string) ([]fs.DirEntry, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
 }

@@ -48,7 +48,7 @@ func TestADirectoryIsProbedOnlyForTheNamesItsEntriesMayHold(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			entries, err := readDirEntries(dir)
+			entries, _, err := readDirEntries(dir, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -66,3 +66,15 @@ mutant "an ignore file the entries hold is read" sourcefacts/list.go 's|\t\tif !
 mutant "a virtual environment is probed by its own entries" sourcefacts/list.go 's|\tif names.may("pyvenv.cfg") \&\& exists|\tif names.may("conda-meta") \&\& exists|' $A
 mutant "build output's manifests are its parent's" sourcefacts/list.go 's|\t\t\t\t\tl.listDir(ctx, w, childAbs, child, rules, names) // only|\t\t\t\t\tl.listDir(ctx, w, childAbs, child, rules, 0) // only|' $A
 mutant "a directory that cannot be read is probed for every name" sourcefacts/list.go 's|\tnames := allNames$|\tnames := dirNames(0)|' ./sourcefacts -run TestADirectoryThatCannotBeReadIsStillProbedForEveryName
+
+# 8. The listing reads a directory through the system calls (Linux): what
+# os.ReadDir gives.
+D='./sourcefacts -run TestADirectoryIsReadAsOsReadDirReadsIt'
+U='./sourcefacts -run TestAnEntryOfUnknownTypeIsTypedByLstat'
+mutant "every batch of records is read" sourcefacts/dirent_linux.go 's|\t\tif out, err = appendDirents(out, abs, buf\[:n\]); err != nil {|\t\tif out, err = appendDirents(out, abs, buf[:n]); err != nil \|\| len(out) > 0 {|' $D
+mutant "a link is a link" sourcefacts/dirent_linux.go 's|\t\t\te.typ = fs.ModeSymlink|\t\t\te.typ = 0|' $D
+mutant "a name ends at its NUL" sourcefacts/dirent_linux.go 's|\t\t\t\tname = name\[:i\]|\t\t\t\tname = name[:i:i]|; s|\t\tfor i, c := range name {|\t\tfor i, c := range name[:0] {|' $D
+mutant "the entries are in name order" sourcefacts/dirent.go 's|\treturn es$|\treturn slices.Clip(es)|; s|\tslices.SortFunc(es,|\t_ = slices.SortFunc[[]dirEntry]; if false { slices.SortFunc(es,|; s|strings.Compare(a.name, b.name) })|strings.Compare(a.name, b.name) }) }|' $D
+mutant "a directory is opened as one" sourcefacts/dirent_linux.go 's/|syscall.O_DIRECTORY, 0)/, 0)/' $D
+mutant "an entry of unknown type is lstat'ed" sourcefacts/dirent_linux.go 's|\t\t\te.typ = fi.Mode().Type()|\t\t\te.typ = fi.Mode().Type() \& 0|' $U
+mutant "an entry gone before its lstat is left out" sourcefacts/dirent_linux.go 's|\t\t\t\tcontinue // gone since the directory was read|\t\t\t\tout = append(out, e); continue|' $U
