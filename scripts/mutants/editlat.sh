@@ -78,3 +78,10 @@ mutant "the entries are in name order" sourcefacts/dirent.go 's|\treturn es$|\tr
 mutant "a directory is opened as one" sourcefacts/dirent_linux.go 's/|syscall.O_DIRECTORY, 0)/, 0)/' $D
 mutant "an entry of unknown type is lstat'ed" sourcefacts/dirent_linux.go 's|\t\t\te.typ = fi.Mode().Type()|\t\t\te.typ = fi.Mode().Type() \& 0|' $U
 mutant "an entry gone before its lstat is left out" sourcefacts/dirent_linux.go 's|\t\t\t\tcontinue // gone since the directory was read|\t\t\t\tout = append(out, e); continue|' $U
+
+# 9. A content hash is spelled without fmt (every refresh spells every
+# file's): fmt's spelling.
+C='./sourcefacts -run TestContentHashStringIsTheFormattedForm'
+mutant "every hex digit is spelled" sourcefacts/facts.go 's|\tfor shift := 60; shift >= 0; shift -= 4 {|\tfor shift := 60; shift > 0; shift -= 4 {|' $C
+mutant "a hex digit is four bits" sourcefacts/facts.go 's|hexDigits\[h.XXH64>>uint(shift)\&0xf\]|hexDigits[h.XXH64>>uint(shift)\&0x7]|' $C
+mutant "the length is signed decimal" sourcefacts/facts.go 's|strconv.AppendInt(b, h.Len, 10)|strconv.AppendUint(b, uint64(h.Len), 10)|' $C
