@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -100,23 +99,8 @@ func TestALargeFileIsCheckedByItsBytesWithoutABufferOfItsSize(t *testing.T) {
 		writeFile(t, root, fmt.Sprintf("big%d.go", i), largeSource(fmt.Sprintf("Old%d", i)))
 	}
 	s := openStore(t, root, &Options{DBPath: filepath.Join(t.TempDir(), "kb.sqlite"), Extractor: newCountingExtractor(t)})
-	for range 2 { // index, then settle
-		snapshot(t, s, All(), SnapshotOptions{})
-	}
-	const runs = 3
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for range runs {
-		snap, err := s.Snapshot(testCtx(t), All(), SnapshotOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		snap.Close()
-	}
-	runtime.ReadMemStats(&after)
 	size := len(largeSource("Old0"))
-	if perCheck := (after.TotalAlloc - before.TotalAlloc) / runs; perCheck > uint64(size) {
+	if perCheck := allocatedPerCheck(t, s, 3); perCheck > uint64(size) {
 		t.Errorf("a warm check of %d unchanged files of %d KB allocated %d KB: a buffer of a file's size", files, size>>10, perCheck>>10)
 	}
 
