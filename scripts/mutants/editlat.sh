@@ -64,7 +64,7 @@ mutant "a name past ASCII makes every probe" sourcefacts/listnames.go 's|\t\t\t\
 mutant "a longer name is no probed name" sourcefacts/listnames.go 's|\t\tif len(name) > maxProbedName {|\t\tif len(name) > maxProbedName+4 {|' $N
 mutant "an ignore file the entries hold is read" sourcefacts/list.go 's|\t\tif !names.may(name) {|\t\tif names.may(name) {|' $A
 mutant "a virtual environment is probed by its own entries" sourcefacts/list.go 's|\tif names.may("pyvenv.cfg") \&\& exists|\tif names.may("conda-meta") \&\& exists|' $A
-mutant "build output's manifests are its parent's" sourcefacts/list.go 's|\t\t\t\t\tl.listDir(ctx, w, childAbs, child, rules, names) // only|\t\t\t\t\tl.listDir(ctx, w, childAbs, child, rules, 0) // only|' $A
+mutant "build output's manifests are its parent's" sourcefacts/list.go 's|l.listDir(ctx, w, childAbs, child, rules, names)|l.listDir(ctx, w, childAbs, child, rules, 0)|' $A
 mutant "a directory that cannot be read is probed for every name" sourcefacts/list.go 's|\tnames := allNames$|\tnames := dirNames(0)|' ./sourcefacts -run TestADirectoryThatCannotBeReadIsStillProbedForEveryName
 
 # 8. The listing reads a directory through the system calls (Linux): what
