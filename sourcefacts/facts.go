@@ -52,9 +52,18 @@ func HashBytes(b []byte) ContentHash {
 	return ContentHash{XXH64: xxhash.Sum64(b), Len: int64(len(b))}
 }
 
-// String formats the hash as "xxh64:<16 hex digits>:<length>".
+// String formats the hash as "xxh64:<16 hex digits>:<length>" (the
+// digits lower case, zero-padded; the length in decimal), without fmt:
+// a refresh formats every file's hash.
 func (h ContentHash) String() string {
-	return fmt.Sprintf("xxh64:%016x:%d", h.XXH64, h.Len)
+	const hexDigits = "0123456789abcdef"
+	b := make([]byte, 0, len("xxh64:")+16+1+20)
+	b = append(b, "xxh64:"...)
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, hexDigits[h.XXH64>>uint(shift)&0xf])
+	}
+	b = append(b, ':')
+	return string(strconv.AppendInt(b, h.Len, 10))
 }
 
 // ErrBadContentHash is matched (errors.Is) by ParseContentHash's errors.

@@ -196,7 +196,7 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 		}
 	}
 	w := walk{realRoot: realRoot, sem: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
-	err = l.listDir(ctx, &w, root, nil, l.rootRules(root))
+	err = l.listDir(ctx, &w, root, nil, l.rootRules(root), allNames)
 	w.wg.Wait()
 	if err == nil {
 		err = ctx.Err() // a directory listed on another goroutine stopped
@@ -214,8 +214,9 @@ func (l Lister) List(ctx context.Context, root string) ([]string, error) {
 
 // walk is one List call's state: the root with its symbolic links
 // resolved, the files listed and the paths that could not be walked
-// (guarded by mu), and the goroutines listing directories besides the
-// caller's: at most cap(sem) at once, waited for with wg.
+// (guarded by mu), the goroutines listing directories besides the
+// caller's (at most cap(sem) at once, waited for with wg) and the buffers
+// they read directories through.
 type walk struct {
 	realRoot string
 	mu       sync.Mutex
@@ -223,6 +224,7 @@ type walk struct {
 	faults   []PathFault
 	sem      chan struct{}
 	wg       sync.WaitGroup
+	bufs     sync.Pool // *[]byte: the buffers directories are read through
 }
 
 // add appends one directory's files and faults.
@@ -235,33 +237,52 @@ func (w *walk) add(out []string, faults []PathFault) {
 
 // listDir adds to w the listed files of directory abs, whose path
 // components below the root are comps, and its faults; rules are the
-// ignore patterns of its ancestors. A subdirectory is listed on a
-// goroutine of its own while w has one to spare, else in turn. It fails
-// only when ctx is done or the root itself cannot be read.
-func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string, rules []gitignore.Pattern) error {
+// ignore patterns of its ancestors, parent the names its parent
+// directory may hold. A subdirectory is listed on a goroutine of its own
+// while w has one to spare, else in turn. It fails only when ctx is done
+// or the root itself cannot be read.
+//
+// A directory's entries say which names it may hold (namesOf): the
+// probes for its ignore files, and whether it is a virtual environment
+// or build output, are made only for names it holds — made by listDir of
+// the directory itself, once its entries are read, rather than by its
+// parent.
+func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string, rules []gitignore.Pattern, parent dirNames) error {
 	var (
 		out    []string
 		faults []PathFault
 	)
 	defer func() { w.add(out, faults) }()
-	entries, err := os.ReadDir(abs)
+	bp, _ := w.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	entries, buf, err := readDirEntries(abs, *bp)
+	*bp = buf
+	w.bufs.Put(bp)
+	names := allNames
+	if err == nil {
+		names = namesOf(entries)
+	} else if len(comps) == 0 {
+		return err
+	}
+	if len(comps) > 0 && l.skipByContent(abs, comps[len(comps)-1], names, parent) {
+		return nil
+	}
 	if err != nil {
-		if len(comps) == 0 {
-			return err
-		}
 		// The entries read before the error are still listed.
 		faults = append(faults, PathFault{Path: strings.Join(comps, "/"), Err: err})
 	}
-	rules = l.withDirRules(rules, abs, comps)
+	rules = l.withDirRules(rules, abs, comps, names)
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		name := e.Name()
+		name := e.name
 		child := append(slices.Clip(comps), name)
 		if e.IsDir() {
 			childAbs := filepath.Join(abs, name)
-			if l.skipDir(childAbs, child, rules) {
+			if l.skipByName(child, rules) {
 				continue
 			}
 			select {
@@ -270,10 +291,10 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 				go func() {
 					defer w.wg.Done()
 					defer func() { <-w.sem }()
-					l.listDir(ctx, w, childAbs, child, rules) // only ctx's error: List returns it
+					l.listDir(ctx, w, childAbs, child, rules, names) // only ctx's error: List returns it
 				}()
 			default:
-				if err := l.listDir(ctx, w, childAbs, child, rules); err != nil {
+				if err := l.listDir(ctx, w, childAbs, child, rules, names); err != nil {
 					return err
 				}
 			}
@@ -284,7 +305,7 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 		if l.skipFile(childAbs, rel, child, rules) {
 			continue
 		}
-		switch t := e.Type(); {
+		switch t := e.typ; {
 		case t.IsRegular():
 		case t&fs.ModeSymlink != 0:
 			ok, fault := linkToFileInside(w.realRoot, childAbs)
@@ -329,17 +350,17 @@ func (l Lister) Includes(root, p string) bool {
 		return false
 	}
 	comps := strings.Split(p, "/")
-	rules := l.withDirRules(l.rootRules(root), root, nil)
+	rules := l.withDirRules(l.rootRules(root), root, nil, allNames)
 	dir := root
 	for i := range len(comps) - 1 {
 		dir = filepath.Join(dir, comps[i])
 		if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
 			return false
 		}
-		if l.skipDir(dir, comps[:i+1], rules) {
+		if l.skipByName(comps[:i+1], rules) || l.skipByContent(dir, comps[i], allNames, allNames) {
 			return false
 		}
-		rules = l.withDirRules(rules, dir, comps[:i+1])
+		rules = l.withDirRules(rules, dir, comps[:i+1], allNames)
 	}
 	if l.skipFile(filepath.Join(root, filepath.FromSlash(p)), p, comps, rules) {
 		return false
@@ -384,18 +405,24 @@ func linkToFileInside(realRoot, abs string) (ok bool, fault error) {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel), nil
 }
 
-// skipDir reports whether the directory abs, with path components comps
-// below the root, is skipped given its ancestors' ignore rules.
-func (l Lister) skipDir(abs string, comps []string, rules []gitignore.Pattern) bool {
+// skipByName reports whether the directory with path components comps
+// below the root is skipped by its name or its ancestors' ignore rules.
+func (l Lister) skipByName(comps []string, rules []gitignore.Pattern) bool {
 	name := comps[len(comps)-1]
 	switch {
 	case alwaysSkipped[name],
 		!l.IncludeHidden && strings.HasPrefix(name, "."),
-		!l.IncludeVendor && name == "vendor",
-		!l.IncludeBuildDirs && (isVirtualEnv(abs) || isBuildOutput(abs, name)):
+		!l.IncludeVendor && name == "vendor":
 		return true
 	}
 	return gitignore.NewMatcher(rules).Match(comps, true)
+}
+
+// skipByContent reports whether the directory abs, named name, is skipped
+// as a virtual environment or build output; names are the names it may
+// hold, parent those its parent may hold.
+func (l Lister) skipByContent(abs, name string, names, parent dirNames) bool {
+	return !l.IncludeBuildDirs && (isVirtualEnv(abs, names) || isBuildOutput(abs, name, names, parent))
 }
 
 // skipFile reports whether the file at slash path rel (components comps,
@@ -464,13 +491,17 @@ func (l Lister) rootRules(root string) []gitignore.Pattern {
 }
 
 // withDirRules returns rules followed by the patterns of directory abs's
-// ignore files (components comps below the root), in a new slice when
-// there are any, so that sibling directories never share appended rules.
-func (l Lister) withDirRules(rules []gitignore.Pattern, abs string, comps []string) []gitignore.Pattern {
+// ignore files (components comps below the root; names the names it may
+// hold), in a new slice when there are any, so that sibling directories
+// never share appended rules.
+func (l Lister) withDirRules(rules []gitignore.Pattern, abs string, comps []string, names dirNames) []gitignore.Pattern {
 	if l.IncludeIgnored {
 		return rules
 	}
 	for _, name := range ignoreFiles {
+		if !names.may(name) {
+			continue
+		}
 		if ps := readPatterns(filepath.Join(abs, name), comps); len(ps) > 0 {
 			rules = slices.Concat(rules, ps)
 		}
@@ -515,29 +546,35 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// isVirtualEnv reports whether directory dir is a Python virtual
-// environment: it holds pyvenv.cfg (venv, virtualenv) or a conda-meta
-// directory (conda).
-func isVirtualEnv(dir string) bool {
-	if exists(filepath.Join(dir, "pyvenv.cfg")) {
+// isVirtualEnv reports whether directory dir, which may hold names, is a
+// Python virtual environment: it holds pyvenv.cfg (venv, virtualenv) or a
+// conda-meta directory (conda).
+func isVirtualEnv(dir string, names dirNames) bool {
+	if names.may("pyvenv.cfg") && exists(filepath.Join(dir, "pyvenv.cfg")) {
 		return true
+	}
+	if !names.may("conda-meta") {
+		return false
 	}
 	fi, err := os.Lstat(filepath.Join(dir, "conda-meta"))
 	return err == nil && fi.IsDir()
 }
 
 // isBuildOutput reports whether directory dir, named name, is build
-// output; see Lister.
-func isBuildOutput(dir, name string) bool {
+// output (see Lister); names are the names it may hold, parent those its
+// parent may hold.
+func isBuildOutput(dir, name string, names, parent dirNames) bool {
 	if name != "target" && name != "build" {
 		return false
 	}
-	if exists(filepath.Join(dir, "CACHEDIR.TAG")) || exists(filepath.Join(dir, "CMakeCache.txt")) {
-		return true
+	for _, m := range []string{"CACHEDIR.TAG", "CMakeCache.txt"} {
+		if names.may(m) && exists(filepath.Join(dir, m)) {
+			return true
+		}
 	}
-	parent := filepath.Dir(dir)
+	up := filepath.Dir(dir)
 	for _, m := range buildManifests {
-		if exists(filepath.Join(parent, m)) {
+		if parent.may(m) && exists(filepath.Join(up, m)) {
 			return true
 		}
 	}

@@ -158,7 +158,8 @@ func TestIgnoreFilesThatAreLinksOrTooLargeAreTreatedAsAbsent(t *testing.T) {
 
 // randomTree fills root with a random tree drawn from names that trigger
 // every rule of the policy: skipped and look-alike directory names, build
-// manifests and markers, ignore files with negations, anchors, globs and
+// manifests and markers (and names that differ from them in case, or
+// have a byte past ASCII), ignore files with negations, anchors, globs and
 // directory-only patterns, links to files and directories, dangling
 // links, and directories named like source files.
 func randomTree(t *testing.T, rng *rand.Rand, root string) {
@@ -166,7 +167,7 @@ func randomTree(t *testing.T, rng *rand.Rand, root string) {
 	dirNames := []string{"a", "b", "sub", "keep", "lib", "gen", "vendor", "target", "build", "testdata", "node_modules",
 		"__pycache__", ".hidden", ".git", ".rlm", "venv", "conda-meta", "dir.go"}
 	fileNames := []string{"a.go", "b.py", "keep.go", "gen.go", ".h.go", "x.txt", "main.rs", "c.c",
-		"Cargo.toml", "pyvenv.cfg", "CACHEDIR.TAG"}
+		"Cargo.toml", "pyvenv.cfg", "CACHEDIR.TAG", "CMakeCache.txt", "package.json", "PyVenv.cfg", ".GitIgnore", "ſetup.py"}
 	patterns := []string{"*.go", "!keep.go", "/gen.go", "build/", "gen", "sub/", "!sub", "a/*.py", "**/b.py", "/a",
 		"*.py", "!*.py", "keep/", "lib/**", "# comment", "", "dir.go", "!gen.go", "target", ".hidden/", "  ", "*.rs\r",
 		"x.txt", "!a.go"}

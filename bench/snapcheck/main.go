@@ -31,6 +31,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -58,8 +59,16 @@ func main() {
 	target := flag.String("target", "sort/sort.go", "the file the edits append to, relative to -root")
 	projectDB := flag.String("projectdb", "", "also measure edit → Search in a long-lived project with this knowledge base file")
 	cpuprofile := flag.String("cpuprofile", "", "only profile -runs checks into this file (of an unchanged tree, or with -edit of one file edited before each); with -projectdb, -runs edits → Search of the long-lived project")
+	memprofile := flag.String("memprofile", "", "with -cpuprofile, also write the allocations of the profiled runs (every 4 KiB allocated sampled) to this file")
 	flag.Parse()
-	if err := run(*root, *db, *target, *projectDB, *runs, *edit, *cpuprofile); err != nil {
+	if *memprofile != "" {
+		runtime.MemProfileRate = 4096
+	}
+	err := run(*root, *db, *target, *projectDB, *runs, *edit, *cpuprofile)
+	if err == nil && *memprofile != "" {
+		err = writeMemProfile(*memprofile)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "snapcheck:", err)
 		os.Exit(1)
 	}
@@ -247,6 +256,15 @@ func profileLived(ctx context.Context, root, db, target string, runs int, cpupro
 		fmt.Fprintf(os.Stderr, "profiled %d edits → Search: %s median %.1f ms, min %.1f ms\n", runs, part.name, ms(part.ds[len(part.ds)/2]), ms(part.ds[0]))
 	}
 	return nil
+}
+
+// writeMemProfile writes the allocations sampled since the start to path.
+func writeMemProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(pprof.Lookup("allocs").WriteTo(f, 0), f.Close())
 }
 
 // startProfile starts a CPU profile into the file path; stop ends it.

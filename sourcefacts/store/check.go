@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
@@ -151,12 +153,18 @@ func (pr *priorState) reload(ctx context.Context, st *dbState, paths []string) e
 		return err
 	}
 	fresh := map[string]*fileRow{}
-	if err := loadRows(ctx, tx, fresh, `SELECT `+fileRowCols+` FROM files WHERE path IN (SELECT value FROM json_each(?))`, string(list)); err != nil {
+	if err := loadRows(ctx, tx, fresh, nil, `SELECT `+fileRowCols+` FROM files WHERE path IN (SELECT value FROM json_each(?))`, string(list)); err != nil {
 		return err
 	}
 	dirty, err := loadDirty(ctx, tx)
 	if err != nil {
 		return err
+	}
+	for p := range fresh {
+		if st.rows[p] == nil { // a new row: its path joins the order
+			i, _ := slices.BinarySearch(st.order, p)
+			st.order = slices.Insert(st.order, i, p)
+		}
 	}
 	maps.Copy(st.rows, fresh)
 	st.dirty, st.gen = dirty, gen
@@ -207,24 +215,41 @@ func (s *Store) loadAndList(ctx context.Context, list bool) (*priorState, []stri
 // files, and their number, once work is written over st: what
 // fingerprintOf would read back inside the same transaction, computed
 // from the state the transaction already loaded instead of a second scan
-// of the files table.
+// of the files table. st's paths in order (dbState.order) and work's
+// (sorted by path, as plan leaves it) are merged: no map or sort of the
+// whole tree.
 func fingerprintAfter(st *dbState, work []*workItem) (uint64, int) {
-	hashes := make(map[string]sourcefacts.ContentHash, len(st.rows)+len(work))
-	for p, r := range st.rows {
-		if r.present {
-			hashes[p] = r.hash
+	byPath := func(a, b *workItem) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(work, byPath) {
+		work = slices.Clone(work)
+		slices.SortFunc(work, byPath)
+	}
+	fw := newFingerprinter()
+	n := 0
+	order := st.order
+	for i, j := 0, 0; i < len(order) || j < len(work); {
+		var w *workItem
+		p := ""
+		switch {
+		case j == len(work) || i < len(order) && order[i] < work[j].path:
+			p = order[i]
+			i++
+		case i == len(order) || work[j].path < order[i]:
+			w, p = work[j], work[j].path
+			j++
+		default: // the same path: work's row replaces the stored one
+			w, p = work[j], work[j].path
+			i++
+			j++
+		}
+		switch {
+		case w != nil && !w.gone:
+			fw.add(p, w.c.hash)
+			n++
+		case w == nil && st.rows[p].present:
+			fw.add(p, st.rows[p].hash)
+			n++
 		}
 	}
-	for _, w := range work {
-		if w.gone {
-			delete(hashes, w.path)
-		} else {
-			hashes[w.path] = w.c.hash
-		}
-	}
-	entries := make([]PathHash, 0, len(hashes))
-	for p, h := range hashes {
-		entries = append(entries, PathHash{Path: p, Hash: h})
-	}
-	return Fingerprint(entries), len(entries)
+	return fw.sum(), n
 }

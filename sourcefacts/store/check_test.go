@@ -438,6 +438,23 @@ func TestTheStateKeptBetweenChecksFollowsEveryCommit(t *testing.T) {
 	if again := check("unchanged after a delete"); again.Generation != id.Generation {
 		t.Errorf("an unchanged tree published generation %d after %d", again.Generation, id.Generation)
 	}
+	// New files, their paths before, between and after the stored ones:
+	// the kept state's paths stay in order (the publish's fingerprint
+	// is computed from them; Verify reads it back).
+	for _, p := range []string{"a.go", "pkg03/e.go", "pkg03/f03.go.go", "zz/new.go"} {
+		writeFile(t, root, p, []byte("package x\n\nfunc New() {}\n"))
+	}
+	check("added")
+	writeFile(t, root, paths[4], []byte("package pkg04\n"))
+	check("deleted file back")
+	// Another Store publishes: this one loads the state again, its paths
+	// in order from the query, and publishes from it.
+	writeFile(t, root, paths[5], []byte("package pkg05\n"))
+	other = openStore(t, root, &Options{DBPath: db})
+	snapshot(t, other, All(), SnapshotOptions{})
+	other.Close()
+	writeFile(t, root, paths[6], []byte("package pkg06\n"))
+	check("loaded again, edited")
 }
 
 // orig3 is the file without the first line ApplyPatch added.

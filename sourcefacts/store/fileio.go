@@ -64,26 +64,11 @@ type sourceFile interface {
 // the file needs more): the result's src aliases the returned buffer,
 // which the caller may reuse once it no longer needs src.
 func readSourceInto(abs string, max int64, buf []byte) (*readResult, []byte) {
-	r := &readResult{checked: time.Now().UnixNano()}
-	f, err := openSource(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotRegular) {
-			r.missing = true
-		} else {
-			r.err = err
-		}
+	r, f, before := openRegular(abs)
+	if f == nil {
 		return r, buf
 	}
 	defer f.Close()
-	before, regular, err := f.stat()
-	if err != nil {
-		r.err = err
-		return r, buf
-	}
-	if !regular {
-		r.missing = true
-		return r, buf
-	}
 	// At most max+1 bytes are kept: one more than the cap tells a file
 	// over it. Room for one byte past the size the stat gave, so that the
 	// read after the last byte, which sees the end, needs no new buffer.
@@ -122,10 +107,78 @@ func readSourceInto(abs string, max int64, buf []byte) (*readResult, []byte) {
 		// Keep what language detection reads, not the whole buffer.
 		r.src = bytes.Clone(r.src[:min(len(r.src), sourcefacts.SniffBytes)])
 	}
+	r.statAfter(f, before)
+	return r, buf
+}
+
+// openRegular opens the file at abs for a read and takes its stat: f is
+// nil when there is nothing to read, r saying why (missing: absent or not
+// a regular file; err: any other error). r.checked is the time just
+// before the open.
+func openRegular(abs string) (r *readResult, f sourceFile, before statInfo) {
+	r = &readResult{checked: time.Now().UnixNano()}
+	f, err := openSource(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotRegular) {
+			r.missing = true
+		} else {
+			r.err = err
+		}
+		return r, nil, statInfo{}
+	}
+	before, regular, err := f.stat()
+	if err != nil || !regular {
+		f.Close()
+		r.err, r.missing = err, err == nil
+		return r, nil, statInfo{}
+	}
+	return r, f, before
+}
+
+// statAfter keeps before as the stat of the bytes r hashed when the file
+// still has it after the read and its size is the length hashed.
+func (r *readResult) statAfter(f sourceFile, before statInfo) {
 	if after, _, err := f.stat(); err == nil && after == before && before.Size == r.hash.Len {
 		r.st, r.stOK = before, true
 	}
-	return r, buf
+}
+
+// hashChunk is the least buffer hashSourceInto reads through.
+const hashChunk = 64 << 10
+
+// hashSourceInto is readSourceInto for a file whose bytes are wanted only
+// if they changed: it hashes every byte of the file through buf's
+// capacity (at least hashChunk bytes), one read at a time, and keeps none
+// of them (src is nil, tooLarge unset). The hash, stat, missing and err
+// are what readSourceInto would give for the same file; the buffer it
+// returns, which the caller may reuse, is never larger than the one given
+// (or hashChunk): a large file needs no buffer of its size.
+func hashSourceInto(abs string, buf []byte) (*readResult, []byte) {
+	r, f, before := openRegular(abs)
+	if f == nil {
+		return r, buf
+	}
+	defer f.Close()
+	if cap(buf) < hashChunk {
+		buf = make([]byte, 0, hashChunk)
+	}
+	d := xxhash.New()
+	n := int64(0)
+	for {
+		m, err := f.Read(buf[:cap(buf)])
+		d.Write(buf[:m])
+		n += int64(m)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			r.err = err
+			return r, buf[:0]
+		}
+	}
+	r.hash = sourcefacts.ContentHash{XXH64: d.Sum64(), Len: n}
+	r.statAfter(f, before)
+	return r, buf[:0]
 }
 
 // bufPool keeps the buffers of validation's reads: a file whose bytes

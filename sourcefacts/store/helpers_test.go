@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -154,4 +155,25 @@ func asErr[T error](t testing.TB, err error) T {
 		t.Fatalf("error %v (%T) is not a %T", err, err, target)
 	}
 	return target
+}
+
+// allocatedPerCheck settles s (an index, then a check) and returns the
+// bytes the next runs checks of the whole project allocated, per check.
+func allocatedPerCheck(t testing.TB, s *Store, runs int) uint64 {
+	t.Helper()
+	for range 2 { // index, then settle
+		snapshot(t, s, All(), SnapshotOptions{})
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range runs {
+		snap, err := s.Snapshot(testCtx(t), All(), SnapshotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap.Close()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }

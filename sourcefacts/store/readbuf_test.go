@@ -3,7 +3,6 @@ package store
 import (
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -22,22 +21,7 @@ func TestAWarmCheckOfAnUnchangedTreeReusesItsReadBuffers(t *testing.T) {
 		writeFile(t, root, fmt.Sprintf("f%02d.go", i), body(fmt.Sprintf("Old%02d", i)))
 	}
 	s := openStore(t, root, &Options{DBPath: filepath.Join(t.TempDir(), "kb.sqlite"), Extractor: newCountingExtractor(t)})
-	for range 2 { // index, then settle
-		snapshot(t, s, All(), SnapshotOptions{})
-	}
-	const runs = 3
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for range runs {
-		snap, err := s.Snapshot(testCtx(t), All(), SnapshotOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		snap.Close()
-	}
-	runtime.ReadMemStats(&after)
-	perCheck := (after.TotalAlloc - before.TotalAlloc) / runs
+	perCheck := allocatedPerCheck(t, s, 3)
 	if total := uint64(files * size); perCheck > total/4 { // measured 134–192 KB of 2560 KB
 		t.Errorf("a warm check of %d unchanged files (%d KB) allocated %d KB: the read buffers are not reused", files, total>>10, perCheck>>10)
 	}

@@ -382,17 +382,32 @@ func Fingerprint(entries []PathHash) uint64 {
 		sorted = slices.Clone(entries)
 		slices.SortFunc(sorted, func(a, b PathHash) int { return strings.Compare(a.Path, b.Path) })
 	}
-	d := xxhash.New()
-	var buf [17]byte
+	fw := newFingerprinter()
 	for _, e := range sorted {
-		d.WriteString(e.Path)
-		buf[0] = 0
-		binary.BigEndian.PutUint64(buf[1:], e.Hash.XXH64)
-		binary.BigEndian.PutUint64(buf[9:], uint64(e.Hash.Len))
-		d.Write(buf[:])
+		fw.add(e.Path, e.Hash)
 	}
-	return d.Sum64()
+	return fw.sum()
 }
+
+// fingerprinter writes Fingerprint's encoding of entries given in path
+// order: the one encoding of Fingerprint and fingerprintAfter.
+type fingerprinter struct {
+	d   *xxhash.Digest
+	buf [17]byte
+}
+
+func newFingerprinter() *fingerprinter { return &fingerprinter{d: xxhash.New()} }
+
+// add writes the entry of path with hash h.
+func (fw *fingerprinter) add(path string, h sourcefacts.ContentHash) {
+	fw.d.WriteString(path)
+	fw.buf[0] = 0
+	binary.BigEndian.PutUint64(fw.buf[1:], h.XXH64)
+	binary.BigEndian.PutUint64(fw.buf[9:], uint64(h.Len))
+	fw.d.Write(fw.buf[:])
+}
+
+func (fw *fingerprinter) sum() uint64 { return fw.d.Sum64() }
 
 // querier is *sql.DB, *sql.Tx or *sql.Conn.
 type querier interface {

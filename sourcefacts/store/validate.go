@@ -51,6 +51,7 @@ func scanFileRow(rows *sql.Rows) (*fileRow, error) {
 type dbState struct {
 	gen   int64
 	rows  map[string]*fileRow
+	order []string         // every path of rows, in byte order (SQLite's BINARY collation, Go's)
 	dirty map[string]int64 // path → last_seq
 }
 
@@ -59,7 +60,7 @@ func loadState(ctx context.Context, q querier) (*dbState, error) {
 	if err := q.QueryRowContext(ctx, `SELECT gen FROM current_generation WHERE id = 1`).Scan(&st.gen); err != nil {
 		return nil, err
 	}
-	if err := loadRows(ctx, q, st.rows, `SELECT `+fileRowCols+` FROM files`); err != nil {
+	if err := loadRows(ctx, q, st.rows, &st.order, `SELECT `+fileRowCols+` FROM files ORDER BY path`); err != nil {
 		return nil, err
 	}
 	var err error
@@ -68,8 +69,9 @@ func loadState(ctx context.Context, q querier) (*dbState, error) {
 }
 
 // loadRows adds to rows, by path, the files rows query (with args)
-// selects; query selects fileRowCols.
-func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, query string, args ...any) error {
+// selects, and appends their paths to order when it is not nil; query
+// selects fileRowCols.
+func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, order *[]string, query string, args ...any) error {
 	rs, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -81,6 +83,9 @@ func loadRows(ctx context.Context, q querier, rows map[string]*fileRow, query st
 			return err
 		}
 		rows[r.path] = r
+		if order != nil {
+			*order = append(*order, r.path)
+		}
 	}
 	return rs.Err()
 }
@@ -256,7 +261,19 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 			out[i].o = &obs{hash: r.hash, errMsg: r.errMsg, trusted: true}
 			return nil
 		}
-		rr, buf := readSourceInto(abs, s.maxBytes, s.readBufs.get())
+		buf := s.readBufs.get()
+		if r != nil && r.present && r.hash.Len > maxPooledRead {
+			// A large file is hashed through a pooled buffer; only
+			// changed bytes are read again, whole, for extraction.
+			var rr *readResult
+			rr, buf = hashSourceInto(abs, buf)
+			if o := obsOf(rr); o.gone || s.rowMatches(r, o) {
+				out[i].o = o
+				s.readBufs.put(buf)
+				return nil
+			}
+		}
+		rr, buf := readSourceInto(abs, s.maxBytes, buf)
 		o := obsOf(rr)
 		out[i].o = o
 		if o.gone || s.rowMatches(r, o) {
