@@ -56,13 +56,14 @@ func readDirEntries(abs string, buf []byte) ([]dirEntry, []byte, error) {
 // linux_dirent64: d_ino (8 bytes), d_off (8), d_reclen (2), d_type (1),
 // d_name (NUL-terminated).
 const (
+	direntIno    = 0
 	direntReclen = 16
 	direntType   = 18
 	direntName   = 19
 )
 
 // appendDirents appends the entries of the getdents64 records in b, but
-// "." and "..". An entry of unknown type is lstat'ed: one that is gone is
+// "." and ".." and records of inode 0 (removed entries). An entry of unknown type is lstat'ed: one that is gone is
 // left out, any other error of the lstat ends the read (os.File.ReadDir's
 // rules).
 func appendDirents(out []dirEntry, dir string, b []byte) ([]dirEntry, error) {
@@ -73,6 +74,9 @@ func appendDirents(out []dirEntry, dir string, b []byte) ([]dirEntry, error) {
 		}
 		rec := b[:reclen]
 		b = b[reclen:]
+		if binary.NativeEndian.Uint64(rec[direntIno:]) == 0 {
+			continue // a removed entry's record (os.File.ReadDir skips it too)
+		}
 		name := rec[direntName:]
 		for i, c := range name {
 			if c == 0 {

@@ -128,3 +128,19 @@ func TestAnEntryOfUnknownTypeIsTypedByLstat(t *testing.T) {
 		t.Errorf("entries (-want +got):\n%s", d)
 	}
 }
+
+// A record of inode 0 is a removed entry (os.File.ReadDir skips it): left
+// out, the records around it kept.
+func TestARecordOfInodeZeroIsLeftOut(t *testing.T) {
+	removed := record("removed.go", syscall.DT_REG)
+	binary.NativeEndian.PutUint64(removed, 0)
+	b := append(append(record("a.go", syscall.DT_REG), removed...), record("b", syscall.DT_DIR)...)
+	got, err := appendDirents(nil, t.TempDir(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []dirEntry{{"a.go", 0}, {"b", fs.ModeDir}}
+	if d := cmp.Diff(want, got, cmp.AllowUnexported(dirEntry{})); d != "" {
+		t.Errorf("entries (-want +got):\n%s", d)
+	}
+}

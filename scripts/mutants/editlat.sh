@@ -85,3 +85,4 @@ C='./sourcefacts -run TestContentHashStringIsTheFormattedForm'
 mutant "every hex digit is spelled" sourcefacts/facts.go 's|\tfor shift := 60; shift >= 0; shift -= 4 {|\tfor shift := 60; shift > 0; shift -= 4 {|' $C
 mutant "a hex digit is four bits" sourcefacts/facts.go 's|hexDigits\[h.XXH64>>uint(shift)\&0xf\]|hexDigits[h.XXH64>>uint(shift)\&0x7]|' $C
 mutant "the length is signed decimal" sourcefacts/facts.go 's|strconv.AppendInt(b, h.Len, 10)|strconv.AppendUint(b, uint64(h.Len), 10)|' $C
+mutant "a record of inode 0 is left out" sourcefacts/dirent_linux.go 's#if binary.NativeEndian.Uint64(rec\[direntIno:\]) == 0 {#if false {#' ./sourcefacts -run TestARecordOfInodeZeroIsLeftOut
