@@ -149,6 +149,7 @@ func TestAGrammarRuleIsAProductionCue(t *testing.T) {
 		`mode = os.O_RDONLY | os.O_CREATE`:             "",
 		`end-block = "x};" CRLF`:                       "end-block",
 		`x=1`:                                          "",
+		`qcontent=qtext / quoted-pair`:                 "",
 		`attrtext = `:                                  "",
 		`Return a = b for the caller.`:                 "",
 		`where is timeout = 30 set?`:                   "",
