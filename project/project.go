@@ -77,6 +77,13 @@ type Options struct {
 	// madeIndex, if set (by this package's tests), is called with the
 	// path of a search index just built or updated, before it is opened.
 	madeIndex func(searchPath string)
+	// heldDocs, if set (by this package's tests), is called whenever a
+	// search index build or update has made or let go of documents, with
+	// how many it holds that are not yet written (see fillIndex).
+	heldDocs func(held int)
+	// batchDocs, if not 0 (this package's tests), is the number of
+	// documents a batch of fillIndex writes instead of buildBatch.
+	batchDocs int
 }
 
 // Progress reports work in phases: PhaseCheck while files are hashed

@@ -9,18 +9,13 @@ import (
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
-// bulkScopes are every file's contribution and lookups, gathered to be
-// written into emptied scope tables at once (scopeStore.write): the rows
+// bulkScopes are every file's contribution and lookups (deps[i] those of
+// files[i]), gathered to be written into emptied scope tables at once (scopeStore.write): the rows
 // sorted by their keys and many to a statement, which costs SQLite far
 // less than a statement per row.
 type bulkScopes struct {
 	files []sourcefacts.FileScope
 	deps  [][]int32
-}
-
-func (b *bulkScopes) add(fs sourcefacts.FileScope, deps []int32) {
-	b.files = append(b.files, fs)
-	b.deps = append(b.deps, deps)
 }
 
 // write fills the emptied tables (reset) with b: the files get the ids 1,

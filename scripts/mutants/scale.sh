@@ -82,3 +82,13 @@ mutant "unsynced writes are synced" retrieval/embedded/embedded.go 's|url.QueryE
 # A version 4 database (main's roles and call resolutions) upgrades
 # keeping them.
 mutant "the upgrade from version 4 drops roles" retrieval/embedded/upgrade.go "s|parser), 0, 0, role\$|parser), 0, 0, ''|" ./retrieval/embedded -run TestUpgradeFromSchemaVersion4KeepsRolesAndCallResolutions
+
+# Peak memory of a cold index: a build writes each batch of documents as
+# soon as it is made (fillIndex, planWhole's produce), holding one batch.
+B='./project -run TestABuildHoldsOneBatchOfDocumentsAtATime'
+mutant "a build makes every document before writing any" project/incremental.go 's|		if len(docs) >= batch {|		if false \&\& len(docs) >= batch {|' $B
+mutant "a written batch is still counted as held" project/incremental.go 's|		ledger.add(-len(docs))|		ledger.add(0)|' $B
+mutant "a build reports no progress between batches" project/incremental.go 's|^\t\treport()$|\t\t_ = report|' $B
+mutant "a build in batches writes no scope tables" project/incremental.go 's|	if plan.finish != nil {|	if false \&\& plan.finish != nil {|' $B
+mutant "a whole resolution counts no documents made" project/resolve.go 's|^\t\t\tledger.add(len(docs))$|\t\t\tledger.add(0)|' $B
+mutant "a whole resolution hands its documents over only at its end" project/resolve.go 's|^\t\t\tif err := emit(fd); err != nil {|\t\t\tdefer emit(fd)\n\t\t\tif err != nil {|' $B
