@@ -89,9 +89,10 @@ type Options struct {
 // Progress reports work in phases: PhaseCheck while files are hashed
 // against the knowledge base (and re-extracted when changed); PhaseBuild
 // while a search index is built whole for a new snapshot (Done of Total
-// files written), or PhaseUpdate while it is derived from an earlier
-// snapshot's (Done of Total changed, added or removed files written);
-// then PhaseDone.
+// files resolved and written), or PhaseUpdate while it is derived from an
+// earlier snapshot's (Done of Total changed, added or removed files
+// written; of every file resolved when the update has to resolve the
+// whole tree); then PhaseDone.
 type Progress struct {
 	Phase       string
 	Done, Total int
