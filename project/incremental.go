@@ -136,10 +136,13 @@ func writerOf(b retrieval.Backend) (indexWriter, error) {
 // the files planIndex resolves (with update, the changed ones and their
 // dependents; else all) have their documents replaced where their version
 // differs, and those of the files no longer in the snapshot are removed,
-// in batches of about buildBatch documents. With oneTx everything is one
-// transaction, else each batch is (the scope tables are written in the
-// first). It reports phase progress in files, and returns what it wrote
-// and whether the (last) transaction committed.
+// in batches of about buildBatch documents, each written as soon as it is
+// made (indexPlan.produce), so that a build holds one batch of documents
+// at a time. With oneTx everything is one transaction, else each batch is
+// (what the plan leaves to write, indexPlan.finish, is in the last). It
+// reports phase progress in files (resolved by a whole build, written by
+// an update), and returns what it wrote and whether the (last)
+// transaction committed.
 func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, ix indexWriter, old map[string]string, update, oneTx bool, phase string) (indexBuild, bool, error) {
 	w, err := ix.primary.BeginWrite(ctx)
 	if err != nil {
@@ -150,22 +153,30 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 			w.Rollback() // after Commit: ErrWriterDone, nothing to undo
 		}
 	}()
-	plan, err := p.planIndex(ctx, sn, files, w.Tx(), old, update)
+	ledger := &docLedger{hook: p.opts.heldDocs}
+	plan, err := p.planIndex(ctx, sn, files, w.Tx(), old, update, ledger)
 	if err != nil {
 		return indexBuild{}, false, err
 	}
 	how := indexBuild{Changed: plan.changed, Resolved: plan.resolved}
-	total := len(plan.todo) + len(plan.gone)
-	report := func(done int) {
-		if p.opts.Progress != nil {
+	total := plan.steps + len(plan.gone)
+	done, reported := 0, -1
+	report := func() {
+		if p.opts.Progress != nil && done != reported {
 			p.opts.Progress(Progress{Phase: phase, Done: done, Total: total})
 		}
+		reported = done
 	}
-	report(0)
+	report()
+	batch := buildBatch
+	if p.opts.batchDocs > 0 {
+		batch = p.opts.batchDocs
+	}
 	versions := map[string]string{}
 	for _, path := range plan.gone {
 		versions[path] = ""
 	}
+	done = len(plan.gone)
 	var docs []retrieval.Document
 	flush := func() error {
 		if len(versions) == 0 {
@@ -186,7 +197,8 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 			}
 		}
 		how.Files += len(versions)
-		report(how.Files)
+		ledger.add(-len(docs))
+		report()
 		docs, versions = nil, map[string]string{}
 		if oneTx {
 			return nil
@@ -197,17 +209,33 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 		w, err = ix.primary.BeginWrite(ctx)
 		return err
 	}
-	for _, f := range plan.todo {
-		docs = append(docs, f.docs...)
-		versions[f.path] = f.version
-		if len(docs) >= buildBatch {
-			if err := flush(); err != nil {
-				return how, false, err
+	emit := func(fd fileDocs) error {
+		done++
+		if fd.version == "" { // as recorded: nothing to write
+			ledger.add(-len(fd.docs))
+			if done-reported >= 100 {
+				report()
 			}
+			return nil
 		}
+		docs = append(docs, fd.docs...)
+		versions[fd.path] = fd.version
+		if len(docs) >= batch {
+			return flush()
+		}
+		return nil
+	}
+	if err := plan.produce(emit); err != nil {
+		return how, false, err
 	}
 	if err := flush(); err != nil {
 		return how, false, err
+	}
+	report()
+	if plan.finish != nil {
+		if err := plan.finish(w.Tx()); err != nil {
+			return how, false, err
+		}
 	}
 	if err := w.Commit(); err != nil {
 		return how, false, err

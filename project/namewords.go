@@ -83,16 +83,32 @@ func treeVocabulary(files []*sourcefacts.FileFacts) *subwords.Vocabulary {
 // treeNameWords is treeVocabulary(files) and what each file gives to it,
 // by path.
 func treeNameWords(files []*sourcefacts.FileFacts) (*subwords.Vocabulary, map[string]fileNameWords) {
-	v := &subwords.Vocabulary{}
-	byPath := make(map[string]fileNameWords, len(files))
+	tw := newTreeWords(len(files))
 	for _, f := range files {
-		fw := nameWordsOf(f)
-		for _, w := range fw.words {
-			v.Add(w)
-		}
-		byPath[f.Provenance.Path] = fw
+		tw.add(f)
 	}
-	return v, byPath
+	return tw.vocab, tw.byPath
+}
+
+// treeWords gathers treeNameWords a file at a time: the vocabulary and
+// what each file gives to it, by path.
+type treeWords struct {
+	vocab  *subwords.Vocabulary
+	byPath map[string]fileNameWords
+}
+
+// newTreeWords is an empty treeWords for about n files.
+func newTreeWords(n int) *treeWords {
+	return &treeWords{vocab: &subwords.Vocabulary{}, byPath: make(map[string]fileNameWords, n)}
+}
+
+// add adds what f gives (nameWordsOf).
+func (t *treeWords) add(f *sourcefacts.FileFacts) {
+	fw := nameWordsOf(f)
+	for _, w := range fw.words {
+		t.vocab.Add(w)
+	}
+	t.byPath[f.Provenance.Path] = fw
 }
 
 // nameWords are a definition's Document.NameWords: for each part of its

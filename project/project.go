@@ -77,14 +77,22 @@ type Options struct {
 	// madeIndex, if set (by this package's tests), is called with the
 	// path of a search index just built or updated, before it is opened.
 	madeIndex func(searchPath string)
+	// heldDocs, if set (by this package's tests), is called whenever a
+	// search index build or update has made or let go of documents, with
+	// how many it holds that are not yet written (see fillIndex).
+	heldDocs func(held int)
+	// batchDocs, if not 0 (this package's tests), is the number of
+	// documents a batch of fillIndex writes instead of buildBatch.
+	batchDocs int
 }
 
 // Progress reports work in phases: PhaseCheck while files are hashed
 // against the knowledge base (and re-extracted when changed); PhaseBuild
 // while a search index is built whole for a new snapshot (Done of Total
-// files written), or PhaseUpdate while it is derived from an earlier
-// snapshot's (Done of Total changed, added or removed files written);
-// then PhaseDone.
+// files resolved and written), or PhaseUpdate while it is derived from an
+// earlier snapshot's (Done of Total changed, added or removed files
+// written; of every file resolved when the update has to resolve the
+// whole tree); then PhaseDone.
 type Progress struct {
 	Phase       string
 	Done, Total int

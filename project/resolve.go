@@ -23,28 +23,56 @@ import (
 // sourcefacts.ScopeTable). Each resolved file's documents are written if
 // their version (fileVersion) differs from the one recorded.
 
-// fileDocs are the documents of one file and their version.
+// fileDocs are the documents of one file and their version ("": the
+// version recorded in the index, nothing to write).
 type fileDocs struct {
 	path, version string
 	docs          []retrieval.Document
 }
 
-// indexPlan is what a build or update writes: the documents of the files
-// in todo, and the removal of those of the files in gone; changed counts
-// the files whose facts changed (new, edited or gone), resolved the files
-// whose calls were resolved.
+// indexPlan is what a build or update writes: the documents produce
+// passes on, and the removal of those of the files in gone; changed
+// counts the files whose facts changed (new, edited or gone), resolved
+// the files whose calls were resolved, steps how many times produce
+// calls emit.
 type indexPlan struct {
-	todo              []fileDocs
-	gone              []string
-	changed, resolved int
+	gone                     []string
+	changed, resolved, steps int
+	// produce resolves the files that need it, in path order, and passes
+	// each one's documents to emit as soon as they are made, so that the
+	// caller writes them in batches and holds no more than one batch (a
+	// build reads each file's facts when it resolves it and drops them).
+	// With ledger, every document made is added to it (docLedger.add);
+	// emit takes them off once written or dropped.
+	produce func(emit func(fileDocs) error) error
+	// finish, if not nil, writes what is left (the scope tables of a
+	// whole resolution, which need every file's lookups) in tx, the
+	// transaction of the last batch.
+	finish func(tx *sql.Tx) error
 }
 
-// planIndex resolves the files of the snapshot that need it and keeps the
-// scopes in the search index (tx) current: with update, from the scopes
-// recorded there if they are complete (and hold as many files as old),
-// else (and for a build) the whole tree. old are the versions recorded
-// for the files' documents.
-func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, tx *sql.Tx, old map[string]string, update bool) (indexPlan, error) {
+// docLedger counts the documents a build or update has made and not yet
+// written or dropped: what the batching bounds (see fillIndex). hook, if
+// set (Options.heldDocs, this package's tests), sees every change.
+type docLedger struct {
+	held int
+	hook func(held int)
+}
+
+func (l *docLedger) add(n int) {
+	l.held += n
+	if l.hook != nil && n != 0 {
+		l.hook(l.held)
+	}
+}
+
+// planIndex plans the resolution of the files of the snapshot that need
+// it and keeps the scopes in the search index (tx) current: with update,
+// from the scopes recorded there if they are complete (and hold as many
+// files as old), else (and for a build) the whole tree. old are the
+// versions recorded for the files' documents. The documents are made
+// when the plan's produce runs.
+func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, tx *sql.Tx, old map[string]string, update bool, ledger *docLedger) (indexPlan, error) {
 	ss, err := openScopeStore(ctx, tx)
 	if err != nil {
 		return indexPlan{}, err
@@ -60,53 +88,49 @@ func (p *Project) planIndex(ctx context.Context, sn *store.Snapshot, files []sto
 			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 		}
 		if complete {
-			return planUpdate(ctx, sn, files, ss, nw, old, rootSource(p.root))
+			return planUpdate(ctx, sn, files, ss, nw, old, rootSource(p.root), ledger)
 		}
 	}
-	return planWhole(ctx, sn, files, ss, nw, old, rootSource(p.root))
+	return planWhole(ctx, sn, files, nw, old, rootSource(p.root), ledger)
 }
 
-// planWhole reads every file's facts, resolves the whole tree and
-// rewrites the scope and name word tables.
-func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string, src sourceReader) (indexPlan, error) {
-	facts := make([]*sourcefacts.FileFacts, len(files))
-	for i, f := range files {
+// planWhole resolves the whole tree and rewrites the scope and name word
+// tables, a file at a time: it reads every file's facts once for its
+// contribution to the tree's scopes (sourcefacts.FileScope) and
+// vocabulary, keeping only those, then, in produce, each file's facts
+// again to make its documents, which resolution needs the whole tree's
+// scopes for. So it holds the scopes, the vocabulary and one file's facts,
+// never every file's facts or documents.
+func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState, nw *nameWordStore, old map[string]string, src sourceReader, ledger *docLedger) (indexPlan, error) {
+	facts := func(f store.FileState) (*sourcefacts.FileFacts, error) {
 		r, err := sn.Facts(ctx, f.Path)
 		if err != nil {
-			return indexPlan{}, fmt.Errorf("facts of %s: %w", f.Path, err)
+			return nil, fmt.Errorf("facts of %s: %w", f.Path, err)
 		}
-		facts[i] = r.Facts
+		return r.Facts, nil
 	}
-	scopes := treeScopes(facts)
-	vocab, fileWords := treeNameWords(facts)
-	if err := nw.reset(fileWords); err != nil {
+	all := bulkScopes{files: make([]sourcefacts.FileScope, len(files)), deps: make([][]int32, len(files))}
+	words := newTreeWords(len(files))
+	root := ""
+	for i, f := range files {
+		ff, err := facts(f)
+		if err != nil {
+			return indexPlan{}, err
+		}
+		if i == 0 {
+			root = ff.Provenance.Project
+		}
+		all.files[i] = sourcefacts.FileScopeOf(ff)
+		words.add(ff)
+	}
+	scopes, vocab := sourcefacts.NewScopesOf(root, all.files), words.vocab
+	if err := nw.reset(words.byPath); err != nil {
 		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
 	}
-	root := ""
-	if len(facts) > 0 {
-		root = facts[0].Provenance.Project
-	}
-	if err := ss.reset(sourcefacts.RootBase(root)); err != nil {
-		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-	}
-	plan := indexPlan{changed: len(files), resolved: len(files)}
+	plan := indexPlan{changed: len(files), resolved: len(files), steps: len(files)}
 	present := make(map[string]bool, len(files))
-	var all bulkScopes
-	for i, f := range files {
+	for _, f := range files {
 		present[f.Path] = true
-		keys := sourcefacts.ScopeKeys{}
-		docs := fileDocuments(nil, scopes.Recording(keys), vocab, facts[i], src(facts[i]), f.PublishedIn)
-		all.add(sourcefacts.FileScopeOf(facts[i]), depHashes(keys))
-		facts[i] = nil
-		if v := fileVersion(f, docs); old[f.Path] != v {
-			plan.todo = append(plan.todo, fileDocs{f.Path, v, docs})
-		}
-	}
-	if err := ss.write(all); err != nil {
-		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
-	}
-	if err := ss.finish(scopes.Table()); err != nil {
-		return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 	}
 	for path := range old {
 		if !present[path] {
@@ -114,6 +138,43 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 		}
 	}
 	slices.Sort(plan.gone)
+	plan.produce = func(emit func(fileDocs) error) error {
+		for i, f := range files {
+			ff, err := facts(f)
+			if err != nil {
+				return err
+			}
+			keys := sourcefacts.ScopeKeys{}
+			docs := fileDocuments(nil, scopes.Recording(keys), vocab, ff, src(ff), f.PublishedIn)
+			ledger.add(len(docs))
+			all.deps[i] = depHashes(keys)
+			fd := fileDocs{path: f.Path, docs: docs}
+			if v := fileVersion(f, docs); old[f.Path] != v {
+				fd.version = v
+			}
+			if err := emit(fd); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	plan.finish = func(tx *sql.Tx) error {
+		ss, err := openScopeStore(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer ss.close()
+		if err := ss.reset(sourcefacts.RootBase(root)); err != nil {
+			return fmt.Errorf("project: scope tables: %w", err)
+		}
+		if err := ss.write(all); err != nil {
+			return fmt.Errorf("project: scope tables: %w", err)
+		}
+		if err := ss.finish(scopes.Table()); err != nil {
+			return fmt.Errorf("project: scope tables: %w", err)
+		}
+		return nil
+	}
 	return plan, nil
 }
 
@@ -121,7 +182,7 @@ func planWhole(ctx context.Context, sn *store.Snapshot, files []store.FileState,
 // one and resolves the files that need it (see above). A file changed if
 // the state its documents were made from (versionState of old) is not its
 // state now.
-func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string, src sourceReader) (indexPlan, error) {
+func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState, ss *scopeStore, nw *nameWordStore, old map[string]string, src sourceReader, ledger *docLedger) (indexPlan, error) {
 	// A changed file: its path, its index in files (-1: gone), what the
 	// tables hold of it (id 0: nothing) and its contribution now.
 	type change struct {
@@ -151,6 +212,7 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 	}
 	plan.changed = len(changes)
 	if len(changes) == 0 {
+		plan.produce = func(func(fileDocs) error) error { return nil }
 		return plan, nil
 	}
 	// What the changed files contributed and contribute, and the
@@ -289,6 +351,7 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 		return indexPlan{}, fmt.Errorf("project: name word tables: %w", err)
 	}
 	resolver := sourcefacts.NewScopesOver(ss.root, ss)
+	var todo []fileDocs
 	for n := range jobs {
 		j := &jobs[n]
 		f := files[j.i]
@@ -301,9 +364,25 @@ func planUpdate(ctx context.Context, sn *store.Snapshot, files []store.FileState
 		if err := ss.setDeps(j.stored.id, j.stored.deps, depHashes(keys)); err != nil {
 			return indexPlan{}, fmt.Errorf("project: scope tables: %w", err)
 		}
+		ledger.add(len(docs))
 		if v := fileVersion(f, docs); old[f.Path] != v {
-			plan.todo = append(plan.todo, fileDocs{f.Path, v, docs})
+			todo = append(todo, fileDocs{f.Path, v, docs})
+		} else {
+			ledger.add(-len(docs))
 		}
+	}
+	// The scope tables are read and written through ss's transaction
+	// while the files are resolved: the documents are passed on after
+	// (an update holds those of the files it resolves).
+	plan.steps = len(todo)
+	plan.produce = func(emit func(fileDocs) error) error {
+		for n, fd := range todo {
+			todo[n] = fileDocs{}
+			if err := emit(fd); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return plan, nil
 }

@@ -56,6 +56,18 @@ type CallTarget struct {
 // root), "" if unknown. Where files declare the same name in one scope,
 // the file whose path is least declares it.
 func NewScopes(root string, files []*FileFacts) *Scopes {
+	fss := make([]FileScope, len(files))
+	for i, f := range files {
+		fss[i] = FileScopeOf(f)
+	}
+	return NewScopesOf(root, fss)
+}
+
+// NewScopesOf is NewScopes from the files' contributions (FileScopeOf of
+// every file of the tree), so that a caller need not hold every file's
+// facts at once; files is not changed or kept, the FileScopes' slices
+// are.
+func NewScopesOf(root string, files []FileScope) *Scopes {
 	return NewScopesOver(root, newMemTable(rootBase(root), files))
 }
 

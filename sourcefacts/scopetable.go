@@ -547,15 +547,18 @@ type memTable struct {
 
 type defKey struct{ scope, typ, name string }
 
-// newMemTable aggregates the FileScopes of files, in path order.
-func newMemTable(root string, files []*FileFacts) *memTable {
+// newMemTable aggregates the FileScopes files, in path order.
+func newMemTable(root string, files []FileScope) *memTable {
 	t := &memTable{files: map[string]ScopeFile{}, defs: map[defKey]DefAt{}, fields: map[[2]string][]FieldAt{},
 		entries: map[string][]EntryCount{}, at: map[string]map[string][]EntryCount{}, offsets: map[string]ImportOffset{}}
-	sorted := slices.Clone(files)
-	slices.SortStableFunc(sorted, func(a, b *FileFacts) int { return strings.Compare(a.Provenance.Path, b.Provenance.Path) })
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(files[a].Path, files[b].Path) })
 	counts := map[ScopeEntry]int{}
-	for _, f := range sorted {
-		fs := FileScopeOf(f)
+	for _, i := range order {
+		fs := &files[i]
 		t.files[fs.Path] = fs.ScopeFile
 		for _, d := range fs.Defs {
 			if k := (defKey{fs.Scope, d.Type, d.Name}); t.defs[k].Path == "" {

@@ -105,7 +105,7 @@ func (b *Backend) quantIndex(ctx context.Context, tx *sql.Tx, g int64) (*qindex,
 		return ix, nil
 	}
 	base := b.currentBase(g)
-	delta, tombs, err := b.loadDelta(ctx, tx, base.gen)
+	delta, tombs, err := b.loadDelta(ctx, tx, base.gen, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -150,10 +150,15 @@ func (b *Backend) segmentKey() segmentKey {
 }
 
 // loadDelta reads and quantises the vectors written after generation
-// since, and the rids of vector rows deleted after it.
-func (b *Backend) loadDelta(ctx context.Context, tx *sql.Tx, since int64) (*segment, []int64, error) {
+// since, and the rids of vector rows deleted after it; n, if not 0, is
+// how many vectors to make room for at once (a count of them).
+func (b *Backend) loadDelta(ctx context.Context, tx *sql.Tx, since int64, n int) (*segment, []int64, error) {
 	dims := b.opts.dims
 	delta := &segment{gen: since, stride: paddedDims(dims)}
+	if n > 0 { // room for them at once: no copies left behind by growth
+		delta.rids, delta.scales, delta.sums = make([]int64, 0, n), make([]float32, 0, n), make([]int32, 0, n)
+		delta.codes = make([]byte, 0, n*delta.stride)
+	}
 	rows, err := tx.QueryContext(ctx, "SELECT doc_rid, doc_id, vec FROM vectors WHERE model = ? AND dims = ? AND gen > ? ORDER BY doc_rid", b.opts.model, dims, since)
 	if err != nil {
 		return nil, nil, err
@@ -222,6 +227,12 @@ func markDead(base *segment, tombs []int64) []bool {
 // merge is the base of generation g holding base's live rows and delta's,
 // in rid order (a rid in both is delta's: its row was rewritten).
 func merge(base *segment, dead []bool, delta *segment, g int64) *segment {
+	if base.len() == 0 {
+		// A first base (a bulk build): the delta's rows, not a copy.
+		out := *delta
+		out.gen = g
+		return &out
+	}
 	out := &segment{gen: g, stride: base.stride}
 	n := base.len() + delta.len()
 	out.rids = make([]int64, 0, n)
@@ -304,7 +315,11 @@ func (b *Backend) CompactVectors(ctx context.Context) error {
 	if base.gen == g {
 		return nil
 	}
-	delta, tombs, err := b.loadDelta(ctx, tx, base.gen)
+	var rows int // all of them, after a bulk build: read in one allocation
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE model = ? AND dims = ? AND gen > ?", b.opts.model, b.opts.dims, base.gen).Scan(&rows); err != nil {
+		return fmt.Errorf("embedded: compact vectors: %w", err)
+	}
+	delta, tombs, err := b.loadDelta(ctx, tx, base.gen, rows)
 	if err != nil {
 		return fmt.Errorf("embedded: compact vectors: %w", err)
 	}

@@ -82,3 +82,22 @@ mutant "unsynced writes are synced" retrieval/embedded/embedded.go 's|url.QueryE
 # A version 4 database (main's roles and call resolutions) upgrades
 # keeping them.
 mutant "the upgrade from version 4 drops roles" retrieval/embedded/upgrade.go "s|parser), 0, 0, role\$|parser), 0, 0, ''|" ./retrieval/embedded -run TestUpgradeFromSchemaVersion4KeepsRolesAndCallResolutions
+
+# Peak memory of a cold index: a build writes each batch of documents as
+# soon as it is made (fillIndex, planWhole's produce), holding one batch.
+B='./project -run TestABuildHoldsOneBatchOfDocumentsAtATime'
+mutant "a build makes every document before writing any" project/incremental.go 's|		if len(docs) >= batch {|		if false \&\& len(docs) >= batch {|' $B
+mutant "a written batch is still counted as held" project/incremental.go 's|		ledger.add(-len(docs))|		ledger.add(0)|' $B
+mutant "a build reports no progress between batches" project/incremental.go 's|^\t\treport()$|\t\t_ = report|' $B
+mutant "a build in batches writes no scope tables" project/incremental.go 's|	if plan.finish != nil {|	if false \&\& plan.finish != nil {|' $B
+mutant "a whole resolution counts no documents made" project/resolve.go 's|^\t\t\tledger.add(len(docs))$|\t\t\tledger.add(0)|' $B
+mutant "a whole resolution hands its documents over only at its end" project/resolve.go 's|^\t\t\tif err := emit(fd); err != nil {|\t\t\tdefer emit(fd)\n\t\t\tif err != nil {|' $B
+# The knowledge base holds a whole tree's extraction until it publishes
+# it in one transaction: packed (encoding/gob), one file unpacked at a
+# time.
+P='./sourcefacts/store -run TestPackedFactsUnpackToTheExtractedFacts'
+mutant "packed facts lose their end" sourcefacts/store/packed.go 's|	return bytes.Clone(b.Bytes()), nil|	return bytes.Clone(b.Bytes()[:b.Len()*3/4]), nil|' $P
+mutant "unpacked facts lose their references" sourcefacts/store/packed.go 's|^\treturn ff, nil$|\tff.References = nil\n\treturn ff, nil|' $P
+mutant "unpacked damage goes unnoticed" sourcefacts/store/packed.go 's|		return nil, fmt.Errorf("store: unpack facts: %w", err)|		return ff, nil|' $P
+# The first quantised base after a bulk build is the delta, not a copy.
+mutant "a first base copies the delta" retrieval/embedded/qindex.go 's|	if base.len() == 0 {|	if false \&\& base.len() == 0 {|' ./retrieval/embedded -run TestAFirstBaseIsTheDeltaNotACopyOfIt

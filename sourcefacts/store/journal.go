@@ -427,8 +427,8 @@ func (s *Store) flushLocked(ctx context.Context) (Identity, error) {
 			if err != nil {
 				return err
 			}
-			out[i].c = &cand{obs: *o, ff: ff}
-			return nil
+			out[i].c, err = newCand(*o, ff)
+			return err
 		})
 		if err != nil {
 			return Identity{}, err

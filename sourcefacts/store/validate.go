@@ -138,10 +138,10 @@ func (o *obs) same(p *obs) bool {
 }
 
 // cand is a publish candidate: the facts extracted from bytes hashing to
-// obs.hash.
+// obs.hash (packed until they are written).
 type cand struct {
 	obs
-	ff *sourcefacts.FileFacts
+	facts packedFacts
 }
 
 // rowMatches reports whether the stored row already describes what was
@@ -289,8 +289,8 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		if err != nil {
 			return err
 		}
-		out[i].c = &cand{obs: *o, ff: ff}
-		return nil
+		out[i].c, err = newCand(*o, ff)
+		return err
 	})
 	if err != nil {
 		return err
@@ -410,7 +410,9 @@ func (s *Store) publishFrom(ctx context.Context, pr *priorState, D map[string]*o
 			if err != nil {
 				return false, err
 			}
-			cands[p] = &cand{obs: *o, ff: ff}
+			if cands[p], err = newCand(*o, ff); err != nil {
+				return false, err
+			}
 		}
 	}
 }
@@ -717,7 +719,11 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		_, err := ps.goneFile.ExecContext(ctx, gen, r.id)
 		return err
 	}
-	c, ff := w.c, w.c.ff
+	c := w.c
+	ff, err := c.facts.unpack()
+	if err != nil {
+		return err
+	}
 	fileGen := r.fileGen
 	if !r.present || r.hash != c.hash {
 		fileGen++
