@@ -69,7 +69,7 @@ mutant "a long update shows no bar" cmd/rlm/flags.go 's|	"update": "updating the
 if [[ -n "${RLM_CHROMA_URL:-}" ]]; then
 	C='./project -run TestChromaCollectionFollowsIncrementalUpdatesRecordForRecord'
 	mutant "an update leaves removed records in the collection" project/incremental.go 's|if err := ix.vec.Delete(ctx, removed); err != nil {|if err := ix.vec.Delete(ctx, removed[:0]); err != nil {|' $C
-	mutant "an update writes no records" project/incremental.go 's|if err := ix.vec.Upsert(ctx, docs); err != nil {|if err := ix.vec.Upsert(ctx, docs[:0]); err != nil {|' $C
+	mutant "an update writes no records" project/incremental.go 's|if _, err := upsertVectors(ctx, ix.vec, docs); err != nil {|if _, err := upsertVectors(ctx, ix.vec, docs[:0]); err != nil {|' $C
 else
 	echo "note: RLM_CHROMA_URL unset: the 2 Chroma update mutants need a Chroma server and were not run"
 fi

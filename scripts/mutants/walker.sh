@@ -9,19 +9,19 @@ mutant "testdata always skipped" $L 's|"testdata": true|"testdata": false|' $P -
 mutant "__pycache__ skipped in every mode" $L 's|"__pycache__": true|"__pycache__": false|' $S -run TestBuildOutputVirtualEnvsAndCachesAreSkippedInEveryMode
 mutant "hidden files skipped" $L '/^func (l Lister) skipFile/,/^}/s|!l.IncludeHidden \&\& strings.HasPrefix|l.IncludeHidden \&\& strings.HasPrefix|' $P -run TestListerSkipsExactlyWhatThePolicyNames
 mutant "vendor skipped unless IncludeVendor" $L 's|!l.IncludeVendor \&\& name == "vendor"|l.IncludeVendor \&\& name == "vendor"|' $P -run TestListerSkipsExactlyWhatThePolicyNames
-mutant "pyvenv.cfg marks a virtual env in every mode" $L 's|if exists(filepath.Join(dir, "pyvenv.cfg")) {|if false \&\& exists(filepath.Join(dir, "pyvenv.cfg")) {|' $S -run TestBuildOutputVirtualEnvsAndCachesAreSkippedInEveryMode
+mutant "pyvenv.cfg marks a virtual env in every mode" $L 's|if names.may("pyvenv.cfg") \&\& exists(filepath.Join(dir, "pyvenv.cfg")) {|if false \&\& exists(filepath.Join(dir, "pyvenv.cfg")) {|' $S -run TestBuildOutputVirtualEnvsAndCachesAreSkippedInEveryMode
 mutant "conda-meta marks a virtual env" $L 's|return err == nil \&\& fi.IsDir()|return false \&\& err == nil \&\& fi.IsDir()|' $P -run TestListerSkipsExactlyWhatThePolicyNames
-mutant "a build manifest makes target/ build output in every mode" $L 's|if exists(filepath.Join(parent, m)) {|if false \&\& exists(filepath.Join(parent, m)) {|' $S -run TestBuildOutputVirtualEnvsAndCachesAreSkippedInEveryMode
+mutant "a build manifest makes target/ build output in every mode" $L 's|if parent.may(m) \&\& exists(filepath.Join(up, m)) {|if false \&\& exists(filepath.Join(up, m)) {|' $S -run TestBuildOutputVirtualEnvsAndCachesAreSkippedInEveryMode
 mutant ".ignore files are read" $L 's|var ignoreFiles = \[\]string{".gitignore", ".ignore"}|var ignoreFiles = []string{".gitignore"}|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
 mutant ".ignore overrides .gitignore" $L 's|var ignoreFiles = \[\]string{".gitignore", ".ignore"}|var ignoreFiles = []string{".ignore", ".gitignore"}|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
 mutant ".git/info/exclude is read" $L 's|".git", "info", "exclude"|".git", "info", "exclude.not"|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
 mutant "patterns are relative to their file's directory" $L 's|gitignore.ParsePattern(line, domain)|gitignore.ParsePattern(line, nil)|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
-mutant "nested ignore files are read by List" $L '/^func (l Lister) listDir/,/^}/s|rules = l.withDirRules(rules, abs, comps)|_ = abs|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
-mutant "an excluded directory is not entered" $L '/^func (l Lister) skipDir/,/^}/s|return gitignore.NewMatcher(rules).Match(comps, true)|return false|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
+mutant "nested ignore files are read by List" $L '/^func (l Lister) listDir/,/^}/s|rules = l.withDirRules(rules, abs, comps, names)|_ = names|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
+mutant "an excluded directory is not entered" $L '/^func (l Lister) skipByName/,/^}/s|return gitignore.NewMatcher(rules).Match(comps, true)|return false|' $S -run TestGitignoreIgnoreAndInfoExcludeAreHonouredInEveryMode
 mutant "IncludeIgnored brings ignored files back" $L '/^func (l Lister) withDirRules/,/^}/s|if l.IncludeIgnored {|if false {|' $S -run TestIncludeIgnoredBringsBackWhatIgnoreFilesExcludeInEveryMode
 mutant "Walk passes IncludeIgnored" sourcefacts/walk.go 's|IncludeIgnored:   opts.IncludeIgnored,||' $S -run TestIncludeIgnoredBringsBackWhatIgnoreFilesExcludeInEveryMode
-mutant "Includes reads the root's ignore files" $L 's|rules := l.withDirRules(l.rootRules(root), root, nil)|rules := l.rootRules(root)|' $P -run TestIncludesAgreesWithListForEveryPathOfRandomTrees
-mutant "Includes reads the ancestors' ignore files" $L 's|rules = l.withDirRules(rules, dir, comps\[:i+1\])|_ = dir|' $P -run TestIncludesAgreesWithListForEveryPathOfRandomTrees
+mutant "Includes reads the root's ignore files" $L 's|rules := l.withDirRules(l.rootRules(root), root, nil, allNames)|rules := l.rootRules(root)|' $P -run TestIncludesAgreesWithListForEveryPathOfRandomTrees
+mutant "Includes reads the ancestors' ignore files" $L 's|rules = l.withDirRules(rules, dir, comps\[:i+1\], allNames)|_ = dir|' $P -run TestIncludesAgreesWithListForEveryPathOfRandomTrees
 mutant "Includes refuses paths under a link to a directory" $L 's|err == nil \&\& !fi.IsDir() {|err == nil \&\& false \&\& !fi.IsDir() {|' $P -run TestIncludesJudgesPathsThatDoNotExistAndRejectsUncleanOnes
 mutant "Includes refuses an existing non-regular path" $L '/^func (l Lister) Includes/,/^}/s|^\treturn false$|\treturn true|' $P -run TestIncludesAgreesWithListForEveryPathOfRandomTrees
 mutant "Includes refuses unclean paths" $L 's|if p == "." \|\| !fs.ValidPath(p) {|if p == "" {|' $P -run TestIncludesJudgesPathsThatDoNotExistAndRejectsUncleanOnes
