@@ -101,3 +101,8 @@ mutant "unpacked facts lose their references" sourcefacts/store/packed.go 's|^\t
 mutant "unpacked damage goes unnoticed" sourcefacts/store/packed.go 's|		return nil, fmt.Errorf("store: unpack facts: %w", err)|		return ff, nil|' $P
 # The first quantised base after a bulk build is the delta, not a copy.
 mutant "a first base copies the delta" retrieval/embedded/qindex.go 's|	if base.len() == 0 {|	if false \&\& base.len() == 0 {|' ./retrieval/embedded -run TestAFirstBaseIsTheDeltaNotACopyOfIt
+
+# A large check gives the C heap's free memory back (malloc_trim).
+mutant "ReleaseFreedCMemory trims the C heap" sourcefacts/trim_glibc.go 's#static int rlm_malloc_trim(void) { return malloc_trim(0); }#static int rlm_malloc_trim(void) { return 0; }#' ./sourcefacts -run TestFreedParserMemoryIsGivenBackToTheSystem
+mutant "a large check gives the C heap back" sourcefacts/store/validate.go 's#if extracted.Load() >= trimAfterExtracting {#if false {#' ./sourcefacts/store -run TestALargeCheckGivesTheCHeapsFreeMemoryBack
+mutant "a small check does not pay for the trim" sourcefacts/store/validate.go 's#if extracted.Load() >= trimAfterExtracting {#if extracted.Load() >= 0 {#' ./sourcefacts/store -run TestALargeCheckGivesTheCHeapsFreeMemoryBack

@@ -160,6 +160,10 @@ type Store struct {
 
 	// readBufs holds the buffers of validation's reads (see bufPool).
 	readBufs bufPool
+	// releaseCMemory gives the C heap's free memory back after a check
+	// extracted many files (sourcefacts.ReleaseFreedCMemory; tests count
+	// its calls).
+	releaseCMemory func() bool
 
 	// readOnly: the database file cannot be written; validation records
 	// the files that differ from the last generation in pending (path →
@@ -213,6 +217,8 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 		attempts:  o.MaxPublishAttempts,
 		jlimit:    o.JournalLimit,
 		hints:     map[string]struct{}{},
+
+		releaseCMemory: sourcefacts.ReleaseFreedCMemory,
 	}
 	if s.dbPath == "" {
 		s.dbPath = filepath.Join(abs, ".rlm", "kb.sqlite")

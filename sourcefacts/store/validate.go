@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -252,6 +253,7 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		done++
 		progress(done, len(paths))
 	}
+	var extracted atomic.Int64
 	err = parallel(ctx, s.workers, len(paths), func(ctx context.Context, i int) error {
 		defer report()
 		p := paths[i]
@@ -289,9 +291,16 @@ func (s *Store) validate(ctx context.Context, scope Scope, hinted []string, trus
 		if err != nil {
 			return err
 		}
+		extracted.Add(1)
 		out[i].c, err = newCand(*o, ff)
 		return err
 	})
+	if extracted.Load() >= trimAfterExtracting {
+		// The parsers' threads freed what they allocated, but the C
+		// heap keeps it resident: give it back before the facts are
+		// published and the search index is built.
+		s.releaseCMemory()
+	}
 	if err != nil {
 		return err
 	}
@@ -794,3 +803,8 @@ func (s *Store) setFaults(we *sourcefacts.WalkError) {
 		s.faults = slices.Clone(we.Faults)
 	}
 }
+
+// trimAfterExtracting is how many files a check extracts before it gives
+// the C heap's free memory back (sourcefacts.ReleaseFreedCMemory): a cold
+// or large check, not a few edited files.
+const trimAfterExtracting = 256
