@@ -8,13 +8,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode"
 
 	"github.com/rlm-dev/rlm/internal/stopwords"
 	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/retrieval/embedded"
+	"golang.org/x/sync/errgroup"
 )
 
 // ErrReleased is returned by Compile and Why for a catalog whose candidate
@@ -441,33 +441,21 @@ func otherNumberForms(text string) string {
 	return " " + strings.Join(extra, " ")
 }
 
-// forEach calls f(0) ... f(n-1), spread over GOMAXPROCS goroutines in
-// chunks of forEachChunk indexes, and returns when every call has; f must
-// write only what index i owns.
+// forEach calls f(0) ... f(n-1) in chunks of forEachChunk indexes, at
+// most GOMAXPROCS chunks at a time (golang.org/x/sync/errgroup), and
+// returns when every call has; f must write only what index i owns.
 func forEach(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), (n+forEachChunk-1)/forEachChunk)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				lo := int(next.Add(forEachChunk)) - forEachChunk
-				if lo >= n {
-					return
-				}
-				for i := lo; i < min(lo+forEachChunk, n); i++ {
-					f(i)
-				}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for lo := 0; lo < n; lo += forEachChunk {
+		g.Go(func() error {
+			for i := lo; i < min(lo+forEachChunk, n); i++ {
+				f(i)
 			}
+			return nil
 		})
 	}
-	wg.Wait()
+	_ = g.Wait() // the chunks return no error
 }
 
 // forEachChunk is how many indexes a goroutine of forEach takes at once.
