@@ -2,6 +2,7 @@ package rlm_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -147,6 +148,23 @@ func TestAnUndocumentedDefinitionIsFoundByTheWordsOfItsOwnCode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestASpecialMethodIsFoundByTheLanguagesWordsForIt: a Python special
+// method's name shares no word with the sentences that describe it
+// ("__len__" for "Return the number of …"); undocumented
+// (testdata/desc/special, after Python email's message.py with its
+// docstrings stripped) it is found first by the words the language
+// reference describes it by, and among namesakes by its class's words:
+// each oracle is the definition's file and line.
+func TestASpecialMethodIsFoundByTheLanguagesWordsForIt(t *testing.T) {
+	p := openDescTree(t, "special", rlm.Options{InMemory: true})
+	wantFirst(t, p, "", func(h planner.Hit) string { return fmt.Sprintf("%s:%d", h.Path, h.StartLine) }, map[string]string{
+		"Return the number of crates on the shelf.":        "depot.py:11", // Shelf.__len__
+		"Return an iterator over the crates of the shelf.": "depot.py:14", // Shelf.__iter__
+		"Create a shelf of the given crates and policy.":   "depot.py:7",  // Shelf.__init__
+		"Create a ledger for a shelf.":                     "depot.py:26", // Ledger.__init__
+	})
 }
 
 // TestADescriptionsSubjectIsThePublicDefinitionBeforeItsInternalNamesake:

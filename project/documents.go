@@ -105,6 +105,7 @@ func fileDocuments(docs []retrieval.Document, scopes *sourcefacts.Scopes, vocab 
 	own := ownLines(f, src)
 	for i := base; i < len(docs); i++ {
 		docs[i].Text = withOwnLines(docs[i], neighbourText(docs[i]), own[i-base])
+		docs[i].Text = withSpecialMethodWords(docs[i], docs[i].Text, specialMethodWords(f.Language, f.Symbols[i-base]))
 	}
 	return docs
 }
@@ -159,4 +160,19 @@ func neighbourText(d retrieval.Document) string {
 		b.WriteString(r.Name)
 	}
 	return b.String()
+}
+
+// withSpecialMethodWords is the Text of d, whose Text so far is text, with
+// the language's words for it (specialMethodWords; nil: none) on a line
+// after it, in the text BM25 weighs least: "__len__" is found by "Return
+// the number of …" without ranking above a definition whose own name or
+// code holds the words (rlm eval, description_nodoc, docs/BENCHMARKS.md).
+func withSpecialMethodWords(d retrieval.Document, text string, words []string) string {
+	if len(words) == 0 {
+		return text
+	}
+	if text == "" {
+		text = retrieval.EmbeddingText(d)
+	}
+	return text + "\n" + strings.Join(words, " ")
 }

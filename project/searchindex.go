@@ -321,8 +321,10 @@ const searchIndexPrefix = "search-g"
 // the tables that keep those words current (nameWordStore). 9: a
 // definition without a doc comment indexed by its own source lines too
 // (ownLines). 10: a definition in an internal package marked
-// (Metadata[retrieval.MetaInternal]).
-const indexFormat = "f10"
+// (Metadata[retrieval.MetaInternal]). 11: a Python special method's
+// Text holds the language reference's words for it
+// (specialMethodWords).
+const indexFormat = "f11"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

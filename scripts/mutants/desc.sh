@@ -129,3 +129,10 @@ mutant "quoted literals hide their marks" bridge/wording.go 's#^\t\t\tif c == qu
 mutant "a demonstrative object is no relation target" bridge/features.go 's#return i+1 < len(lower) \&\& demonstratives\[lower\[i\]\]#return false \&\& demonstratives[lower[i]]#' ./bridge -run TestProseAroundARelationWordNamesNoTarget
 mutant "a pronoun is no relation object" bridge/features.go 's#^\t\tif pronouns\[lower\[i\]\] {#\t\tif false {#' ./bridge -run TestProseAroundARelationWordNamesNoTarget
 mutant "use after for is a noun" bridge/features.go 's#|| w == "use" \&\& i > 0 \&\& useNounMarks\[lower\[i-1\]\] {#{#' ./bridge -run TestProseAroundARelationWordNamesNoTarget
+
+# A Python special method is indexed by the language reference's words for
+# it (project/specialmethods.go).
+SM='. -run TestASpecialMethodIsFoundByTheLanguagesWordsForIt'
+mutant "special methods get no words" project/specialmethods.go 's|	return pythonSpecialMethodWords\[s.Name\]|	return nil|' $SM
+mutant "the special method words stay out of the document" project/documents.go 's|	return text + "\\n" + strings.Join(words, " ")|	return text|' $SM
+mutant "__len__ has no word for a number" project/specialmethods.go 's|"length", "number", "count", "size"|"length", "count", "size"|' $SM
