@@ -58,6 +58,7 @@ func ExampleNewPlanner() {
 	// identifier cls_definition_cue
 	// step exact("Server")
 	// if symbol_not_found("Server"): exact("Server", case-insensitive) (fb_case_insensitive)
+	// if symbol_not_found("Server"): exact("Server", near-spelling) (fb_near_spelling)
 	// if symbol_not_found("Server"): lexical("Server") (fb_fuzzy_name)
 }
 

@@ -11,6 +11,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/hashicorp/golang-lru/v2 v2.0.7
+	github.com/hbollon/go-edlib v1.7.0
 	github.com/ichiban/prolog v1.2.2
 	github.com/kljensen/snowball v0.10.0
 	github.com/mattn/go-isatty v0.0.24

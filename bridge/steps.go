@@ -42,6 +42,7 @@ var StepArgs = []StepArg{
 	{Functor: "relation", Doc: "the edges a graph step follows",
 		Values: []string{string(retrieval.Callers), string(retrieval.Callees), string(retrieval.References)}},
 	{Functor: "case", Doc: "exact matching may ignore case", Values: []string{"insensitive"}},
+	{Functor: "spelling", Doc: "exact matching may fall back, when no name matches in either case, to the nearest names a few edits away (a misspelled name: retrieval.NearEdits)", Values: []string{"near"}},
 	{Functor: "kind", Doc: "only definitions of this kind (function, method, type, interface, ...)"},
 	{Functor: "language", Doc: "only definitions in this language (go, python, ...)"},
 	{Functor: "tests", Doc: "leave out definitions in test files (exclude), or keep only those (only)", Values: []string{"exclude", "only"}},

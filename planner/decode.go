@@ -157,6 +157,8 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			s.Relation = val
 		case "case":
 			s.CaseInsensitive = true
+		case "spelling":
+			s.Near = true
 		case "kind":
 			s.Kind = val
 		case "language":

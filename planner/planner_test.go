@@ -142,7 +142,9 @@ func TestGapAndResolutionAreReported(t *testing.T) {
 		{query: "what does sample.Fetch call?", from: "sample.Fetch", to: "Fetch", graphName: "Fetch"},
 		{query: "what calls servehttp?", from: "servehttp", to: "ServeHTTP", graphName: "ServeHTTP"},
 		{query: "where is Servehttp defined?", from: "Servehttp", to: "ServeHTTP"},
-		{query: "what calls NoSuchThingAnywhere?", gap: "no_lexical_hits"},
+		{query: "what calls NoSuchThingAnywhere?", gap: `symbol_not_found("NoSuchThingAnywhere")`},
+		{query: "what calls ServeHTP?", from: "ServeHTP", to: "ServeHTTP", graphName: "ServeHTTP"}, // misspelled
+		{query: "where is Sevrer defined?", from: "Sevrer", to: "Server"},                          // misspelled
 		{query: "where is Server defined?"},
 	} {
 		a, err := search(t, pl, tc.query)

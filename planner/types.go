@@ -27,10 +27,13 @@ type Step struct {
 	Path            string `json:"path,omitempty"`
 	Relation        string `json:"relation,omitempty"`
 	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
-	Kind            string `json:"kind,omitempty"`
-	Language        string `json:"language,omitempty"`
-	ExcludeTests    bool   `json:"exclude_tests,omitempty"`
-	OnlyTests       bool   `json:"only_tests,omitempty"`
+	// Near (spelling(near), exact only): when no name matches in either
+	// case, the nearest names within retrieval.NearEdits (a misspelling).
+	Near         bool   `json:"near,omitempty"`
+	Kind         string `json:"kind,omitempty"`
+	Language     string `json:"language,omitempty"`
+	ExcludeTests bool   `json:"exclude_tests,omitempty"`
+	OnlyTests    bool   `json:"only_tests,omitempty"`
 	// ExcludeExamples and OnlyExamples: examples(exclude), examples(only).
 	ExcludeExamples bool `json:"exclude_examples,omitempty"`
 	OnlyExamples    bool `json:"only_examples,omitempty"`
@@ -86,6 +89,9 @@ func (s Step) String() string {
 	if s.CaseInsensitive {
 		args = append(args, "case-insensitive")
 	}
+	if s.Near {
+		args = append(args, "near-spelling")
+	}
 	if s.ExcludeTests {
 		args = append(args, "no-tests")
 	}
@@ -135,7 +141,7 @@ func (s Step) String() string {
 func (s Step) Request(limit int, gen int64) (retrieval.Request, error) {
 	req := retrieval.Request{
 		Strategy: retrieval.Strategy(s.Strategy), Limit: limit, Name: s.Name, Text: s.Text,
-		CaseInsensitive: s.CaseInsensitive, Relation: retrieval.Relation(s.Relation), Resolved: s.Resolved,
+		CaseInsensitive: s.CaseInsensitive, Near: s.Near, Relation: retrieval.Relation(s.Relation), Resolved: s.Resolved,
 		Emphasis: retrieval.Emphasis(s.Emphasis),
 	}
 	if s.Path != "" {

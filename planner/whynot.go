@@ -128,6 +128,9 @@ func stepTerm(s Step) engine.Term {
 	if s.CaseInsensitive {
 		args = append(args, engine.Compound("case", engine.Atom("insensitive")))
 	}
+	if s.Near {
+		args = append(args, engine.Compound("spelling", engine.Atom("near")))
+	}
 	if s.Relation != "" {
 		args = append(args, engine.Compound("relation", engine.Atom(s.Relation)))
 	}

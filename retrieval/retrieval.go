@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rlm-dev/rlm/internal/textclip"
 )
@@ -35,7 +36,7 @@ type ScoreKind string
 // Score kinds.
 const (
 	// ScoreExact: 1 for a case-sensitive match, 0.5 for a case-insensitive
-	// one. Higher is better.
+	// one, 0.25 / edits for a near one (Request.Near). Higher is better.
 	ScoreExact ScoreKind = "exact"
 	// ScoreBM25: the BM25 relevance, sign-flipped from SQLite FTS5's bm25()
 	// (which returns more-negative-is-better) so that higher is better.
@@ -236,8 +237,14 @@ type Request struct {
 	// matches "Recv.Name" qualified names.
 	Name string `json:"name,omitempty"`
 	// CaseInsensitive lets exact fall back to case-insensitive matching.
-	CaseInsensitive bool     `json:"case_insensitive,omitempty"`
-	Relation        Relation `json:"relation,omitempty"` // graph only
+	CaseInsensitive bool `json:"case_insensitive,omitempty"`
+	// Near lets exact fall back, when no name matches in either case, to
+	// the names nearest to Name within NearEdits(Name) edits (a
+	// misspelling: "findHandlr" for findHandler), all the definitions of
+	// those names and of no farther one. Exact only (other strategies
+	// ignore it); a backend that cannot answers as without it.
+	Near     bool     `json:"near,omitempty"`
+	Relation Relation `json:"relation,omitempty"` // graph only
 	// Resolved keeps, for graph Callers only, the calls that resolve to
 	// the name's definitions (or, for a name the tree does not define,
 	// to a module outside it): none matched by name alone (Hit.Match
@@ -251,6 +258,24 @@ type Request struct {
 	Emphasis Emphasis `json:"emphasis,omitempty"`
 	Limit    int      `json:"limit"` // 1..MaxLimit; 0 means DefaultLimit
 	Filter   Filter   `json:"filter"`
+}
+
+// NearEdits is the most edits a near name (Request.Near) may be from
+// name: the optimal string alignment distance (Damerau–Levenshtein
+// without editing a substring twice: an insertion, deletion or
+// substitution of one character, or a swap of two adjacent ones, is one
+// edit), compared without case. A name of fewer than 4 characters has
+// no near names (too many are an edit apart), one of 4 to 7 allows 1
+// edit, a longer one 2 — the bounds spelling correctors commonly use.
+func NearEdits(name string) int {
+	switch n := utf8.RuneCountInString(name); {
+	case n < 4:
+		return 0
+	case n < 8:
+		return 1
+	default:
+		return 2
+	}
 }
 
 // Emphasis is the closed vocabulary of Request.Emphasis.

@@ -94,6 +94,34 @@ func TestSearchGapFallbackIsExplained(t *testing.T) {
 	}
 }
 
+// TestAMisspelledNameIsAnsweredForTheNearestNameAndSaysSo: a name one
+// edit from a definition's is answered for that definition, with the
+// note first; a name near none is not answered for any other name (no
+// BM25 neighbour stands in for a relationship question's target).
+func TestAMisspelledNameIsAnsweredForTheNearestNameAndSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		query, note, hit string
+	}{
+		{"what calls ServeHTP", `note: no symbol "ServeHTP"; answered for "ServeHTTP" instead (ev_target_misspelled)`, "sub/client.go:6 Fetch"},
+		{"where is Sevrer defined?", `note: no symbol "Sevrer"; answered for "Server" instead (ev_near_names_found)`, "server.go:7 Server (struct)"},
+	} {
+		out, _, code := runCLI(t, "", "search", "--root", sample, "--explain", tc.query)
+		if code != 0 {
+			t.Fatalf("%q: exit %d", tc.query, code)
+		}
+		if !strings.HasPrefix(out, tc.note+"\n") || !strings.Contains(out, tc.hit) || !strings.Contains(out, "fb_near_spelling") {
+			t.Errorf("%q: want the note %q first, the hit %q and fb_near_spelling:\n%s", tc.query, tc.note, tc.hit, out)
+		}
+	}
+	out, _, code := runCLI(t, "", "search", "--root", sample, "--explain", "what calls Frobnicator")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(out, "answered for") || !strings.Contains(out, "no hits") || !strings.Contains(out, `gap: symbol_not_found("Frobnicator")`) {
+		t.Errorf("a name near none was answered for another, or without the gap:\n%s", out)
+	}
+}
+
 func TestBatchOneJSONPerLine(t *testing.T) {
 	in := "Retry\nwhat calls Fetch?\nhalt.\n" + strings.Repeat("x", 70000) + "\n"
 	out, errs, code := runCLI(t, in, "search", "--root", sample, "--batch")

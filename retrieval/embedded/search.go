@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/hbollon/go-edlib"
 	"github.com/rlm-dev/rlm/retrieval"
 )
 
@@ -37,9 +39,10 @@ var kindClassSQL = func() string {
 //     req.Name is "Q.N" or "Q.T.N", the top-level N or the methods T.N
 //     of a scope named Q (Metadata[retrieval.MetaModule]: a Go package's
 //     name, a module's last name; "json.Unmarshal"), also ScoreExact
-//     1.0. Only when none matches and req.CaseInsensitive is set, the
-//     first comparison after lower-casing both sides, with ScoreExact
-//     0.5. Order: non-test before
+//     1.0. Only when none matches and req.CaseInsensitive (or req.Near)
+//     is set, the first comparison after lower-casing both sides, with
+//     ScoreExact 0.5; only when that matches none either and req.Near is
+//     set, the definitions of the nearest names (searchNear). Order: non-test before
 //     test documents, functions/methods/types before other kinds, then path,
 //     start line and id.
 //   - Lexical: BM25 over the FTS5 index, with the name column weighted
@@ -316,13 +319,75 @@ func searchExact(ctx context.Context, tx readTx, req retrieval.Request) ([]retri
 			return hits, err
 		}
 	}
-	if !req.CaseInsensitive {
+	if !req.CaseInsensitive && !req.Near {
 		return nil, nil
 	}
 	fold := strings.ToLower(req.Name)
 	q = "SELECT " + docColumns + ", 0.5 FROM docs d WHERE (coalesce(d.symbol_fold, lower(d.symbol)) = ? OR coalesce(d.qualified_fold, lower(d.qualified)) = ?)" + where + order
 	args = append(append([]any{fold, fold}, fargs...), req.Limit)
-	return queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...)
+	if hits, err = queryHits(ctx, tx, retrieval.ScoreExact, false, q, args...); err != nil || len(hits) > 0 || !req.Near {
+		return hits, err
+	}
+	return searchNear(ctx, tx, req, where, fargs, order)
+}
+
+// searchNear is exact's last fallback (retrieval.Request.Near): the
+// definitions of the names nearest to req.Name within
+// retrieval.NearEdits(req.Name) edits (the optimal string alignment
+// distance, go-edlib's, without case; among names equally near, those
+// nearest with case), with
+// ScoreExact 0.25 divided by the distance. A name with a dot
+// is compared with the qualified names ("Server.Serv"), any other with
+// the names; the filter applies to the definitions the names are taken
+// from. No near name within the bound: no hits.
+func searchNear(ctx context.Context, tx readTx, req retrieval.Request, where string, fargs []any, order string) ([]retrieval.Hit, error) {
+	bound := retrieval.NearEdits(req.Name)
+	if bound == 0 {
+		return nil, nil
+	}
+	col := "d.symbol"
+	if strings.Contains(req.Name, ".") {
+		col = "d.qualified"
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT "+col+" FROM docs d WHERE 1"+where, fargs...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	want := strings.ToLower(req.Name)
+	n := utf8.RuneCountInString(want)
+	// Nearest without case first, then with case: "NewRequst" is nearer
+	// NewRequest than newRequest.
+	best, bestCase, names := bound+1, 0, []any(nil)
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		if m := utf8.RuneCountInString(name); m < n-bound || m > n+bound {
+			continue
+		}
+		d := edlib.OSADamerauLevenshteinDistance(want, strings.ToLower(name))
+		if d > best {
+			continue
+		}
+		dc := edlib.OSADamerauLevenshteinDistance(req.Name, name)
+		switch {
+		case d < best || dc < bestCase:
+			best, bestCase, names = d, dc, []any{name}
+		case dc == bestCase:
+			names = append(names, name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(names) == 0 || best == 0 {
+		return nil, nil
+	}
+	score := strconv.FormatFloat(0.25/float64(best), 'g', -1, 64)
+	q := "SELECT " + docColumns + ", " + score + " FROM docs d WHERE " + col + " IN (" + placeholders(len(names)) + ")" + where + order
+	return queryHits(ctx, tx, retrieval.ScoreExact, false, q, append(append(names, fargs...), req.Limit)...)
 }
 
 func (b *Backend) searchLexical(ctx context.Context, tx readTx, req retrieval.Request) ([]retrieval.Hit, error) {

@@ -93,7 +93,7 @@ test(a_qualified_relation_target_is_never_fuzzy_retargeted) :-
     default_fallback(identifier, symbol_not_found("strings.HasPrefix"), H, _, because(R, _)),
     R == fb_fuzzy_name,
     default_fallback(relationship, symbol_not_found("HasPrefix"), H, _, because(R2, _)),
-    R2 == fb_fuzzy_name.
+    R2 == fb_near_spelling.
 
 test(a_retarget_keeps_only_resolved_callers) :-
     callers_of("servehttp", F),

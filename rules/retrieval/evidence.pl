@@ -33,6 +33,9 @@ rule_id(ev_broad_bm25, "BM25 found hits for a broad query; go on to the other st
 rule_id(ev_definition_found, "an exact look-up found the definition").
 rule_id(ev_target_resolved, "the target exists under another case").
 rule_id(ev_target_renamed, "the target exists under another name (e.g. its last segment)").
+rule_id(ev_target_misspelled, "the target is one name a few edits away: the query misspells it").
+rule_id(ev_spelling_ambiguous, "several names are equally near the target's spelling: none is chosen").
+rule_id(ev_near_names_found, "definitions of the names nearest the query's spelling").
 rule_id(ev_target_exists, "the target exists; go on").
 rule_id(ev_symbol_not_found, "no symbol has that name").
 rule_id(ev_edges_found, "the graph step found edges").
@@ -57,6 +60,11 @@ verdict(broad, _, result(step(exact, _, _), C, _), continue,
 verdict(broad, _, result(step(lexical, _, evidence), C, _), continue,
         because(ev_broad_bm25, [count(C)])) :-
     C > 0, !.
+verdict(_, _, result(step(exact, A, evidence), C, Tops), enough,
+        because(ev_near_names_found, [count(C), names(Ns)])) :-
+    C > 0,
+    memberchk(spelling(near), A), !,
+    sort(Tops, Ns).
 verdict(_, _, result(step(exact, _, evidence), C, _), enough,
         because(ev_definition_found, [count(C)])) :-
     C > 0, !.
@@ -64,6 +72,17 @@ verdict(_, _, result(step(exact, A, check), C, [N|_]), resolved(N),
         because(ev_target_resolved, [count(C), symbol(N)])) :-
     C > 0,
     memberchk(case(insensitive), A), !.
+verdict(_, _, result(step(exact, A, check), C, [N|Ns]), resolved(N),
+        because(ev_target_misspelled, [count(C), symbol(N)])) :-
+    C > 0,
+    memberchk(spelling(near), A),
+    one_name(Ns, N), !.
+verdict(_, _, result(step(exact, A, check), C, Tops), gap(symbol_not_found(T)),
+        because(ev_spelling_ambiguous, [name(T), candidates(Ns)])) :-
+    C > 0,
+    memberchk(spelling(near), A),
+    memberchk(name(T), A), !,
+    sort(Tops, Ns).
 verdict(_, F, result(step(exact, A, check), C, _), resolved(N),
         because(ev_target_renamed, [count(C), symbol(N)])) :-
     C > 0,
@@ -166,6 +185,10 @@ exclude_steps([S|Ss], Drop, Rest) :-
 %  open, gap/1, even though hits are returned.
 answered_for(resolved(N), F, _, because(Rule, _), resolved(T, N, Rule)) :-
     target(F, T), N \== T.
+answered_for(enough, F, [result(step(exact, A, evidence), _, [N|Ns])|_], because(Rule, _), Event) :-
+    memberchk(spelling(near), A), !,
+    target(F, T),
+    near_event(T, N, Ns, Rule, Event).
 answered_for(enough, F, [result(step(exact, A, evidence), _, Tops)|_], because(Rule, _), resolved(T, N, Rule)) :-
     found_name(A, Tops, N),
     target(F, T), N \== T.
@@ -173,6 +196,21 @@ answered_for(enough, _, [result(step(lexical, L, evidence), _, _)|Older], _, gap
     memberchk(text(T), L),
     member(result(step(exact, A, _), 0, _), Older),
     memberchk(name(T), A), !.
+
+%! near_event(+Target, +Top, +OtherTops, +Rule, -Event) is det.
+%  The definitions of one near name answer for it (resolved/3); those of
+%  several equally near names leave the target not found (gap/1), though
+%  they are returned.
+near_event(T, N, Ns, Rule, resolved(T, N, Rule)) :-
+    one_name(Ns, N), !.
+near_event(T, _, _, _, gap(symbol_not_found(T))).
+
+%! one_name(+Names, +Name) is semidet.
+%  Every element of Names is Name (the first hits are all of one name).
+one_name([], _).
+one_name([M|Ms], N) :-
+    M == N,
+    one_name(Ms, N).
 
 %! found_name(+Args, +Tops, -Name) is semidet.
 found_name(A, [N|_], N) :-

@@ -141,3 +141,30 @@ test(bm25_evidence_for_a_description_is_no_gap) :-
     next(conceptual, F, [result(step(lexical, [text("parse multipart form boundaries")], evidence), 5, ["ParseMultipartForm"])],
          [], _, outcome(Events, _)),
     Events == [].
+
+test(a_check_that_finds_one_near_name_resolves_the_misspelled_target) :-
+    features_from_list([relation(callers), idents([id("findHandlr", camel)]), relation_object("findHandlr")], F),
+    verdict(relationship, F, result(step(exact, [name("findHandlr"), spelling(near)], check), 2, ["findHandler", "findHandler"]), V, because(R, _)),
+    V == resolved("findHandler"),
+    R == ev_target_misspelled.
+
+test(equally_near_names_leave_the_target_not_found) :-
+    features_from_list([relation(callers)], F),
+    verdict(relationship, F, result(step(exact, [name("gotA"), spelling(near)], check), 2, ["getA", "gotB"]), V, because(R, Ps)),
+    V == gap(symbol_not_found("gotA")),
+    R == ev_spelling_ambiguous,
+    Ps == [name("gotA"), candidates(["getA", "gotB"])].
+
+test(near_definitions_answer_an_identifier_for_the_near_name) :-
+    features_from_list([tokens(1), idents([id("Sevrer", pascal)]), text("Sevrer")], F),
+    next(identifier, F, [result(step(exact, [name("Sevrer"), spelling(near)], evidence), 1, ["Server"])],
+         [], Next, outcome(Events, [because(R, _)|_])),
+    Next == [],
+    R == ev_near_names_found,
+    Events == [resolved("Sevrer", "Server", ev_near_names_found)].
+
+test(definitions_of_several_near_names_keep_the_gap_open) :-
+    features_from_list([tokens(1), idents([id("gotA", camel)]), text("gotA")], F),
+    next(identifier, F, [result(step(exact, [name("gotA"), spelling(near)], evidence), 2, ["getA", "gotB"])],
+         [], _, outcome(Events, _)),
+    Events == [gap(symbol_not_found("gotA"))].

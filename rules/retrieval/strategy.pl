@@ -55,7 +55,8 @@ rule_id(st_broad_bm25, "a broad query, answered by BM25").
 rule_id(st_filter_listing, "a query of filters alone (no words or names), answered by listing the definitions that pass them").
 rule_id(fb_last_segment, "a qualified name not found: try its last segment").
 rule_id(fb_case_insensitive, "a name not found: try it ignoring case").
-rule_id(fb_fuzzy_name, "a name not found in any case: try it as BM25 text (never for a qualified name in a relationship question: it names one thing)").
+rule_id(fb_near_spelling, "a name not found in any case: try the nearest names a few edits away (a misspelling)").
+rule_id(fb_fuzzy_name, "a name not found in any case or spelling: try it as BM25 text (never for a relationship question: its hits name other things)").
 rule_id(fb_retarget_relation, "the target resolved to another name: follow its edges").
 rule_id(fb_retarget_definition, "the target resolved to another name: look up its definition").
 
@@ -225,7 +226,12 @@ fallback(Class, Gap, H, Steps, Why) :-
 
 %! default_fallback(+Class, +Gap, +History, -Steps, -Because) is nondet.
 %  The default fallbacks for a name not found: its last segment, the
-%  name ignoring case, the name as BM25 text.
+%  name ignoring case, the nearest names a few edits away (spelling(near):
+%  retrieval.NearEdits; not for a qualified name in a relationship
+%  question: it names one thing), the name as BM25 text. The last is
+%  never a relationship question's: BM25's best match for a name no
+%  symbol has is some other definition ("findHandlr" finds "h"), and the
+%  question would be answered for it.
 default_fallback(Class, symbol_not_found(T), H, [step(exact, [name(Last)], Role)],
          because(fb_last_segment, [gap(symbol_not_found(T)), segment(Last)])) :-
     last_segment(T, Last),
@@ -235,10 +241,15 @@ default_fallback(Class, symbol_not_found(T), H, [step(exact, [name(T), case(inse
          because(fb_case_insensitive, [gap(symbol_not_found(T))])) :-
     \+ tried(H, exact, case(insensitive)),
     fallback_role(Class, Role).
-default_fallback(Class, symbol_not_found(T), H, [step(lexical, [text(T)], Role)],
-         because(fb_fuzzy_name, [gap(symbol_not_found(T)), tried(exact_case_insensitive)])) :-
-    \+ tried(H, lexical, text(T)),
+default_fallback(Class, symbol_not_found(T), H, [step(exact, [name(T), spelling(near)], Role)],
+         because(fb_near_spelling, [gap(symbol_not_found(T)), tried(exact_case_insensitive)])) :-
+    \+ tried(H, exact, spelling(near)),
     \+ ( Class == relationship, qualified_name(T) ),
+    fallback_role(Class, Role).
+default_fallback(Class, symbol_not_found(T), H, [step(lexical, [text(T)], Role)],
+         because(fb_fuzzy_name, [gap(symbol_not_found(T)), tried(near_spelling)])) :-
+    Class \== relationship,
+    \+ tried(H, lexical, text(T)),
     fallback_role(Class, Role).
 
 %! last_segment(+Name, -Last) is semidet.

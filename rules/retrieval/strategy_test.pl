@@ -44,16 +44,29 @@ test(fallback_case_insensitive_first) :-
     R == fb_case_insensitive,
     Steps == [step(exact, [name("serve"), case(insensitive)], evidence)].
 
-test(fallback_fuzzy_after_case_insensitive) :-
+test(fallback_near_spelling_after_case_insensitive) :-
     H = [result(step(exact, [name("serve"), case(insensitive)], check), 0, [])],
     fallback(relationship, symbol_not_found("serve"), H, Steps, because(R, _)),
+    R == fb_near_spelling,
+    Steps == [step(exact, [name("serve"), spelling(near)], check)].
+
+test(an_identifier_is_tried_as_bm25_text_after_near_spelling) :-
+    H = [result(step(exact, [name("serve"), spelling(near)], evidence), 0, []),
+         result(step(exact, [name("serve"), case(insensitive)], evidence), 0, [])],
+    fallback(identifier, symbol_not_found("serve"), H, Steps, because(R, _)),
     R == fb_fuzzy_name,
-    Steps == [step(lexical, [text("serve")], check)].
+    Steps == [step(lexical, [text("serve")], evidence)].
+
+test(a_relationship_target_is_never_retargeted_by_bm25) :-
+    H = [result(step(exact, [name("findHandlr"), spelling(near)], check), 0, []),
+         result(step(exact, [name("findHandlr"), case(insensitive)], check), 0, [])],
+    \+ fallback(relationship, symbol_not_found("findHandlr"), H, _, _).
 
 test(no_fallback_left) :-
-    H = [result(step(lexical, [text("zz")], check), 0, []),
-         result(step(exact, [name("zz"), case(insensitive)], check), 0, [])],
-    \+ fallback(relationship, symbol_not_found("zz"), H, _, _).
+    H = [result(step(lexical, [text("zz")], evidence), 0, []),
+         result(step(exact, [name("zz"), spelling(near)], evidence), 0, []),
+         result(step(exact, [name("zz"), case(insensitive)], evidence), 0, [])],
+    \+ fallback(identifier, symbol_not_found("zz"), H, _, _).
 
 test(retarget_relation) :-
     features_from_list([relation(callers)], F),
