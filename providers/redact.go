@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -100,13 +101,63 @@ func (s *streamRedactor) flush() StreamDelta {
 // redactResponse removes the secret from every text of an answer: what
 // the server sends is data that may echo the request's Authorization
 // header, and an answer is printed, traced and sent back to the server.
+//
+// The texts a caller decodes as JSON — tool call arguments, structured
+// output, any JSON a model writes in its content — are redacted in their
+// decoded form too (redactEscaped): a key spelled with JSON escapes
+// ("\u0073k-…") is no match for the plain text, but it is the key again
+// once the arguments are decoded, validated and traced.
 func redactResponse(r *ChatResponse, secret string) {
 	r.ID, r.Model = redact(r.ID, secret), redact(r.Model, secret)
-	r.Content, r.Refusal = redact(r.Content, secret), redact(r.Refusal, secret)
+	r.Content, r.Refusal = redactEscaped(redact(r.Content, secret), secret), redactEscaped(redact(r.Refusal, secret), secret)
 	for i := range r.ToolCalls {
 		tc := &r.ToolCalls[i]
-		tc.ID, tc.Name, tc.Arguments = redact(tc.ID, secret), redact(tc.Name, secret), redact(tc.Arguments, secret)
+		tc.ID, tc.Name, tc.Arguments = redact(tc.ID, secret), redact(tc.Name, secret), redactEscaped(redact(tc.Arguments, secret), secret)
 	}
+}
+
+// redactEscaped replaces each JSON string literal of s ("…", RFC 8259
+// §7) that has an escape and whose decoded value holds secret with the
+// literal of that value with the secret replaced by [REDACTED]; the rest
+// of s is kept byte for byte. A literal without an escape decodes to its
+// own bytes, which redact has already seen.
+func redactEscaped(s, secret string) string {
+	if secret == "" || !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				escaped = true
+				j++
+			}
+			j++
+		}
+		if j >= len(s) {
+			break // an unterminated literal: nothing decodes it
+		}
+		if escaped {
+			var v string
+			if json.Unmarshal([]byte(s[i:j+1]), &v) == nil && strings.Contains(v, secret) {
+				lit, _ := json.Marshal(strings.ReplaceAll(v, secret, redacted)) // a string always encodes
+				b.WriteString(s[last:i])
+				b.Write(lit)
+				last = j + 1
+			}
+		}
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 func (d StreamDelta) empty() bool { return d.Content == "" && d.Refusal == "" && len(d.ToolCalls) == 0 }

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -101,4 +102,32 @@ func TestAKeyTheServerEchoesNeverReachesTheCaller(t *testing.T) {
 			t.Errorf("content %q; tool calls (-want +got):\n%s", res.Content, d)
 		}
 	})
+}
+
+// TestRedactEscapedRedactsTheDecodedFormOfEveryJSONString: a JSON string
+// literal whose decoded value holds the key is rewritten with the key
+// redacted, wherever the literal stands (a whole document, a value, a
+// key, JSON inside prose); every other byte, and every literal that does
+// not decode to the key, is kept as it was.
+func TestRedactEscapedRedactsTheDecodedFormOfEveryJSONString(t *testing.T) {
+	var esc strings.Builder
+	for _, r := range testKey {
+		fmt.Fprintf(&esc, `\u%04x`, r)
+	}
+	e := esc.String()
+	tests := []struct{ in, want string }{
+		{`{"query":"where is ` + e + ` defined?"}`, `{"query":"where is [REDACTED] defined?"}`},
+		{`{"` + e + `":1}`, `{"[REDACTED]":1}`},
+		{`note: {"a":"\u0073` + testKey[1:] + `"} done`, `note: {"a":"[REDACTED]"} done`},
+		{`{"a":"\"quoted\" ` + e + `\n"}`, `{"a":"\"quoted\" [REDACTED]\n"}`},
+		{`{"a":"\u00e9t\u00e9","b":"` + e + `"}`, `{"a":"\u00e9t\u00e9","b":"[REDACTED]"}`},
+		{`{"a":"no key \u0041"}`, `{"a":"no key \u0041"}`},
+		{`unterminated "` + e, `unterminated "` + e},
+		{`plain, no escapes`, `plain, no escapes`},
+	}
+	for _, tc := range tests {
+		if got := redactEscaped(tc.in, testKey); got != tc.want {
+			t.Errorf("redactEscaped(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
 }

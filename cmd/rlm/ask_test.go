@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -109,25 +110,32 @@ func TestAskNeverPrintsTheModelsControlSequences(t *testing.T) {
 
 // TestAskNeverPrintsTheKeyAServerEchoes: a server that sends the API key
 // back — in the answer, streamed in pieces, and as the query of a
-// retrieve call that the trace records — gets it printed as [REDACTED],
-// on stdout and in the trace.
+// retrieve call that the trace records, as plain text or spelled with
+// JSON escapes that decoding the arguments undoes — gets it printed as
+// [REDACTED], on stdout and in the trace.
 func TestAskNeverPrintsTheKeyAServerEchoes(t *testing.T) {
 	const key = "sk-echoed-by-the-server-0123456789"
 	t.Setenv("RLM_TEST_ECHO_KEY", key)
-	fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
-		if i == 0 {
-			return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{{ID: "c1", Name: "retrieve", Arguments: `{"query":"` + key + `"}`}}}
-		}
-		return testfixture.ChatTurn{Content: "Fetch is in sub/client.go:6; your key is " + key}
-	})
-	for _, extra := range [][]string{{"--trace"}, {"--json"}} {
-		args := append([]string{"ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "RLM_TEST_ECHO_KEY"}, extra...)
-		out, errs, code := runCLI(t, "", append(args, "where is Fetch?")...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", extra, code, errs)
-		}
-		if strings.Contains(out+errs, key) || !strings.Contains(out, "[REDACTED]") {
-			t.Errorf("%v: the key was printed, or the answer lost:\n%s\n%s", extra, out, errs)
+	var escaped strings.Builder // every character as \uXXXX
+	for _, r := range key {
+		fmt.Fprintf(&escaped, `\u%04x`, r)
+	}
+	for _, spelled := range []string{key, escaped.String(), `\u0073` + key[1:]} {
+		fake := testfixture.NewChatFake(t, func(i int, req testfixture.Request) testfixture.ChatTurn {
+			if i == 0 {
+				return testfixture.ChatTurn{ToolCalls: []testfixture.FakeToolCall{{ID: "c1", Name: "retrieve", Arguments: `{"query":"where is ` + spelled + ` defined?"}`}}}
+			}
+			return testfixture.ChatTurn{Content: "Fetch is in sub/client.go:6; your key is " + key}
+		})
+		for _, extra := range [][]string{{"--trace"}, {"--json"}} {
+			args := append([]string{"ask", "--root", sample, "--in-memory", "--base-url", fake.URL(), "--key-env", "RLM_TEST_ECHO_KEY"}, extra...)
+			out, errs, code := runCLI(t, "", append(args, "where is Fetch?")...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", extra, code, errs)
+			}
+			if strings.Contains(out+errs, key) || strings.Contains(out+errs, escaped.String()) || !strings.Contains(out, "[REDACTED]") {
+				t.Errorf("%q %v: the key was printed, or the answer lost:\n%s\n%s", spelled[:12], extra, out, errs)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,6 +116,29 @@ func TestRouteRepairsThroughTheChatEndpoint(t *testing.T) {
 	reqs := fake.Requests()
 	if len(reqs) != 2 || !strings.Contains(systemOf(reqs[0]), "intent lights_on:") || strings.Contains(systemOf(reqs[0]), "intent call_contact:") {
 		t.Fatalf("%d requests; the model was not shown exactly the candidates", len(reqs))
+	}
+}
+
+// TestRouteNeverPrintsTheKeyARepairEchoes: a repair whose reply spells
+// the API key with JSON escapes, in the question, the reason and the
+// evidence of a clarify, gets it printed as [REDACTED] — the decoded
+// reply is what --json and --explain show.
+func TestRouteNeverPrintsTheKeyARepairEchoes(t *testing.T) {
+	const key = "sk-echoed-by-the-repair-0123456789"
+	t.Setenv("RLM_TEST_ROUTE_KEY", key)
+	var esc strings.Builder
+	for _, r := range key {
+		fmt.Fprintf(&esc, `\u%04x`, r)
+	}
+	fake := testfixture.NewChatFake(t, func(int, testfixture.Request) testfixture.ChatTurn {
+		return testfixture.ChatTurn{Content: `{"result":"clarify","question":"Is ` + esc.String() + ` yours?","candidates":["lights_on"],"reason":"r ` + esc.String() + `","evidence":["e ` + esc.String() + `"]}`}
+	})
+	chat := []string{"--model", "gpt-4o-mini", "--base-url", fake.URL(), "--key-env", "RLM_TEST_ROUTE_KEY"}
+	for _, extra := range [][]string{{"--json"}, {"--explain"}} {
+		out, errs, _ := route(t, append(append(append(homeGrants, chat...), extra...), "the hall lights should be on")...)
+		if strings.Contains(out+errs, key) || !strings.Contains(out, "[REDACTED]") {
+			t.Errorf("%v: the key was printed, or the reply lost:\n%s\n%s", extra, out, errs)
+		}
 	}
 }
 
