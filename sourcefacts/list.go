@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -122,8 +123,8 @@ type PathFault struct {
 	// Path is slash-separated and relative to the root.
 	Path string
 	// Err is the cause: an *fs.PathError (its Err a syscall.Errno such as
-	// EACCES, ENOENT or ENAMETOOLONG), ErrSpecialFile, or the error of
-	// resolving a symbolic link.
+	// EACCES, ENOENT or ENAMETOOLONG), ErrSpecialFile, ErrNameNotUTF8, or
+	// the error of resolving a symbolic link.
 	Err error
 }
 
@@ -140,6 +141,13 @@ func (f PathFault) Reason() string {
 // ErrSpecialFile is the cause of a PathFault for a file the policy selects
 // (by its name) that is a FIFO, socket or device.
 var ErrSpecialFile = errors.New("not a regular file")
+
+// ErrNameNotUTF8 is the cause of a PathFault for a file the policy selects
+// or a directory it would enter whose name is not valid UTF-8: paths are
+// text in the knowledge base, its answers and the ids built from them
+// (fs.ValidPath), and such a name would be changed on the way, so the
+// file is reported instead of indexed under another name or dropped.
+var ErrNameNotUTF8 = errors.New("name is not valid UTF-8")
 
 // WalkError is the error List returns, together with every path it could
 // list, when some paths under the root could not be walked. Faults are
@@ -285,6 +293,10 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 			if l.skipByName(child, rules) {
 				continue
 			}
+			if !utf8.ValidString(name) {
+				faults = append(faults, PathFault{Path: strings.Join(child, "/"), Err: ErrNameNotUTF8})
+				continue
+			}
 			select {
 			case w.sem <- struct{}{}:
 				w.wg.Add(1)
@@ -317,6 +329,10 @@ func (l Lister) listDir(ctx context.Context, w *walk, abs string, comps []string
 			}
 		default:
 			faults = append(faults, PathFault{Path: rel, Err: fmt.Errorf("%w: %s", ErrSpecialFile, specialKind(t))})
+			continue
+		}
+		if !utf8.ValidString(name) {
+			faults = append(faults, PathFault{Path: rel, Err: ErrNameNotUTF8})
 			continue
 		}
 		out = append(out, rel)

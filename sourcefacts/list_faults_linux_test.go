@@ -96,6 +96,16 @@ func TestListRecordsEveryPathItCannotWalkAndListsTheRest(t *testing.T) {
 				}
 				return "pipe.go"
 			}},
+		{name: "file name not UTF-8", cause: ErrNameNotUTF8, reason: "name is not valid UTF-8",
+			setup: func(t *testing.T, root string) string {
+				testfixture.WriteFiles(t, root, map[string]string{"bad\xff.go": "package p\n\nfunc Bad() {}\n", "notes\xfe.txt": "not a source file\n"})
+				return "bad\xff.go"
+			}},
+		{name: "directory name not UTF-8", cause: ErrNameNotUTF8, reason: "name is not valid UTF-8",
+			setup: func(t *testing.T, root string) string {
+				testfixture.WriteFiles(t, root, map[string]string{"d\xfe/x.go": "package d\n"})
+				return "d\xfe"
+			}},
 		{name: "symbolic link loop", reason: "EvalSymlinks: too many links",
 			setup: func(t *testing.T, root string) string {
 				if err := os.Symlink("loop2.go", filepath.Join(root, "loop.go")); err != nil {

@@ -36,3 +36,8 @@ mutant "links out of the root are not listed" sourcefacts/list.go 's|	return err
 
 # The warm check's read buffers.
 mutant "a matching file's read buffer is reused" sourcefacts/store/validate.go 's#\t\t\ts.readBufs.put(buf)#\t\t\t_ = buf#' ./sourcefacts/store -run 'TestAWarmCheckOfAnUnchangedTreeReusesItsReadBuffers'
+
+# A file or directory whose name is not valid UTF-8 is a fault, never
+# silently dropped (sourcefacts/list.go ErrNameNotUTF8).
+mutant "a file named in invalid UTF-8 is dropped silently" sourcefacts/list.go '/^		if !utf8.ValidString(name) {$/,/continue/ s|			faults = append(faults, PathFault{Path: rel, Err: ErrNameNotUTF8})|			_ = rel|' ./sourcefacts -run TestListRecordsEveryPathItCannotWalkAndListsTheRest
+mutant "a directory named in invalid UTF-8 is entered" sourcefacts/list.go '/^			if !utf8.ValidString(name) {$/,/continue/ s|				continue|				_ = 0|' ./sourcefacts -run TestListRecordsEveryPathItCannotWalkAndListsTheRest
