@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +37,12 @@ const MaxLineBytes = sdk.DefaultMaxLineLength
 // (invalid request) response, and the session goes on. Responses are
 // written to out, which the SDK writes through too (one Write per
 // message, under out's lock).
+//
+// When the input ends, the filter reports its end to the SDK (which then
+// ends the session, abandoning what it has not answered) only once every
+// request it passed on has been answered, or MaxDrainWait after the end:
+// a client that writes its requests and closes stdin (a pipe, a script)
+// gets every answer.
 type lineFilter struct {
 	in      *bufio.Reader
 	out     *syncWriter
@@ -43,7 +50,12 @@ type lineFilter struct {
 	pending []byte // the current valid line, with its "\n", not yet read
 	version string // the protocol version the client's initialize asked for
 	err     error  // the input's error (io.EOF), once every line is passed
+	drained bool   // the requests passed on before err were waited for
 }
+
+// MaxDrainWait bounds how long a stdio session stays open after its
+// input ended, for the requests it read before to be answered.
+const MaxDrainWait = time.Minute
 
 func newLineFilter(in io.Reader, out *syncWriter, log *slog.Logger) *lineFilter {
 	return &lineFilter{in: bufio.NewReaderSize(in, 64<<10), out: out, log: log}
@@ -52,6 +64,10 @@ func newLineFilter(in io.Reader, out *syncWriter, log *slog.Logger) *lineFilter 
 func (f *lineFilter) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
 		if f.err != nil {
+			if !f.drained {
+				f.drained = true
+				f.out.waitAnswered(MaxDrainWait)
+			}
 			return 0, f.err
 		}
 		line, tooLong, err := f.readLine()
@@ -104,6 +120,7 @@ func (f *lineFilter) valid(line []byte) bool {
 			return false
 		}
 		f.noteVersion(msg)
+		f.out.expect(msg)
 		return true
 	}
 	var batch []json.RawMessage
@@ -130,6 +147,10 @@ func (f *lineFilter) valid(line []byte) bool {
 			ids[req.ID] = true
 		}
 		f.noteVersion(msg)
+	}
+	for _, raw := range batch {
+		msg, _ := jsonrpc.DecodeMessage(raw) // decoded above
+		f.out.expect(msg)
 	}
 	return true
 }
@@ -207,16 +228,84 @@ func errorResponse(id json.RawMessage, code int64, message string) []byte {
 }
 
 // syncWriter serialises the writes of the SDK and of lineFilter, so
-// that each message stays one line.
+// that each message stays one line, and keeps the ids of the client's
+// requests passed on (expect) that no response written has answered yet.
 type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	open     map[jsonrpc.ID]bool
+	answered chan struct{} // a response was written (buffered, one)
 }
 
 func (l *syncWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.settle(p)
 	return l.w.Write(p)
+}
+
+// expect records msg's id if it is a request that awaits a response.
+func (l *syncWriter) expect(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.ID.IsValid() {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open == nil {
+		l.open, l.answered = map[jsonrpc.ID]bool{}, make(chan struct{}, 1)
+	}
+	l.open[req.ID] = true
+}
+
+// settle takes the ids of the responses in p (one message, or a batch of
+// them) out of open. Called with mu held.
+func (l *syncWriter) settle(p []byte) {
+	if len(l.open) == 0 {
+		return
+	}
+	p = bytes.TrimSpace(p)
+	msgs := []json.RawMessage{p}
+	if len(p) > 0 && p[0] == '[' {
+		// A fresh slice: decoding into msgs would write over p itself
+		// (a RawMessage is decoded into its own backing array).
+		var batch []json.RawMessage
+		if json.Unmarshal(p, &batch) != nil {
+			return
+		}
+		msgs = batch
+	}
+	for _, raw := range msgs {
+		if m, err := jsonrpc.DecodeMessage(raw); err == nil {
+			if r, ok := m.(*jsonrpc.Response); ok && l.open[r.ID] {
+				delete(l.open, r.ID)
+				select {
+				case l.answered <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+}
+
+// waitAnswered returns once every expected request is answered, or after
+// max.
+func (l *syncWriter) waitAnswered(max time.Duration) {
+	deadline := time.NewTimer(max)
+	defer deadline.Stop()
+	for {
+		l.mu.Lock()
+		n, ch := len(l.open), l.answered
+		l.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return
+		}
+	}
 }
 
 func (*syncWriter) Close() error { return nil }

@@ -1,8 +1,14 @@
 package mcp
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/rlm-dev/rlm"
 )
@@ -57,5 +63,39 @@ func TestAMalformedLineIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 	old.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
 	if !old.out.Scan() || !strings.HasPrefix(old.out.Text(), "[") || strings.Count(old.out.Text(), `"result"`) != 2 {
 		t.Fatalf("a batch under 2025-03-26: %s", old.out.Text())
+	}
+}
+
+// TestEveryRequestReadBeforeTheInputEndsIsAnswered: a client that writes
+// its requests and closes stdin at once (a pipe, a script) gets a
+// response to each request the server read — initialize, two tool calls
+// and a ping — before the session ends; notifications get none.
+func TestEveryRequestReadBeforeTheInputEndsIsAnswered(t *testing.T) {
+	f := newFixture(t, rlm.Options{}, Options{}, "")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"where is Server defined?"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"status","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":"four","method":"ping"}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	if err := f.srv.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	var ids []any
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%v: %q", err, l)
+		}
+		if m["error"] != nil {
+			t.Errorf("an error response: %s", l)
+		}
+		ids = append(ids, m["id"])
+	}
+	sort.Slice(ids, func(i, j int) bool { return fmt.Sprint(ids[i]) < fmt.Sprint(ids[j]) })
+	if diff := cmp.Diff([]any{1.0, 2.0, 3.0, "four"}, ids); diff != "" {
+		t.Errorf("response ids (-want +got):\n%s", diff)
 	}
 }

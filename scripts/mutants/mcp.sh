@@ -70,3 +70,8 @@ mutant "rlm warns when the index has no vectors" cmd/rlm/flags.go 's|	if err == 
 
 # At the session cap a new session waits briefly for a closing one to leave (the SDK drops it from Sessions a moment after closing it).
 mutant "a new session waits for a closing one at the cap" mcp/http.go 's#^const closingGrace = 50 \* time.Millisecond#const closingGrace = 0#' ./mcp -run 'TestHTTPSessionsAreCappedAndIdleOnesClosed' -count=20
+
+# Every request read before stdin ends is answered before the session
+# ends (mcp/stdio.go: lineFilter waits, syncWriter settles).
+mutant "the end of input is not held for open requests" mcp/stdio.go 's|				f.out.waitAnswered(MaxDrainWait)|				_ = MaxDrainWait|' ./mcp -run TestEveryRequestReadBeforeTheInputEndsIsAnswered
+mutant "a tool call is not awaited" mcp/stdio.go 's|		f.out.expect(msg)\n		return true|XX|; /^		f.noteVersion(msg)$/{n;s|^		f.out.expect(msg)$|		_ = msg|}' ./mcp -run TestEveryRequestReadBeforeTheInputEndsIsAnswered
