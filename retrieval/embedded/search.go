@@ -71,12 +71,13 @@ var kindClassSQL = func() string {
 //     their distinct lines, ascending. Callees
 //     gives, for the documents whose Symbol or Qualified equals req.Name
 //     (else those a scope-qualified req.Name denotes, as for Exact), the
-//     documents defining (Symbol or Qualified equal to) the names they
-//     call; Score is the number of call sites (ScoreCount), Lines is empty;
-//     called names with no defining document are skipped; these edges
-//     are by name. Order: resolved and external matches before matches by
-//     name, then non-test first, score descending, shallower paths, path,
-//     start line, id.
+//     definitions their calls lead to (searchCallees): a call resolved in
+//     the tree to the definitions of its name in that scope and type
+//     (MatchResolved), an unresolved one to every definition of its name
+//     but the callers themselves (MatchName); Score is the number of call
+//     sites (ScoreCount), Lines is empty. Order: resolved and external
+//     matches before matches by name, then non-test first, score
+//     descending, shallower paths, path, start line, id.
 //   - Structural: a filter-only listing — documents passing req.Filter and,
 //     if req.Name is set, whose Symbol or Qualified starts with req.Name —
 //     ordered by path, start line and id, each with ScoreExact 1.0.
@@ -437,27 +438,7 @@ func searchGraph(ctx context.Context, tx readTx, req retrieval.Request) ([]retri
 		}
 		return hits, err
 	case retrieval.Callees:
-		src, sargs := "d.symbol = ? OR d.qualified = ?", []any{req.Name, req.Name}
-		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM docs d WHERE "+src, sargs...).Scan(&n); err != nil {
-			return nil, err
-		}
-		if cond, cargs, ok := scopeQualified(req.Name); ok && n == 0 {
-			src, sargs = cond, cargs
-		}
-		// A document's refs are one rowid range of refs (docs.refs_at,
-		// refs_n).
-		q := "WITH src(refs_at, refs_n) AS (SELECT d.refs_at, d.refs_n FROM docs d WHERE " + src + ")," +
-			" called(name, n) AS (SELECT k.name, COUNT(*) FROM src s" +
-			" JOIN refs r ON r.rowid >= s.refs_at AND r.rowid < s.refs_at + s.refs_n" +
-			" JOIN ref_names k ON k.id = r.nk" +
-			" WHERE k.kind = 'call' GROUP BY k.name)" +
-			" SELECT " + docColumns + ", SUM(c.n) AS score" +
-			" FROM called c JOIN docs d ON (d.symbol = c.name OR d.qualified = c.name)" +
-			" WHERE 1" + where +
-			" GROUP BY d.rid" + order
-		args := append(append(sargs, fargs...), req.Limit)
-		return queryHits(ctx, tx, retrieval.ScoreCount, false, q, args...)
+		return searchCallees(ctx, tx, req)
 	}
 	return nil, fmt.Errorf("%w: unknown relation %q", retrieval.ErrBadRequest, req.Relation)
 }

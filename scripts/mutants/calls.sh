@@ -45,3 +45,11 @@ mutant "the callers task qualifies an ambiguous name by its package" eval/caller
 # C++: classes by name across the tree.
 mutant "a C++ qualified call's scope is a class" sourcefacts/callhooks.go 's|case "namespace_identifier", "type_identifier", "template_type", "qualified_identifier":|case "-":|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
 mutant "this in an out-of-class method is its class" sourcefacts/tsresolve.go 's|if (head == "this" \|\| head == "self") \&\& len(rest) == 0 {|if head == "-" \&\& len(rest) == 0 {|' ./sourcefacts -run TestCallsResolveFromTheFilesOwnSyntax
+
+# Callees follow resolved calls and name the rest as such
+# (retrieval/embedded/callees.go).
+CE='./retrieval/embedded -run TestCalleesFollowResolvedCallsAndNameTheRestAsSuch'
+mutant "by-name callees include the caller" retrieval/embedded/callees.go 's|			case c.scope == "" \&\& !sources\[d.rid\]:|			case c.scope == "":|' $CE
+mutant "a resolved call leads to every definition of its name" retrieval/embedded/callees.go 's|			case c.scope != "" \&\& d.target == (callTarget{c.scope, c.typ, c.name}):|			case c.scope != "":|' $CE
+mutant "a local function value's call leads to a definition" retrieval/embedded/callees.go 's|		if c.via == "local" \|\| |		if |' $CE
+mutant "by-name callees rank with the resolved" retrieval/embedded/callees.go 's|		return cmp.Or(cmp.Compare(matchRank(a.match), matchRank(b.match)), cmp.Compare(a.test, b.test),|		return cmp.Or(cmp.Compare(a.test, b.test),|' $CE
