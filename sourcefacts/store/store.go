@@ -172,6 +172,13 @@ type Store struct {
 	pendMu   sync.Mutex
 	pending  map[string]string
 
+	// bulkIndexFiles: a publish into empty fact tables writing this many
+	// files or more builds their secondary indexes after the rows
+	// (deferIndexes; bulkIndexFiles by default, tests lower it).
+	bulkIndexFiles int
+	// bulkBuilds counts the publishes that did (tests).
+	bulkBuilds atomic.Int64
+
 	// beforePublish, if set (tests), is called with each changed file's
 	// path just before it is re-read and re-hashed inside the publish
 	// transaction.
@@ -217,6 +224,8 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 		attempts:  o.MaxPublishAttempts,
 		jlimit:    o.JournalLimit,
 		hints:     map[string]struct{}{},
+
+		bulkIndexFiles: bulkIndexFiles,
 
 		releaseCMemory: sourcefacts.ReleaseFreedCMemory,
 	}

@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -20,6 +21,72 @@ type stmts struct {
 	updFile, goneFile, newID  *sql.Stmt
 	args                      []any
 	delta                     factDelta // rows inserted less rows deleted
+}
+
+// bulkIndexFiles is how many files a publish into empty fact tables (a
+// cold build) writes at least before it builds the tables' secondary
+// indexes once after the rows rather than row by row (see deferIndexes).
+const bulkIndexFiles = 256
+
+// deferIndexes drops the fact tables' secondary indexes when those tables
+// hold no rows and work writes at least min files with facts, and returns
+// their CREATE INDEX statements as sqlite_master holds them, to be run
+// again, in the same transaction, once the rows are written (nil: nothing
+// dropped). The schema a reader sees after the commit is the one before:
+// same names, same statements; an index built from sorted rows costs a
+// fraction of one kept up to date through a million random inserts (their
+// pages spilled to the WAL and written again).
+func deferIndexes(ctx context.Context, tx *sql.Tx, work []*workItem, min int) ([]string, error) {
+	n := 0
+	for _, w := range work {
+		if !w.gone {
+			n++
+		}
+	}
+	if n < min {
+		return nil, nil
+	}
+	var any bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM symbols) OR EXISTS (SELECT 1 FROM refs) OR EXISTS (SELECT 1 FROM imports)`).Scan(&any); err != nil {
+		return nil, fmt.Errorf("defer indexes: %w", err)
+	}
+	if any {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master
+		WHERE type = 'index' AND tbl_name IN ('symbols', 'refs', 'imports') AND sql IS NOT NULL ORDER BY rowid`)
+	if err != nil {
+		return nil, fmt.Errorf("defer indexes: %w", err)
+	}
+	defer rows.Close()
+	var names, create []string
+	for rows.Next() {
+		var name, stmt string
+		if err := rows.Scan(&name, &stmt); err != nil {
+			return nil, fmt.Errorf("defer indexes: %w", err)
+		}
+		names, create = append(names, name), append(create, stmt)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("defer indexes: %w", err)
+	}
+	rows.Close()
+	for _, name := range names {
+		if _, err := tx.ExecContext(ctx, `DROP INDEX "`+strings.ReplaceAll(name, `"`, `""`)+`"`); err != nil {
+			return nil, fmt.Errorf("defer indexes: drop %s: %w", name, err)
+		}
+	}
+	return create, nil
+}
+
+// createIndexes runs the statements deferIndexes returned.
+func createIndexes(ctx context.Context, tx *sql.Tx, create []string) error {
+	for _, stmt := range create {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create index after the rows: %w", err)
+		}
+	}
+	return nil
 }
 
 // insertBatch is how many fact rows one multi-row INSERT carries: the
