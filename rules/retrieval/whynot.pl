@@ -40,7 +40,8 @@ rule_id(wn_symbol_absent, "no definition of the symbol is in the snapshot").
 rule_id(wn_filtered, "a step that sought the symbol filtered its definitions out").
 rule_id(wn_only_checked, "the symbol is the query's target: a check step verified it, the evidence is about its edges").
 rule_id(wn_not_sought, "no evidence step of the plan looked for the symbol").
-rule_id(wn_ranked_out, "a step that sought the symbol ranked it below the limit").
+rule_id(wn_ranked_out, "a step that sought the symbol filled the limit with others: it may rank below them").
+rule_id(wn_not_matched, "the steps that sought the symbol found all they could under the limit, and not it: it does not match them (a graph step: no such edge; a text step: too few of its words)").
 rule_id(wn_demoted, "a step that sought the symbol ranked its role after the others, and the others filled the limit").
 
 %! all_strategies(-Strategies) is det.
@@ -131,6 +132,11 @@ whynot_symbol(Sym, _, Defs, Ran, Limit, excluded(because(wn_demoted, [symbol(Sym
     member(def(_, _, _, Role, _, _), Defs),
     memberchk(demote(Role), Args), !.
 whynot_symbol(Sym, _, _, Ran, Limit, excluded(because(wn_ranked_out, [symbol(Sym), step(Step), hits(C), limit(Limit)]), limit_over(Limit))) :-
+    member(ran(Step, C), Ran),
+    Step = step(_, _, evidence),
+    seeks(Step, Sym),
+    C >= Limit, !.
+whynot_symbol(Sym, _, _, Ran, Limit, excluded(because(wn_not_matched, [symbol(Sym), step(Step), hits(C), limit(Limit)]), matches(Step))) :-
     member(ran(Step, C), Ran),
     Step = step(_, _, evidence),
     seeks(Step, Sym), !.

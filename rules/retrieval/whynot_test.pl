@@ -85,6 +85,15 @@ test(a_text_step_that_could_find_it_ranked_it_out) :-
     R == wn_ranked_out,
     Change == limit_over(10).
 
+test(a_step_that_found_fewer_than_the_limit_did_not_rank_it_out) :-
+    Ran = [ran(step(exact, [name("_formatparam")], check), 1),
+           ran(step(graph, [relation(callers), name("_formatparam"), match(resolved)], evidence), 3)],
+    whynot_symbol("Parser", ["A", "B", "C"], [def("parser.py", "class", "python", source, 1, "tree-sitter")], Ran, 10,
+                  excluded(because(R, Ps), Change)),
+    R == wn_not_matched,
+    memberchk(hits(3), Ps),
+    Change == matches(step(graph, [relation(callers), name("_formatparam"), match(resolved)], evidence)).
+
 test(the_target_of_a_relationship_was_only_checked) :-
     Ran = [ran(step(exact, [name("Fetch")], check), 1),
            ran(step(graph, [relation(callers), name("Fetch")], evidence), 1)],

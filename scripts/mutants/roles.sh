@@ -78,3 +78,7 @@ mutant "the snapshot says which names the code defines" bridge/lexicon.go 's|ret
 mutant "a source look-up keeps only the code's definitions" bridge/lexicon.go 's|req.Filter.Roles = \[\]string{retrieval.RoleSource}|req.Filter.Roles = nil|' . -run $NS
 mutant "the source names reach the rules" bridge/features.go 's|engine.Strings(f.SourceNames),|engine.Strings(nil),|' . -run $NS
 mutant "an exact step ranked by its text keeps demotion's order" planner/search.go 's|cmp.Or(back(x)-back(y), at(x)-at(y))|cmp.Or(0*back(x)*back(y), at(x)-at(y))|' . -run $NS
+
+# Why-not: a step that found fewer hits than the limit ranked nothing out
+# (rules/retrieval/whynot.pl).
+mutant "a step under the limit ranked the symbol out" rules/retrieval/whynot.pl 's|^    C >= Limit, !\.$|    true, !.|' ./rules -run TestRules/retrieval/whynot_test

@@ -17,3 +17,4 @@ mutant "equally near names resolve to the first" rules/retrieval/evidence.pl '/^
 mutant "several near names answer for the first" rules/retrieval/evidence.pl '/^near_event(T, N, Ns, Rule, resolved(T, N, Rule)) :-/,/!\./ s|    one_name(Ns, N), !\.|    true, !.|' $E
 mutant "a relationship target is retargeted by BM25" rules/retrieval/strategy.pl 's|^    Class \\== relationship,$|    true,|' $S
 mutant "a qualified relationship target is spelled near" rules/retrieval/strategy.pl '/fb_near_spelling, \[gap/,/fallback_role/ s|    \\+ ( Class == relationship, qualified_name(T) ),|    true,|' ./rules -run TestRules/retrieval/callers_test
+
