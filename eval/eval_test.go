@@ -254,3 +254,33 @@ func TestAMissSaysWhereTheBaselineRankedItsGold(t *testing.T) {
 		}
 	}
 }
+
+// TestATaskWithNoQueryShowsNoScore: a task that had no query (callers on
+// a tree without Go code) is not measured: its row shows "–" in every
+// score column, not scores of 0; a measured task's row shows its scores.
+func TestATaskWithNoQueryShowsNoScore(t *testing.T) {
+	rep := &Report{Root: "r", Tasks: []TaskResult{
+		{Task: TaskCallers, Queries: 0},
+		{Task: TaskIdentifier, Queries: 3, Product: Scores{R1: 1, R5: 1, MRR: 1}, Baseline: Scores{R1: 0.5, R5: 1, MRR: 0.75}},
+	}}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf, false); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	var callers, ident string
+	for _, l := range lines {
+		switch f := strings.Fields(l); {
+		case len(f) > 0 && f[0] == TaskCallers && len(f) > 2:
+			callers = l
+		case len(f) > 0 && f[0] == TaskIdentifier && len(f) > 2:
+			ident = l
+		}
+	}
+	if strings.Contains(callers, "0.000") || strings.Count(callers, "–") != 12 {
+		t.Errorf("the unmeasured callers row: %q", callers)
+	}
+	if !strings.Contains(ident, "1.000") || !strings.Contains(ident, "0.750") {
+		t.Errorf("the measured identifier row: %q", ident)
+	}
+}

@@ -15,7 +15,7 @@ func (r *Report) WriteText(w io.Writer, misses bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "task\tn\trlm R@1\tR@5\tMRR\tP\tR\tF1\tbm25 R@1\tR@5\tMRR\tP\tR\tF1\t")
 	for _, t := range r.Tasks {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\n", t.Task, t.Queries, cells(t.Task, t.Product), cells(t.Task, t.Baseline))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\n", t.Task, t.Queries, cells(t.Task, t.Queries, t.Product), cells(t.Task, t.Queries, t.Baseline))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -54,7 +54,13 @@ func (r *Report) WriteText(w io.Writer, misses bool) error {
 	return nil
 }
 
-func cells(task string, s Scores) string {
+// cells are a task's scores as the table shows them: "–" where the task
+// has no such score, and everywhere when it had no query (not measured:
+// no score, rather than a score of 0).
+func cells(task string, queries int, s Scores) string {
+	if queries == 0 {
+		return "–\t–\t–\t–\t–\t–"
+	}
 	if task == TaskCallers {
 		return fmt.Sprintf("–\t–\t–\t%.3f\t%.3f\t%.3f", s.Precision, s.Recall, s.F1)
 	}

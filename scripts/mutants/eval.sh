@@ -29,3 +29,6 @@ mutant "a query of one token is a name as typed (empty? over empty)" bridge/feat
 
 # The tasks see the files the product indexes, generated Go files included.
 mutant "the tasks see generated files" eval/decls.go 's#IncludeIgnored: includeIgnored, IncludeGenerated: true}#IncludeIgnored: includeIgnored}#' ./eval -run 'TestTheTasksSeeTheGeneratedFilesTheProductIndexes'
+
+# A task with no query shows no score (eval/report.go cells).
+mutant "an unmeasured task shows scores of 0" eval/report.go 's|	if queries == 0 {|	if false \&\& queries == 0 {|' ./eval -run TestATaskWithNoQueryShowsNoScore
