@@ -28,12 +28,26 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 // everything from the first non-flag argument on is query text, so a query
 // that starts with "-" (or looks like a flag) is never read as one. "--"
 // also ends the flags.
+//
+// Flags end at the first argument that is not one (the query), so a flag
+// written after the query is query text: each argument after it that
+// names one of fs's flags gets a note on fs's output saying so — unless
+// "--" ended the flags, which says the query is meant as written.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
 		return nil, usageError{err.Error()}
+	}
+	if n := len(args) - fs.NArg(); n > 0 && args[n-1] == "--" {
+		return fs.Args(), nil // the flags were ended on purpose
+	}
+	for _, a := range fs.Args() {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name != "" && fs.Lookup(name) != nil {
+			fmt.Fprintf(fs.Output(), "%s: note: %q after the query is read as query text; flags go before it\n", fs.Name(), a)
+		}
 	}
 	return fs.Args(), nil
 }

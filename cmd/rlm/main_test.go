@@ -379,3 +379,17 @@ func TestJSONErrorsGoToStdout(t *testing.T) {
 		t.Fatalf("exit %d, stdout %.200s", code, out)
 	}
 }
+
+// TestAFlagAfterTheQueryIsQueryTextAndSaysSo: flags end at the query, so
+// "Server --limit 3" searches that text; stderr notes the flag it read as
+// text. After "--" (the query meant as written) there is no note.
+func TestAFlagAfterTheQueryIsQueryTextAndSaysSo(t *testing.T) {
+	_, errs, code := runCLI(t, "", "search", "--root", sample, "Server", "--limit", "3")
+	if code != 0 || !strings.Contains(errs, `rlm search: note: "--limit" after the query is read as query text`) {
+		t.Errorf("exit %d, stderr %q: want the note on --limit", code, errs)
+	}
+	_, errs, code = runCLI(t, "", "search", "--root", sample, "--", "--limit")
+	if code != 0 || strings.Contains(errs, "note:") {
+		t.Errorf("after --: exit %d, stderr %q: want no note", code, errs)
+	}
+}

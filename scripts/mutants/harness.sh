@@ -30,3 +30,7 @@ mutant "rlm ask never prints a key the server echoes (json)" providers/chat.go '
 mutant "rlm ask refuses a negative budget" cmd/rlm/ask.go 's|if \*budget < 0 {|if false {|' ./cmd/rlm -run TestAskRefusesANegativeBudget
 mutant "rlm ask --trace and --json escape control characters" cmd/rlm/search.go 's|_, err := io.WriteString(w, termsafe.JSON(buf.String()))|_, err := io.WriteString(w, termsafe.JSON("")+buf.String())|' ./cmd/rlm -run TestAskTraceAndJSONNeverPrintControlCharacters
 mutant "termsafe.JSON escapes C1 controls" internal/termsafe/termsafe.go 's|func jsonUnsafe(r rune) bool { return r >= 0x7f \&\& r <= 0x9f \|\| bidiControl(r) }|func jsonUnsafe(r rune) bool { return bidiControl(r) }|' ./internal/termsafe -run TestJSONEscapesWhatTheTerminalWouldRunAndDecodesTheSame
+
+# A flag after the query is noted as query text (cmd/rlm/flags.go).
+mutant "a flag after the query goes unnoted" cmd/rlm/flags.go 's|\&\& name != "" \&\& fs.Lookup(name) != nil {|\&\& name != "" \&\& fs.Lookup(name) != nil \&\& false {|' ./cmd/rlm -run TestAFlagAfterTheQueryIsQueryTextAndSaysSo
+mutant "a query after -- is noted too" cmd/rlm/flags.go 's|	if n := len(args) - fs.NArg(); n > 0 \&\& args\[n-1\] == "--" {|	if false {|' ./cmd/rlm -run TestAFlagAfterTheQueryIsQueryTextAndSaysSo
