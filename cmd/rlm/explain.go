@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/rlm-dev/rlm"
@@ -40,6 +44,13 @@ func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *root == "" {
 		return explainPlan(ctx, query, *whynot, bf, *asJSON, stdout)
+	}
+	for i, w := range whatif {
+		rel, err := treePath(*root, w)
+		if err != nil {
+			return err
+		}
+		whatif[i] = rel
 	}
 	bf.memory = true
 	p, err := openProject(ctx, *root, bf, stderr)
@@ -133,4 +144,28 @@ func explainPlan(ctx context.Context, query, whynot string, bf *backendFlags, as
 	}
 	printExplanation(stdout, e)
 	return nil
+}
+
+// treePath is the --whatif path p as the knowledge base names files: a
+// slash path relative to root. An absolute p is taken relative to root,
+// a relative one as relative to root already ("./a.go" is "a.go"); a
+// path that leaves the tree is a usage error.
+func treePath(root, p string) (string, error) {
+	orig := p
+	if filepath.IsAbs(p) {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return "", err
+		}
+		r, err := filepath.Rel(abs, p)
+		if err != nil {
+			return "", usageError{fmt.Sprintf("--whatif %q is not under --root %q", orig, root)}
+		}
+		p = r
+	}
+	rel := path.Clean(filepath.ToSlash(p))
+	if !fs.ValidPath(rel) || rel == "." {
+		return "", usageError{fmt.Sprintf("--whatif %q is not a file under --root %q", orig, root)}
+	}
+	return rel, nil
 }

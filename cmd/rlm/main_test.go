@@ -393,3 +393,27 @@ func TestAFlagAfterTheQueryIsQueryTextAndSaysSo(t *testing.T) {
 		t.Errorf("after --: exit %d, stderr %q: want no note", code, errs)
 	}
 }
+
+// TestWhatIfTakesAFileOfTheTreeHoweverItIsWritten: --whatif server.go,
+// ./server.go and the file's absolute path name the same file of the
+// knowledge base (the conclusion resting on it would go OUT each time);
+// a path outside the tree is a usage error, never a new file.
+func TestWhatIfTakesAFileOfTheTreeHoweverItIsWritten(t *testing.T) {
+	root := testfixture.CopyTree(t, sample)
+	db := filepath.Join(t.TempDir(), "kb.sqlite")
+	if _, errs, code := runCLI(t, "", "search", "--root", root, "--db", db, "--memory", "where is Server defined?"); code != 0 {
+		t.Fatalf("search: exit %d: %s", code, errs)
+	}
+	for _, w := range []string{"server.go", "./server.go", filepath.Join(root, "server.go")} {
+		out, errs, code := runCLI(t, "", "explain", "--root", root, "--db", db, "--whatif", w)
+		if code != 0 || !strings.Contains(out, "if server.go changed, 1 conclusion(s) would go OUT") || !strings.Contains(out, "tms_source_changed") {
+			t.Errorf("--whatif %s: exit %d\n%s%s", w, code, out, errs)
+		}
+	}
+	for _, w := range []string{"/etc/passwd", "../../etc/passwd"} {
+		_, errs, code := runCLI(t, "", "explain", "--root", root, "--db", db, "--whatif", w)
+		if code != 2 || !strings.Contains(errs, "is not a file under --root") {
+			t.Errorf("--whatif %s: exit %d, stderr %q: want a usage error", w, code, errs)
+		}
+	}
+}

@@ -81,3 +81,8 @@ mutant "a recency filter no file can pass is noted" planner/search.go 's/if err 
 mutant "a session's turns revise cases" loop/session.go 's#if o, ok := s.opts.Retriever.(CitationObserver); ok {#if o, ok := s.opts.Retriever.(CitationObserver); ok \&\& false {#' . -run 'TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom'
 mutant "a session with cases records where evidence came from" memory.go 's#^\tif p.cases != nil {$#\tif false {#' . -run 'TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom'
 mutant "handed-out evidence revises its case once" casebase.go 's#\tdefer clear(r.from)#\t_ = 0#' . -run 'TestASessionsCitationsReviseTheCaseItsEvidenceCameFrom'
+
+# --whatif names a file of the tree however it is written
+# (cmd/rlm/explain.go treePath).
+mutant "--whatif paths are taken as written" cmd/rlm/explain.go 's|		whatif\[i\] = rel|		_ = rel|' ./cmd/rlm -run TestWhatIfTakesAFileOfTheTreeHoweverItIsWritten
+mutant "--whatif accepts a path outside the tree" cmd/rlm/explain.go 's/	if !fs.ValidPath(rel) || rel == "." {/	if rel == "." {/' ./cmd/rlm -run TestWhatIfTakesAFileOfTheTreeHoweverItIsWritten
