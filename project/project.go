@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -234,6 +235,9 @@ func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Li
 	if dbPath == "" {
 		dbPath = DefaultDBPath(absRoot)
 	}
+	if err := notASourceFile(absRoot, dbPath, files); err != nil {
+		return nil, nil, err
+	}
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err == nil {
 		ignoreKBDir(filepath.Dir(dbPath))
 	}
@@ -254,6 +258,33 @@ func OpenStore(ctx context.Context, absRoot, dbPath string, files sourcefacts.Li
 		return nil, nil, err
 	}
 	return st, ex.Close, nil
+}
+
+// notASourceFile refuses a knowledge base path that names an existing
+// file the tree's listing selects and that is no SQLite database (an
+// empty __init__.py): SQLite would make it a database, the source's
+// bytes lost. (A knowledge base the listing selects, beside the sources
+// with a lister that takes every file, is kept out of the tree's facts
+// by the store.)
+func notASourceFile(absRoot, dbPath string, files sourcefacts.Lister) error {
+	abs, err := filepath.Abs(dbPath)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(absRoot, abs)
+	if err != nil || !filepath.IsLocal(rel) || !files.Includes(absRoot, filepath.ToSlash(rel)) {
+		return nil // outside the tree, or no file of its listing
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil // absent (created as a database), or the store reports why
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	if n, _ := io.ReadFull(f, head); n == len(head) && string(head) == sqliteHeader {
+		return nil
+	}
+	return fmt.Errorf("the knowledge base path %s is a source file of the tree, not a database (choose a path outside the tree, or .rlm/kb.sqlite)", dbPath)
 }
 
 // Root is the tree's absolute path.

@@ -218,3 +218,32 @@ func TestSwitchingEmbedderKeepsABoundedSetOfSearchIndexes(t *testing.T) {
 		t.Fatalf("after an index was read during an update: search indexes (generation, embedder) (-want +got):\n%s", diff)
 	}
 }
+
+// TestAKnowledgeBasePathThatIsASourceFileIsRefused: a knowledge base path
+// naming an existing source file the tree's listing selects — an empty
+// __init__.py — is refused before anything is written: the file keeps its
+// bytes (SQLite would have made it a database); a path the listing does
+// not select (kb.sqlite in the tree) opens.
+func TestAKnowledgeBasePathThatIsASourceFileIsRefused(t *testing.T) {
+	root := testfixture.WriteTree(t, map[string]string{"pkg/__init__.py": "", "pkg/m.py": "def f():\n    pass\n"})
+	ctx := context.Background()
+	for _, db := range []string{filepath.Join(root, "pkg", "__init__.py")} {
+		p, err := project.Open(ctx, root, project.Options{DBPath: db})
+		if err == nil {
+			p.Close()
+			t.Errorf("%s: opened, want it refused", db)
+			continue
+		}
+		if !strings.Contains(err.Error(), "is a source file of the tree") {
+			t.Errorf("%s: %v", db, err)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(root, "pkg", "__init__.py")); err != nil || fi.Size() != 0 {
+		t.Errorf("__init__.py was changed: %v, %v", fi, err)
+	}
+	p, err := project.Open(ctx, root, project.Options{DBPath: filepath.Join(root, "kb.sqlite")})
+	if err != nil {
+		t.Fatalf("kb.sqlite in the tree: %v", err)
+	}
+	p.Close()
+}

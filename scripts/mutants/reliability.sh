@@ -52,3 +52,7 @@ mutant "soak: a file under a removed directory stays in the snapshot" sourcefact
 # A search index taken by another project between its rename and its lock is made again.
 mutant "openIndex makes a taken index again" project/searchindex.go 's#^const indexAttempts = 3#const indexAttempts = 1#' ./project -run 'TestAnIndexTakenBeforeItIsOpenedIsMadeAgain'
 mutant "a taken index is told from a missing one" project/searchindex.go 's#err = fmt.Errorf("%w: %w", errIndexTaken, err)#_ = errIndexTaken#' ./project -run 'TestAnIndexTakenBeforeItIsOpenedIsMadeAgain'
+
+# A knowledge base path that is a source file of the tree is refused
+# (project/project.go notASourceFile).
+mutant "a source file may be the knowledge base" project/project.go 's/	if n, _ := io.ReadFull(f, head); n == len(head) \&\& string(head) == sqliteHeader {/	if n, _ := io.ReadFull(f, head); n >= 0 || string(head) == sqliteHeader {/' ./project -run TestAKnowledgeBasePathThatIsASourceFileIsRefused
