@@ -572,8 +572,18 @@ const (
 // snapshot (fillIndex: from the files' versions and scopes recorded in it,
 // or from nothing with writeWhole) and closes and seals it. It returns
 // what it wrote and whether the (last) transaction committed.
+//
+// A whole build writes its new file as a bulk build (embedded.WithBulkBuild:
+// no journal, the search indexes made at the end): the file is its own
+// until it is sealed, and a build that fails or is killed leaves only a
+// temporary file, which is removed (removeIndexFiles, removeStaleTemps),
+// never renamed into place. An update keeps its journal: an update in
+// place that fails before its commit must leave the earlier index whole.
 func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors bool, how indexWrite) (n indexBuild, committed bool, err error) {
 	eopts := []embedded.Option{embedded.WithUnsyncedWrites()} // sealIndexFile syncs
+	if how == writeWhole {
+		eopts = append(eopts, embedded.WithBulkBuild())
+	}
 	b, err := p.openBackend(ctx, tmp, current, vectors, eopts...)
 	if err != nil {
 		return indexBuild{}, false, asCorrupt(err)
@@ -587,6 +597,9 @@ func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files 
 	}
 	if err == nil {
 		n, committed, err = p.fillIndex(ctx, sn, files, ix, old, how != writeWhole, how == updateInPlace, phase)
+	}
+	if err == nil {
+		err = ix.primary.FinishBulk(ctx)
 	}
 	if cerr := b.Close(); err == nil {
 		err = cerr

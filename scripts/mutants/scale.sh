@@ -95,8 +95,17 @@ mutant "a whole resolution counts no documents made" project/resolve.go 's|^\t\t
 mutant "a whole resolution hands its documents over only at its end" project/resolve.go 's|^\t\t\tif err := emit(fd); err != nil {|\t\t\tdefer emit(fd)\n\t\t\tif err != nil {|' $B
 mutant "a pipelined build queues the batches it makes" project/incremental.go 's|	batches := make(chan indexBatch) // unbuffered|	batches := make(chan indexBatch, 64) // unbuffered|' $B
 # Cold index time: a build makes the next batch (facts, documents, their
-# encoding) on another goroutine while SQLite writes the last one.
+# encoding) on another goroutine while SQLite writes the last one, and
+# writes a new file without a journal, its search indexes made at the end
+# (embedded.WithBulkBuild, FinishBulk); the file is published only once
+# it holds the whole schema, and an update keeps its journal.
 mutant "a build makes and writes its batches in turn" project/incremental.go 's|	if update {|	if true {|' ./project -run TestABuildMakesTheNextBatchWhileTheLastIsWritten
+mutant "a build is published before its search indexes are made" project/incremental.go 's|		err = ix.primary.FinishBulk(ctx)|		err = nil|' ./project -run TestAFreshBuildIsPublishedWhole
+mutant "FinishBulk makes no search indexes" retrieval/embedded/embedded.go 's|searchIndexes+fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)|fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)|' ./retrieval/embedded -run TestABulkBuildEndsWithTheSchemaAndRowsOfAnOrdinaryWrite
+mutant "a bulk build keeps the search indexes row by row" retrieval/embedded/embedded.go 's|		if b.opts.bulk \&\& b.path != "" {|		if false {|' ./retrieval/embedded -run TestABulkBuildEndsWithTheSchemaAndRowsOfAnOrdinaryWrite
+mutant "a bulk build keeps a journal" internal/sqlitefile/sqlitefile.go 's|"journal_mode(OFF)", "synchronous(OFF)"|"journal_mode(WAL)", "synchronous(OFF)"|' ./retrieval/embedded -run TestABulkBuildEndsWithTheSchemaAndRowsOfAnOrdinaryWrite
+mutant "an unfinished bulk build is taken as whole" retrieval/embedded/embedded.go 's|^\t\t\t// The version, with the search indexes, at FinishBulk.$|\t\t\ttx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion))|' ./retrieval/embedded -run TestAnUnfinishedBulkBuildIsCompletedByAnOrdinaryOpen
+mutant "an update is written without a journal" project/incremental.go 's|	if how == writeWhole {|	if true {|' ./project -run 'TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole|TestAKilledUpdateLeavesNothingHalfDoneUnderAFinalName'
 mutant "ReplacePrepared writes documents of other sources" retrieval/embedded/sources.go 's|	if err := checkSources(versions, p.docs); err != nil {|	if err := checkSources(versions, nil); err != nil {|' ./retrieval/embedded -run TestReplacePreparedWritesWhatReplaceSourcesWrites
 # The knowledge base holds a whole tree's extraction until it publishes
 # it in one transaction: packed (encoding/gob), one file unpacked at a
