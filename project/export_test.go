@@ -7,3 +7,9 @@ package project
 func WithBuildBatches(opts *Options, batch int, held func(n int)) {
 	opts.batchDocs, opts.heldDocs = batch, held
 }
+
+// WithBatchWrites makes opts' search index builds and updates call
+// writing before they write each batch (see fillIndex).
+func WithBatchWrites(opts *Options, writing func()) {
+	opts.writingBatch = writing
+}

@@ -137,12 +137,21 @@ func writerOf(b retrieval.Backend) (indexWriter, error) {
 // dependents; else all) have their documents replaced where their version
 // differs, and those of the files no longer in the snapshot are removed,
 // in batches of about buildBatch documents, each written as soon as it is
-// made (indexPlan.produce), so that a build holds one batch of documents
-// at a time. With oneTx everything is one transaction, else each batch is
-// (what the plan leaves to write, indexPlan.finish, is in the last). It
-// reports phase progress in files (resolved by a whole build, written by
-// an update), and returns what it wrote and whether the (last)
-// transaction committed.
+// made (indexPlan.produce). With oneTx everything is one transaction, else
+// each batch is (what the plan leaves to write, indexPlan.finish, is in
+// the last). It reports phase progress in files (resolved by a whole
+// build, written by an update), and returns what it wrote and whether the
+// (last) transaction committed.
+//
+// An update makes and writes its batches in turn, so it holds one batch
+// of documents at a time. A build (not update) makes the next batch on
+// another goroutine while the last one is written (pipelined): the
+// documents, their encoding for the tables (embedded.PrepareSources) and
+// the facts they are made from are CPU work that the SQLite writes need
+// not wait for. The maker hands a batch over only when the writer takes
+// it (no queue), so a build holds at most two batches: the one written
+// and the one made. Either way the batches, their order and their
+// transactions are the same, so the index is the same.
 func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []store.FileState, ix indexWriter, old map[string]string, update, oneTx bool, phase string) (indexBuild, bool, error) {
 	w, err := ix.primary.BeginWrite(ctx)
 	if err != nil {
@@ -168,21 +177,23 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 		reported = done
 	}
 	report()
-	batch := buildBatch
+	size := buildBatch
 	if p.opts.batchDocs > 0 {
-		batch = p.opts.batchDocs
+		size = p.opts.batchDocs
 	}
-	versions := map[string]string{}
-	for _, path := range plan.gone {
-		versions[path] = ""
-	}
-	done = len(plan.gone)
-	var docs []retrieval.Document
-	flush := func() error {
-		if len(versions) == 0 {
-			return nil
+	// write writes one batch (and commits it unless oneTx); b.done is the
+	// number of files it brings the phase to.
+	write := func(b indexBatch) error {
+		if p.opts.writingBatch != nil {
+			p.opts.writingBatch()
 		}
-		removed, err := w.ReplaceSources(ctx, versions, docs)
+		var removed []string
+		var err error
+		if b.prepared != nil {
+			removed, err = w.ReplacePrepared(ctx, b.versions, b.prepared)
+		} else {
+			removed, err = w.ReplaceSources(ctx, b.versions, b.docs)
+		}
 		if err != nil {
 			return err
 		}
@@ -192,14 +203,14 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 			}
 			// A document the collection refuses keeps no vector; the
 			// reconcile at open counts it (VectorState.Refused).
-			if _, err := upsertVectors(ctx, ix.vec, docs); err != nil {
+			if _, err := upsertVectors(ctx, ix.vec, b.docs); err != nil {
 				return fmt.Errorf("project: chroma upsert: %w", err)
 			}
 		}
-		how.Files += len(versions)
-		ledger.add(-len(docs))
+		how.Files += len(b.versions)
+		ledger.add(-len(b.docs))
+		done = b.done
 		report()
-		docs, versions = nil, map[string]string{}
 		if oneTx {
 			return nil
 		}
@@ -209,26 +220,47 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 		w, err = ix.primary.BeginWrite(ctx)
 		return err
 	}
-	emit := func(fd fileDocs) error {
-		done++
+	cur := indexBatch{versions: map[string]string{}}
+	for _, path := range plan.gone {
+		cur.versions[path] = ""
+	}
+	cur.done = len(plan.gone)
+	// add adds fd to the batch being made and reports whether it is full.
+	add := func(fd fileDocs) bool {
+		cur.done++
 		if fd.version == "" { // as recorded: nothing to write
 			ledger.add(-len(fd.docs))
-			if done-reported >= 100 {
-				report()
+			return false
+		}
+		cur.docs = append(cur.docs, fd.docs...)
+		cur.versions[fd.path] = fd.version
+		return len(cur.docs) >= size
+	}
+	next := func() indexBatch {
+		b := cur
+		cur = indexBatch{versions: map[string]string{}, done: b.done}
+		return b
+	}
+	if update {
+		err = plan.produce(func(fd fileDocs) error {
+			full := add(fd)
+			if fd.version == "" {
+				if done = cur.done; done-reported >= 100 {
+					report()
+				}
+			}
+			if full {
+				return write(next())
 			}
 			return nil
+		})
+		if err == nil && len(cur.versions) > 0 {
+			err = write(next())
 		}
-		docs = append(docs, fd.docs...)
-		versions[fd.path] = fd.version
-		if len(docs) >= batch {
-			return flush()
-		}
-		return nil
+	} else {
+		err = p.pipeline(ctx, plan, add, next, write)
 	}
-	if err := plan.produce(emit); err != nil {
-		return how, false, err
-	}
-	if err := flush(); err != nil {
+	if err != nil {
 		return how, false, err
 	}
 	report()
@@ -241,6 +273,74 @@ func (p *Project) fillIndex(ctx context.Context, sn *store.Snapshot, files []sto
 		return how, false, err
 	}
 	return how, true, nil
+}
+
+// indexBatch is one batch of fillIndex: the sources whose documents it
+// replaces (path → version, "" for a file gone), their documents, those
+// prepared for the tables (nil: not yet) and the files of the phase done
+// once it is written.
+type indexBatch struct {
+	versions map[string]string
+	docs     []retrieval.Document
+	prepared *embedded.Prepared
+	done     int
+}
+
+// errPipelineStopped ends the maker of a pipelined build whose writer
+// failed.
+var errPipelineStopped = errors.New("project: the search index writer stopped")
+
+// pipeline runs plan.produce on a goroutine of its own, which adds each
+// file's documents to the batch being made (add: true when it is full),
+// takes it (next), prepares it and hands it to this goroutine, which
+// writes the batches (write) in the order made; the last batch is handed
+// over when produce returns. The first error of either side stops both
+// and is returned (the writer's first: the maker's then is
+// errPipelineStopped).
+func (p *Project) pipeline(ctx context.Context, plan indexPlan, add func(fileDocs) bool, next func() indexBatch, write func(indexBatch) error) error {
+	batches := make(chan indexBatch) // unbuffered: at most one batch made and not yet written
+	stop := make(chan struct{})
+	made := make(chan error, 1)
+	hand := func(b indexBatch) error {
+		if len(b.versions) == 0 {
+			return nil
+		}
+		var err error
+		if b.prepared, err = embedded.PrepareSources(b.docs); err != nil {
+			return err
+		}
+		select {
+		case batches <- b:
+			return nil
+		case <-stop:
+			return errPipelineStopped
+		}
+	}
+	go func() {
+		defer close(batches)
+		err := plan.produce(func(fd fileDocs) error {
+			if add(fd) {
+				return hand(next())
+			}
+			return nil
+		})
+		if err == nil {
+			err = hand(next())
+		}
+		made <- err
+	}()
+	var werr error
+	for b := range batches {
+		if werr == nil {
+			if werr = write(b); werr != nil {
+				close(stop)
+			}
+		}
+	}
+	if merr := <-made; werr == nil && merr != nil {
+		return merr
+	}
+	return werr
 }
 
 // errNoBase: there is no earlier search index to derive from.
@@ -472,8 +572,19 @@ const (
 // snapshot (fillIndex: from the files' versions and scopes recorded in it,
 // or from nothing with writeWhole) and closes and seals it. It returns
 // what it wrote and whether the (last) transaction committed.
+//
+// A whole build writes its new file as a bulk build (embedded.WithBulkBuild:
+// no journal, the search indexes made at the end): the file is its own
+// until it is sealed, and a build that fails or is killed leaves only a
+// temporary file, which is removed (removeIndexFiles, removeStaleTemps),
+// never renamed into place. An update keeps its journal: an update in
+// place that fails before its commit must leave the earlier index whole.
 func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files []store.FileState, tmp string, current map[string]string, vectors bool, how indexWrite) (n indexBuild, committed bool, err error) {
-	b, err := p.openBackend(ctx, tmp, current, vectors, embedded.WithUnsyncedWrites()) // sealIndexFile syncs
+	eopts := []embedded.Option{embedded.WithUnsyncedWrites()} // sealIndexFile syncs
+	if how == writeWhole {
+		eopts = append(eopts, embedded.WithBulkBuild())
+	}
+	b, err := p.openBackend(ctx, tmp, current, vectors, eopts...)
 	if err != nil {
 		return indexBuild{}, false, asCorrupt(err)
 	}
@@ -486,6 +597,9 @@ func (p *Project) writeIndexFile(ctx context.Context, sn *store.Snapshot, files 
 	}
 	if err == nil {
 		n, committed, err = p.fillIndex(ctx, sn, files, ix, old, how != writeWhole, how == updateInPlace, phase)
+	}
+	if err == nil {
+		err = ix.primary.FinishBulk(ctx)
 	}
 	if cerr := b.Close(); err == nil {
 		err = cerr

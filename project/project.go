@@ -85,6 +85,9 @@ type Options struct {
 	// batchDocs, if not 0 (this package's tests), is the number of
 	// documents a batch of fillIndex writes instead of buildBatch.
 	batchDocs int
+	// writingBatch, if set (by this package's tests), is called before
+	// fillIndex writes each batch, on the goroutine that writes it.
+	writingBatch func()
 }
 
 // Progress reports work in phases: PhaseCheck while files are hashed

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rlm-dev/rlm/retrieval"
 	"github.com/rlm-dev/rlm/sourcefacts"
@@ -53,13 +54,18 @@ type indexPlan struct {
 
 // docLedger counts the documents a build or update has made and not yet
 // written or dropped: what the batching bounds (see fillIndex). hook, if
-// set (Options.heldDocs, this package's tests), sees every change.
+// set (Options.heldDocs, this package's tests), sees every change. It is
+// safe for concurrent use (a pipelined build makes documents on one
+// goroutine and writes them on another); hook is called under its lock.
 type docLedger struct {
+	mu   sync.Mutex
 	held int
 	hook func(held int)
 }
 
 func (l *docLedger) add(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.held += n
 	if l.hook != nil && n != 0 {
 		l.hook(l.held)

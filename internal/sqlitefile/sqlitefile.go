@@ -33,14 +33,30 @@ func Open(path string) (*sql.DB, error) {
 
 // DSN is the file: URI Open uses for path.
 func DSN(path string) (string, error) {
+	return dsn(path, "journal_mode(WAL)", "synchronous(NORMAL)")
+}
+
+// BuildDSN is a file: URI for a new database file at path that one
+// writer fills and that is trusted only once it is closed, checked and
+// synced by its caller (a search index built under a temporary name):
+// no rollback journal or WAL (journal_mode OFF: a failed or interrupted
+// write leaves the file damaged, and a ROLLBACK does not undo it — the
+// caller discards the file), no syncs, and a page cache of cacheKiB.
+// Open the file with DSN afterwards: that puts it back in WAL mode.
+func BuildDSN(path string, cacheKiB int) (string, error) {
+	return dsn(path, "journal_mode(OFF)", "synchronous(OFF)", fmt.Sprintf("cache_size(-%d)", cacheKiB))
+}
+
+func dsn(path string, pragmas ...string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", fmt.Errorf("sqlitefile: %w", err)
 	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
 	q.Set("_txlock", "immediate")
 	p := filepath.ToSlash(abs)
 	if !strings.HasPrefix(p, "/") {

@@ -135,7 +135,23 @@ func bm25Score(e retrieval.Emphasis) string {
 	return "-bm25(fts, " + bm25WeightsFor(e) + ")"
 }
 
-const schema = `
+const schema = schemaTables + searchIndexes
+
+// searchIndexes are the indexes of schema that only searches use (by
+// name, folded name, reference): a bulk build (WithBulkBuild) creates
+// them once the rows are in (FinishBulk), which costs SQLite a sort of
+// each instead of an insert into each per row.
+const searchIndexes = `
+CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
+CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
+CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(coalesce(symbol_fold, lower(symbol)));
+CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(coalesce(qualified_fold, lower(qualified)));
+CREATE INDEX IF NOT EXISTS refs_nk ON refs(nk);
+`
+
+// schemaTables is schema without searchIndexes: the tables and the
+// indexes writes look documents up by (id hash, path).
+const schemaTables = `
 CREATE TABLE IF NOT EXISTS docs (
 	rid            INTEGER PRIMARY KEY,
 	id             TEXT NOT NULL,
@@ -163,10 +179,6 @@ CREATE TABLE IF NOT EXISTS docs (
 	name_words     TEXT NOT NULL DEFAULT ''  -- Document.NameWords as a JSON array ('' for none)
 );
 CREATE INDEX IF NOT EXISTS docs_id ON docs(id_hash);
-CREATE INDEX IF NOT EXISTS docs_symbol ON docs(symbol);
-CREATE INDEX IF NOT EXISTS docs_qualified ON docs(qualified);
-CREATE INDEX IF NOT EXISTS docs_symbol_fold ON docs(coalesce(symbol_fold, lower(symbol)));
-CREATE INDEX IF NOT EXISTS docs_qualified_fold ON docs(coalesce(qualified_fold, lower(qualified)));
 CREATE INDEX IF NOT EXISTS docs_path ON docs(path, start_line);
 CREATE TABLE IF NOT EXISTS vals (
 	id INTEGER PRIMARY KEY,
@@ -186,7 +198,6 @@ CREATE TABLE IF NOT EXISTS refs (
 	nk      INTEGER NOT NULL, -- ref_names.id of its name and kind
 	line    INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS refs_nk ON refs(nk);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 	name, doc, signature, path, body,
 	content = '', contentless_delete = 1,
@@ -298,6 +309,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
 		if o.unsynced {
 			dsn += "&_pragma=" + url.QueryEscape("synchronous(OFF)") // after synchronous(NORMAL): it wins
 		}
+		if o.bulk {
+			if dsn, err = sqlitefile.BuildDSN(path, bulkCacheKiB); err != nil {
+				return nil, fmt.Errorf("embedded: open %q: %w", path, err)
+			}
+		}
 	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -342,6 +358,19 @@ func (b *Backend) init(ctx context.Context) error {
 	case schemaVersion:
 		return b.readUID(ctx, tx)
 	case 0:
+		if b.opts.bulk && b.path != "" {
+			// The version, with the search indexes, at FinishBulk.
+			if _, err := tx.ExecContext(ctx, schemaTables); err != nil {
+				return err
+			}
+			if err := addVectorSchema(ctx, tx); err != nil {
+				return err
+			}
+			if err := b.readUID(ctx, tx); err != nil {
+				return err
+			}
+			return tx.Commit()
+		}
 		if _, err := tx.ExecContext(ctx, schema); err != nil {
 			return err
 		}
@@ -366,6 +395,50 @@ func (b *Backend) init(ctx context.Context) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// WithBulkBuild opens a new file database for one writer to fill before
+// anyone reads it, such as a search index built under a temporary name
+// and checked and synced before it is renamed into place (package
+// project): no journal and no syncs (sqlitefile.BuildDSN: a failed or
+// interrupted write, a Rollback included, leaves the file damaged, to be
+// discarded), a page cache of bulkCacheKiB, and the indexes only
+// searches use (searchIndexes) and the schema version left for
+// FinishBulk, which creates them from the rows at once. Until then the
+// file is no whole database of this package: a plain Open of it creates
+// what FinishBulk would (and a search before it is slow, not wrong). An
+// in-memory database ignores the option.
+func WithBulkBuild() Option {
+	return func(o *options) { o.bulk = true }
+}
+
+// bulkCacheKiB is the page cache of a bulk build (WithBulkBuild): the
+// pages of the tables and indexes it writes stay in memory instead of
+// being written and read back (SQLite's default is 2 MiB).
+const bulkCacheKiB = 16 << 10
+
+// FinishBulk ends a bulk build (WithBulkBuild): it creates the search
+// indexes and records the schema version, so that the file holds what
+// an Open without the option creates and the same rows. A backend opened
+// otherwise has nothing to finish. No Writer may be open.
+func (b *Backend) FinishBulk(ctx context.Context) error {
+	if !b.opts.bulk || b.path == "" {
+		return nil
+	}
+	b.wmu.Lock()
+	defer b.wmu.Unlock()
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("embedded: finish bulk build: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, searchIndexes+fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)); err != nil {
+		return fmt.Errorf("embedded: finish bulk build: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("embedded: finish bulk build: %w", err)
+	}
+	return nil
 }
 
 // readUID reads the database's vector store identity.

@@ -99,12 +99,77 @@ func (w *Writer) ReplaceSources(ctx context.Context, versions map[string]string,
 	if w.tx == nil {
 		return nil, ErrWriterDone
 	}
-	removed, err := w.replace(ctx, versions, docs)
+	if err := checkSources(versions, docs); err != nil {
+		w.Rollback()
+		return nil, fmt.Errorf("embedded: replace sources: %w", err)
+	}
+	rows, err := prepareRows(docs)
+	if err != nil {
+		w.Rollback()
+		return nil, fmt.Errorf("embedded: replace sources: %w", err)
+	}
+	return w.replaceRows(ctx, versions, rows)
+}
+
+// Prepared is a batch of documents validated and encoded for the tables
+// (PrepareSources): the part of Writer.ReplaceSources that touches no
+// database and holds no lock, so that a caller can prepare one batch on
+// one goroutine while another writes the one before (ReplacePrepared).
+type Prepared struct {
+	docs []retrieval.Document
+	rows []row
+}
+
+// PrepareSources validates and encodes docs for ReplacePrepared, with
+// the errors ReplaceSources gives for them (the documents' own; a path
+// that is not among the sources is the error of ReplacePrepared). The
+// documents must not change until they are written.
+func PrepareSources(docs []retrieval.Document) (*Prepared, error) {
+	rows, err := prepareRows(docs)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: prepare sources: %w", err)
+	}
+	return &Prepared{docs: docs, rows: rows}, nil
+}
+
+// ReplacePrepared is ReplaceSources of the documents p was prepared from:
+// the same documents written, the same ids returned, the same errors
+// (the Writer is done after any of them).
+func (w *Writer) ReplacePrepared(ctx context.Context, versions map[string]string, p *Prepared) ([]string, error) {
+	if w.tx == nil {
+		return nil, ErrWriterDone
+	}
+	if err := checkSources(versions, p.docs); err != nil {
+		w.Rollback()
+		return nil, fmt.Errorf("embedded: replace sources: %w", err)
+	}
+	return w.replaceRows(ctx, versions, p.rows)
+}
+
+// replaceRows writes rows (prepareRows) as ReplaceSources does.
+func (w *Writer) replaceRows(ctx context.Context, versions map[string]string, rows []row) ([]string, error) {
+	removed, err := w.replace(ctx, versions, rows)
 	if err != nil {
 		w.Rollback()
 		return nil, fmt.Errorf("embedded: replace sources: %w", err)
 	}
 	return removed, nil
+}
+
+// checkSources checks the source versions and that every document's
+// path is among them (see ReplaceSources).
+func checkSources(versions map[string]string, docs []retrieval.Document) error {
+	for p, v := range versions {
+		if len(v) > MaxSourceVersionBytes {
+			return fmt.Errorf("%w: version of source %q is %d bytes, limit %d", retrieval.ErrTooLarge, p, len(v), MaxSourceVersionBytes)
+		}
+	}
+	for _, d := range docs {
+		if _, ok := versions[d.Path]; !ok {
+			return &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: path %q is not among the sources replaced", retrieval.ErrBadRequest, d.Path)}
+		}
+	}
+	return nil
 }
 
 // storedDoc is a stored document with its row id and refs range.
@@ -170,21 +235,7 @@ type moved struct {
 	meta   string // doc.Metadata as stored
 }
 
-func (w *Writer) replace(ctx context.Context, versions map[string]string, docs []retrieval.Document) ([]string, error) {
-	for p, v := range versions {
-		if len(v) > MaxSourceVersionBytes {
-			return nil, fmt.Errorf("%w: version of source %q is %d bytes, limit %d", retrieval.ErrTooLarge, p, len(v), MaxSourceVersionBytes)
-		}
-	}
-	for _, d := range docs {
-		if _, ok := versions[d.Path]; !ok {
-			return nil, &retrieval.DocumentError{ID: d.ID, Err: fmt.Errorf("%w: path %q is not among the sources replaced", retrieval.ErrBadRequest, d.Path)}
-		}
-	}
-	rows, err := prepareRows(docs)
-	if err != nil {
-		return nil, err
-	}
+func (w *Writer) replace(ctx context.Context, versions map[string]string, rows []row) ([]string, error) {
 	paths := slices.Sorted(maps.Keys(versions))
 	old, err := storedDocs(ctx, w.tx, paths)
 	if err != nil {

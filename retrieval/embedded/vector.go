@@ -46,6 +46,7 @@ type options struct {
 	dims       int
 	embedBatch int
 	unsynced   bool                   // WithUnsyncedWrites
+	bulk       bool                   // WithBulkBuild
 	stopword   func(term string) bool // nil: IsStopword
 	exact      bool                   // WithExactVectors
 }

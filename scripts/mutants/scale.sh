@@ -84,14 +84,29 @@ mutant "unsynced writes are synced" retrieval/embedded/embedded.go 's|url.QueryE
 mutant "the upgrade from version 4 drops roles" retrieval/embedded/upgrade.go "s|parser), 0, 0, role\$|parser), 0, 0, ''|" ./retrieval/embedded -run TestUpgradeFromSchemaVersion4KeepsRolesAndCallResolutions
 
 # Peak memory of a cold index: a build writes each batch of documents as
-# soon as it is made (fillIndex, planWhole's produce), holding one batch.
-B='./project -run TestABuildHoldsOneBatchOfDocumentsAtATime'
-mutant "a build makes every document before writing any" project/incremental.go 's|		if len(docs) >= batch {|		if false \&\& len(docs) >= batch {|' $B
-mutant "a written batch is still counted as held" project/incremental.go 's|		ledger.add(-len(docs))|		ledger.add(0)|' $B
+# soon as the writer is free (fillIndex, planWhole's produce), making the
+# next one meanwhile, and holds at most those two batches.
+B='./project -run TestABuildHoldsAtMostTwoBatchesOfDocumentsAtATime'
+mutant "a build makes every document before writing any" project/incremental.go 's|		return len(cur.docs) >= size|		return false \&\& len(cur.docs) >= size|' $B
+mutant "a written batch is still counted as held" project/incremental.go 's|		ledger.add(-len(b.docs))|		ledger.add(0)|' $B
 mutant "a build reports no progress between batches" project/incremental.go 's|^\t\treport()$|\t\t_ = report|' $B
 mutant "a build in batches writes no scope tables" project/incremental.go 's|	if plan.finish != nil {|	if false \&\& plan.finish != nil {|' $B
 mutant "a whole resolution counts no documents made" project/resolve.go 's|^\t\t\tledger.add(len(docs))$|\t\t\tledger.add(0)|' $B
 mutant "a whole resolution hands its documents over only at its end" project/resolve.go 's|^\t\t\tif err := emit(fd); err != nil {|\t\t\tdefer emit(fd)\n\t\t\tif err != nil {|' $B
+mutant "a pipelined build queues the batches it makes" project/incremental.go 's|	batches := make(chan indexBatch) // unbuffered|	batches := make(chan indexBatch, 64) // unbuffered|' $B
+# Cold index time: a build makes the next batch (facts, documents, their
+# encoding) on another goroutine while SQLite writes the last one, and
+# writes a new file without a journal, its search indexes made at the end
+# (embedded.WithBulkBuild, FinishBulk); the file is published only once
+# it holds the whole schema, and an update keeps its journal.
+mutant "a build makes and writes its batches in turn" project/incremental.go 's|	if update {|	if true {|' ./project -run TestABuildMakesTheNextBatchWhileTheLastIsWritten
+mutant "a build is published before its search indexes are made" project/incremental.go 's|		err = ix.primary.FinishBulk(ctx)|		err = nil|' ./project -run TestAFreshBuildIsPublishedWhole
+mutant "FinishBulk makes no search indexes" retrieval/embedded/embedded.go 's|searchIndexes+fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)|fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)|' ./retrieval/embedded -run TestABulkBuildEndsWithTheSchemaAndRowsOfAnOrdinaryWrite
+mutant "a bulk build keeps the search indexes row by row" retrieval/embedded/embedded.go 's|		if b.opts.bulk \&\& b.path != "" {|		if false {|' ./retrieval/embedded -run TestABulkBuildEndsWithTheSchemaAndRowsOfAnOrdinaryWrite
+mutant "a bulk build keeps a journal" internal/sqlitefile/sqlitefile.go 's|"journal_mode(OFF)", "synchronous(OFF)"|"journal_mode(WAL)", "synchronous(OFF)"|' ./retrieval/embedded -run TestABulkBuildEndsWithTheSchemaAndRowsOfAnOrdinaryWrite
+mutant "an unfinished bulk build is taken as whole" retrieval/embedded/embedded.go 's|^\t\t\t// The version, with the search indexes, at FinishBulk.$|\t\t\ttx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion))|' ./retrieval/embedded -run TestAnUnfinishedBulkBuildIsCompletedByAnOrdinaryOpen
+mutant "an update is written without a journal" project/incremental.go 's|	if how == writeWhole {|	if true {|' ./project -run 'TestFullDiskDuringAnIncrementalUpdateLeavesTheEarlierIndexWhole|TestAKilledUpdateLeavesNothingHalfDoneUnderAFinalName'
+mutant "ReplacePrepared writes documents of other sources" retrieval/embedded/sources.go 's|	if err := checkSources(versions, p.docs); err != nil {|	if err := checkSources(versions, nil); err != nil {|' ./retrieval/embedded -run TestReplacePreparedWritesWhatReplaceSourcesWrites
 # The knowledge base holds a whole tree's extraction until it publishes
 # it in one transaction: packed (field by field, packed.go), one file
 # unpacked at a time.
