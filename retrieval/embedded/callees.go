@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -73,11 +72,9 @@ func searchCallees(ctx context.Context, tx readTx, req retrieval.Request) ([]ret
 	}
 	where, fargs := filterSQL(req.Filter)
 	type def struct {
-		rid, test, line int64
-		path, id, sym   string
-		target          callTarget
-		count           int
-		match           string
+		edgeHit
+		sym    string
+		target callTarget
 	}
 	var defs []*def
 	byName := map[string][]*def{}
@@ -136,33 +133,11 @@ func searchCallees(ctx context.Context, tx readTx, req retrieval.Request) ([]ret
 			}
 		}
 	}
-	defs = slices.DeleteFunc(defs, func(d *def) bool { return d.count == 0 })
-	slices.SortFunc(defs, func(a, b *def) int {
-		return cmp.Or(cmp.Compare(matchRank(a.match), matchRank(b.match)), cmp.Compare(a.test, b.test),
-			cmp.Compare(b.count, a.count), cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/")),
-			cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.id, b.id))
-	})
-	if len(defs) > req.Limit {
-		defs = defs[:req.Limit]
-	}
-	if len(defs) == 0 {
-		return nil, nil
-	}
-	rids := make([]any, len(defs))
-	for i, d := range defs {
-		rids[i] = d.rid
-	}
-	list, err := readDocs(ctx, tx, false, "SELECT "+docColumns+" FROM docs d WHERE d.rid IN ("+placeholders(len(rids))+")", rids...)
-	if err != nil {
-		return nil, err
-	}
-	docs := make(map[string]retrieval.Document, len(list))
-	for _, d := range list {
-		docs[d.ID] = d
-	}
-	hits := make([]retrieval.Hit, 0, len(defs))
+	var found []*edgeHit
 	for _, d := range defs {
-		hits = append(hits, retrieval.Hit{Document: docs[d.id], Score: float64(d.count), ScoreKind: retrieval.ScoreCount, Match: d.match})
+		if d.count > 0 {
+			found = append(found, &d.edgeHit)
+		}
 	}
-	return hits, nil
+	return edgeHits(ctx, tx, found, req.Limit)
 }

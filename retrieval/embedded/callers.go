@@ -32,13 +32,7 @@ func searchCallers(ctx context.Context, tx readTx, req retrieval.Request) ([]ret
 		return nil, err
 	}
 	defer rows.Close()
-	type caller struct {
-		rid, test, line int64
-		path, id        string
-		count           int
-		lines           []int
-		match           string
-	}
+	type caller = edgeHit
 	byRid := map[int64]*caller{}
 	var callers []*caller
 	for rows.Next() {
@@ -67,21 +61,38 @@ func searchCallers(ctx context.Context, tx readTx, req retrieval.Request) ([]ret
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	// Resolved and external matches before those by name; then as every
-	// graph result: non-test code first, more calls, shallower paths.
-	slices.SortFunc(callers, func(a, b *caller) int {
+	return edgeHits(ctx, tx, callers, req.Limit)
+}
+
+// edgeHit is a document a graph search found through edges: its row, how
+// many edges lead to it, their lines and its best match.
+type edgeHit struct {
+	rid, test, line int64
+	path, id        string
+	count           int
+	lines           []int
+	match           string
+}
+
+// edgeHits ranks the documents the edges found — resolved and external
+// matches before those by name; then as every graph result: non-test
+// code first, more edges, shallower paths, path, line, id — keeps the
+// first limit and reads them as hits (ScoreCount: the edges; Lines: their
+// distinct lines, ascending).
+func edgeHits(ctx context.Context, tx readTx, found []*edgeHit, limit int) ([]retrieval.Hit, error) {
+	slices.SortFunc(found, func(a, b *edgeHit) int {
 		return cmp.Or(cmp.Compare(matchRank(a.match), matchRank(b.match)), cmp.Compare(a.test, b.test),
 			cmp.Compare(b.count, a.count), cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/")),
 			cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.id, b.id))
 	})
-	if len(callers) > req.Limit {
-		callers = callers[:req.Limit]
+	if len(found) > limit {
+		found = found[:limit]
 	}
-	if len(callers) == 0 {
+	if len(found) == 0 {
 		return nil, nil
 	}
-	rids := make([]any, len(callers))
-	for i, c := range callers {
+	rids := make([]any, len(found))
+	for i, c := range found {
 		rids[i] = c.rid
 	}
 	list, err := readDocs(ctx, tx, false, "SELECT "+docColumns+" FROM docs d WHERE d.rid IN ("+placeholders(len(rids))+")", rids...)
@@ -92,12 +103,16 @@ func searchCallers(ctx context.Context, tx readTx, req retrieval.Request) ([]ret
 	for _, d := range list {
 		docs[d.ID] = d
 	}
-	hits := make([]retrieval.Hit, 0, len(callers))
-	for _, c := range callers {
-		lines := slices.Clone(c.lines)
-		slices.Sort(lines)
+	hits := make([]retrieval.Hit, 0, len(found))
+	for _, c := range found {
+		var lines []int
+		if len(c.lines) > 0 {
+			lines = slices.Clone(c.lines)
+			slices.Sort(lines)
+			lines = slices.Compact(lines)
+		}
 		hits = append(hits, retrieval.Hit{Document: docs[c.id], Score: float64(c.count), ScoreKind: retrieval.ScoreCount,
-			Lines: slices.Compact(lines), Match: c.match})
+			Lines: lines, Match: c.match})
 	}
 	return hits, nil
 }

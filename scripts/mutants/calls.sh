@@ -52,4 +52,4 @@ CE='./retrieval/embedded -run TestCalleesFollowResolvedCallsAndNameTheRestAsSuch
 mutant "by-name callees include the caller" retrieval/embedded/callees.go 's|			case c.scope == "" \&\& !sources\[d.rid\]:|			case c.scope == "":|' $CE
 mutant "a resolved call leads to every definition of its name" retrieval/embedded/callees.go 's|			case c.scope != "" \&\& d.target == (callTarget{c.scope, c.typ, c.name}):|			case c.scope != "":|' $CE
 mutant "a local function value's call leads to a definition" retrieval/embedded/callees.go 's|		if c.via == "local" \|\| |		if |' $CE
-mutant "by-name callees rank with the resolved" retrieval/embedded/callees.go 's|		return cmp.Or(cmp.Compare(matchRank(a.match), matchRank(b.match)), cmp.Compare(a.test, b.test),|		return cmp.Or(cmp.Compare(a.test, b.test),|' $CE
+mutant "by-name callees rank with the resolved" retrieval/embedded/callers.go 's|		return cmp.Or(cmp.Compare(matchRank(a.match), matchRank(b.match)), cmp.Compare(a.test, b.test),|		return cmp.Or(cmp.Compare(a.test, b.test),|' $CE
