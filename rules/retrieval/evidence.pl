@@ -181,7 +181,9 @@ exclude_steps([S|Ss], Drop, Rest) :-
 %  whole: a check step resolved the target to N (the search is retargeted
 %  to N), or an exact evidence step found definitions under another name (a
 %  last segment, or another case) — resolved/3; or the evidence is BM25
-%  neighbours of a name no symbol has (the fuzzy fallback) — the gap stays
+%  neighbours of a name no symbol has (the fuzzy fallback), or the calls
+%  by name alone of a qualified name no call resolves to (Header.encode:
+%  the calls of any encode, the qualifier not honoured) — the gap stays
 %  open, gap/1, even though hits are returned.
 answered_for(resolved(N), F, _, because(Rule, _), resolved(T, N, Rule)) :-
     target(F, T), N \== T.
@@ -192,6 +194,14 @@ answered_for(enough, F, [result(step(exact, A, evidence), _, [N|Ns])|_], because
 answered_for(enough, F, [result(step(exact, A, evidence), _, Tops)|_], because(Rule, _), resolved(T, N, Rule)) :-
     found_name(A, Tops, N),
     target(F, T), N \== T.
+answered_for(enough, _, [result(step(graph, A, evidence), _, _)|Older], _, gap(no_resolved_calls(T))) :-
+    memberchk(relation(callers), A),
+    memberchk(name(T), A),
+    \+ memberchk(match(resolved), A),
+    qualified_name(T),
+    member(result(step(graph, A2, evidence), 0, _), Older),
+    memberchk(relation(callers), A2),
+    memberchk(match(resolved), A2), !.
 answered_for(enough, _, [result(step(lexical, L, evidence), _, _)|Older], _, gap(symbol_not_found(T))) :-
     memberchk(text(T), L),
     member(result(step(exact, A, _), 0, _), Older),

@@ -168,3 +168,22 @@ test(definitions_of_several_near_names_keep_the_gap_open) :-
     next(identifier, F, [result(step(exact, [name("gotA"), spelling(near)], evidence), 2, ["getA", "gotB"])],
          [], _, outcome(Events, _)),
     Events == [gap(symbol_not_found("gotA"))].
+
+test(calls_by_name_of_a_qualified_target_keep_the_gap_open) :-
+    features_from_list([relation(callers), idents([id("Header.encode", qualified)]), relation_object("Header.encode")], F),
+    next(relationship, F,
+         [result(step(graph, [relation(callers), name("Header.encode")], evidence), 28, ["body_encode"]),
+          result(step(graph, [relation(callers), name("Header.encode"), match(resolved)], evidence), 0, []),
+          result(step(exact, [name("Header.encode")], check), 1, ["encode"])],
+         [], Next, outcome(Events, _)),
+    Next == [],
+    Events == [gap(no_resolved_calls("Header.encode"))].
+
+test(calls_by_name_of_a_plain_target_are_the_answer) :-
+    features_from_list([relation(callers), idents([id("get_payload", snake)]), relation_object("get_payload")], F),
+    next(relationship, F,
+         [result(step(graph, [relation(callers), name("get_payload")], evidence), 18, ["flatten"]),
+          result(step(graph, [relation(callers), name("get_payload"), match(resolved)], evidence), 0, []),
+          result(step(exact, [name("get_payload")], check), 1, ["get_payload"])],
+         [], _, outcome(Events, _)),
+    Events == [].

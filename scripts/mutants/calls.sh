@@ -53,3 +53,8 @@ mutant "by-name callees include the caller" retrieval/embedded/callees.go 's|			
 mutant "a resolved call leads to every definition of its name" retrieval/embedded/callees.go 's|			case c.scope != "" \&\& d.target == (callTarget{c.scope, c.typ, c.name}):|			case c.scope != "":|' $CE
 mutant "a local function value's call leads to a definition" retrieval/embedded/callees.go 's|		if c.via == "local" \|\| |		if |' $CE
 mutant "by-name callees rank with the resolved" retrieval/embedded/callers.go 's|		return cmp.Or(cmp.Compare(matchRank(a.match), matchRank(b.match)), cmp.Compare(a.test, b.test),|		return cmp.Or(cmp.Compare(a.test, b.test),|' $CE
+
+# The calls by name alone of a qualified target no call resolves to keep
+# the gap open (rules/retrieval/evidence.pl answered_for).
+mutant "calls by name answer a qualified target" rules/retrieval/evidence.pl 's|^    qualified_name(T),$|    fail,|' ./rules -run TestRules/retrieval/evidence_test
+mutant "calls by name of a plain target keep a gap" rules/retrieval/evidence.pl '/^answered_for(enough, _, \[result(step(graph, A, evidence)/,/!\./ s|^    qualified_name(T),$|    true,|' ./rules -run TestRules/retrieval/evidence_test
