@@ -14,7 +14,7 @@ mutant "a repeated search runs its prepared statement" retrieval/embedded/stmts.
 mutant "the statement cache is bounded" retrieval/embedded/stmts.go 's#len(c.stmts)+len(c.wanted) < maxCachedStmts#true#' ./retrieval/embedded -run 'TestTheStatementCacheIsBounded'
 mutant "Close closes the prepared statements" retrieval/embedded/embedded.go 's#^\tb.stmts.close()#\t_ = 0#' ./retrieval/embedded -run 'TestClosingTheBackendClosesItsStatementsAndLaterSearchesFail'
 mutant "a hit carries no refs (embedded callers)" retrieval/embedded/callers.go 's#readDocs(ctx, tx, false, #readDocs(ctx, tx, true, #' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract'
-mutant "Fetch returns the refs" retrieval/embedded/embedded.go 's#docs, err := readDocs(ctx, tx, true, q, args...)#docs, err := readDocs(ctx, tx, false, q, args...)#' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract|TestUpsertFetchDeleteRoundTrip'
+mutant "Fetch returns the refs" retrieval/embedded/docread.go 's#docs, err := readDocs(ctx, tx, true, q, args...)#docs, err := readDocs(ctx, tx, false, q, args...)#' ./retrieval/embedded -run 'TestEmbeddedBackendKeepsTheRetrievalContract|TestUpsertFetchDeleteRoundTrip'
 mutant "an in-memory backend from the schema image gets its own identity" retrieval/embedded/memimage.go 's#_, err = conn.ExecContext(ctx, "UPDATE vector_store SET uid = lower(hex(randomblob(8))) WHERE id = 0")#err = nil#' ./retrieval/embedded -run 'TestInMemoryBackendsStartFromTheSchemaImageWithTheirOwnIdentity'
 
 # LexicalRanking (retrieval/embedded/ranking.go): Search's ranking without the documents.

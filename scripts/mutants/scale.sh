@@ -57,7 +57,7 @@ mutant "a Writer commits each replacement at once" retrieval/embedded/sources.go
 
 # Compact storage: nothing stored twice, and nothing lost for it.
 mutant "case folds beyond ASCII are not stored" retrieval/embedded/dict.go 's|	if fold == asciiLower(name) {|	if true {|' ./retrieval/embedded -run TestCaseFoldsBeyondASCIIAreStoredAndFound
-mutant "refs are read back out of order" retrieval/embedded/embedded.go 's|ORDER BY s.key, r.rowid`|ORDER BY s.key, r.rowid DESC`|' ./retrieval/embedded -run 'TestUpsertFetchDeleteRoundTrip|TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource'
+mutant "refs are read back out of order" retrieval/embedded/docread.go 's|ORDER BY s.key, r.rowid`|ORDER BY s.key, r.rowid DESC`|' ./retrieval/embedded -run 'TestUpsertFetchDeleteRoundTrip|TestReplaceSourcesLeavesExactlyTheGivenDocumentsOfEachSource'
 mutant "the upgrade reorders a document's refs" retrieval/embedded/upgrade.go 's|ORDER BY d.rid, r.rowid`|ORDER BY d.rid, r.rowid DESC`|' ./retrieval/embedded -run TestUpgradeFromSchemaVersion3KeepsEveryDocumentAndAnswer
 mutant "the upgrade loses the refs ranges" retrieval/embedded/upgrade.go 's|UPDATE docs SET refs_at = g.first, refs_n = g.n|UPDATE docs SET refs_at = g.first, refs_n = 0|' ./retrieval/embedded -run TestUpgradeFromSchemaVersion3KeepsEveryDocumentAndAnswer
 
