@@ -198,3 +198,28 @@ func TestAGrammarRuleFindsTheParserOfItsName(t *testing.T) {
 		t.Errorf("%q: class %s, want a description answered by get_labeltext first:%s", q, a.Class, hitList(a))
 	}
 }
+
+// TestANounPhraseNamingAKindOfTypeFindsTheType: a class without a
+// docstring whose name holds none of a description's words
+// (testdata/desc/typeword, after Python http's CookieJar) is found first
+// by a noun phrase that describes it, "Collection of shipping crates.":
+// its methods are named after crates, and two or more of them among the
+// hits bring it in (types(first): the type joins them, and types rank
+// first). A verb and its object ("Count the crates.") still finds the
+// method, and a test class (ShippingCratesCase, demoted) does not jump
+// ahead of the code's own definitions.
+func TestANounPhraseNamingAKindOfTypeFindsTheType(t *testing.T) {
+	p := openDescTree(t, "typeword", rlm.Options{InMemory: true})
+	wantFirst(t, p, "", func(h planner.Hit) string { return h.Qualified }, map[string]string{
+		"Collection of shipping crates.": "Ledger",
+		"A registry of shipping crates.": "Ledger",
+		"Count the crates.":              "Ledger.count_crates",
+	})
+	a := searchAll(t, p, "Collection of shipping crates.")
+	for i, h := range a.Hits {
+		if h.Test && i < len(a.Hits)-1 && !a.Hits[i+1].Test {
+			t.Errorf("a test definition ranks before the code's own:%s", hitList(a))
+			break
+		}
+	}
+}

@@ -7,6 +7,7 @@ package bridge
 
 import (
 	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -86,8 +87,19 @@ type Features struct {
 	// a definition of the snapshot's own code, not only tests or
 	// examples (Lexicon.Source); empty without a Lexicon.
 	SourceNames []string
-	Truncated   bool // the text was longer than MaxFeatureBytes
+	// Opening holds the query's first words up to the first clause
+	// punctuation (, ; : . ? or ! ending a word; at most MaxOpeningWords
+	// of its tokens, quoted spans left out), lowercased, in order,
+	// stopwords included: the rules read a sentence's opening phrase
+	// from it
+	// ("collection of http cookies": a noun phrase; "log an error": a
+	// verb and its object).
+	Opening   []string
+	Truncated bool // the text was longer than MaxFeatureBytes
 }
+
+// MaxOpeningWords bounds Features.Opening.
+const MaxOpeningWords = 8
 
 // requestWords are the verbs and courtesies of a request to an assistant
 // ("find", "show me", "please"): no topic, like the English function words
@@ -192,6 +204,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	var toks []string
 	var legal []bool // the token is a name with legal characters the lexicon knows
 	clause := 0      // the tokens before the first comma (0: none)
+	opening := 0     // the tokens up to the first clause punctuation (0: none)
 	for ri, r := range raw {
 		t := cleanToken(r)
 		n := legalName(r, ri == len(raw)-1 && len(raw) > 1, known)
@@ -216,6 +229,9 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		if clause == 0 && strings.HasSuffix(r, ",") {
 			clause = len(toks)
 		}
+		if opening == 0 && strings.ContainsAny(r[len(r)-1:], ",;:.?!") {
+			opening = len(toks)
+		}
 	}
 	f.Tokens = len(toks) + len(f.Quoted)
 
@@ -223,6 +239,10 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 	for i, t := range toks {
 		lower[i] = strings.ToLower(t)
 	}
+	if opening == 0 {
+		opening = len(lower)
+	}
+	f.Opening = slices.Clone(lower[:min(opening, MaxOpeningWords)])
 	var used []bool
 	f.Constraints, used = constraints(toks, lower)
 	if len(f.Constraints) > 0 {
@@ -589,7 +609,7 @@ func identShape(t string, first, alone bool) string {
 
 // Term converts features to the term the rules read:
 //
-//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints, SourceNames)
+//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints, SourceNames, Opening)
 //
 // (see rules/classify.pl, feature/2). Strings become String terms; only
 // closed-vocabulary words (shapes, relations, cues, constraint values
@@ -620,5 +640,6 @@ func (f Features) Term() engine.Term {
 		engine.Strings(f.ContentWords),
 		engine.List(cs...),
 		engine.Strings(f.SourceNames),
+		engine.Strings(f.Opening),
 	)
 }

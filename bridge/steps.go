@@ -55,6 +55,8 @@ var StepArgs = []StepArg{
 	{Functor: "emphasis", Doc: "the text describes what a definition does: its BM25 ranking weighs doc comments more (lexical, hybrid, an exact step with text)",
 		Values: []string{string(retrieval.EmphasisDoc)}},
 	{Functor: "name_part", Doc: "a lexical step keeps only the definitions whose name holds every word of this name (its parts, as the index splits names: \"message-id\" is held by parse_message_id), in the step's BM25 order"},
+	{Functor: "types", Doc: "the step's type definitions (retrieval.TypeKinds) rank before its other hits, and a type two or more hits are members of joins them (retrieval.TypesFirst): the query describes a type",
+		Values: []string{TypesFirst}},
 	{Functor: "match", Doc: "a callers step keeps only the calls resolved to the name's definitions (or, for a name the tree does not define, to a module outside it), none matched by name alone",
 		Values: []string{MatchResolved}},
 }
@@ -64,6 +66,10 @@ var StepArgs = []StepArg{
 // definitions of internal packages (retrieval.Internal: the hit's
 // retrieval.IsInternal, data the knowledge base gives each definition).
 var DemotableRoles = []string{retrieval.RoleTest, retrieval.RoleExample, retrieval.Internal}
+
+// TypesFirst is the value of the types/1 step argument: types rank first
+// (retrieval.TypesFirst).
+const TypesFirst = "first"
 
 // MatchResolved is the value of the match/1 step argument: only resolved
 // calls (retrieval.Request.Resolved).

@@ -187,6 +187,8 @@ func decodeStep(pred string, rules []string, v any) (Step, error) {
 			s.Emphasis = val
 		case "name_part":
 			s.NamePart = val
+		case "types":
+			s.TypesFirst = true
 		}
 	}
 	if err := checkStepNeeds(s); err != nil {

@@ -259,7 +259,8 @@ func resultValue(step Step, hits []retrieval.Hit) engine.CompoundValue {
 // ("10 of 60"); the others ask for limit, their ranking depending on the
 // depth they are asked for, but a lexical step with name_part(N), which
 // asks for every hit too and keeps those whose name holds N's words
-// (NameHolds) in BM25's order.
+// (NameHolds) in BM25's order. A step with types(first) has its hits
+// ordered by retrieval.TypesFirst last.
 func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen int64) ([]retrieval.Hit, error) {
 	if s.NamePart != "" || slices.Contains([]retrieval.Strategy{retrieval.Exact, retrieval.Graph, retrieval.Structural}, retrieval.Strategy(s.Strategy)) {
 		// A name_part step reads as deep as an exact one: the
@@ -281,10 +282,13 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	if err == nil && s.NamePart != "" {
 		return keepNamed(hits, s.NamePart), nil
 	}
-	if err != nil || req.Strategy != retrieval.Exact || req.Text == "" || len(hits) < 2 || !b.Capabilities().Supports(retrieval.Lexical) {
+	if err == nil && req.Strategy == retrieval.Exact && req.Text != "" && len(hits) >= 2 && b.Capabilities().Supports(retrieval.Lexical) {
+		hits, err = rankByText(ctx, b, req, dem, hits)
+	}
+	if err != nil || !s.TypesFirst {
 		return hits, err
 	}
-	return rankByText(ctx, b, req, dem, hits)
+	return retrieval.TypesFirst(ctx, b, hits, dem)
 }
 
 // rankByText orders the hits of an exact step that carries text (the

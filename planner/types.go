@@ -62,7 +62,11 @@ type Step struct {
 	// NamePart (name_part(N), lexical steps) keeps the hits whose name
 	// holds every word of N (NameHolds), in the step's BM25 order.
 	NamePart string `json:"name_part,omitempty"`
-	term     any    // the step as the rules wrote it, handed back in result/3
+	// TypesFirst (types(first)) ranks the step's type definitions first
+	// and brings in the types its hits are members of
+	// (retrieval.TypesFirst).
+	TypesFirst bool `json:"types_first,omitempty"`
+	term       any  // the step as the rules wrote it, handed back in result/3
 }
 
 // String renders the step compactly, e.g. `graph(callers, "ServeHTTP")`.
@@ -129,6 +133,9 @@ func (s Step) String() string {
 	}
 	if s.NamePart != "" {
 		args = append(args, "name-holds="+s.NamePart)
+	}
+	if s.TypesFirst {
+		args = append(args, "types-first")
 	}
 	return s.Strategy + "(" + strings.Join(args, ", ") + ")"
 }

@@ -187,6 +187,9 @@ func stepTerm(s Step) engine.Term {
 	if s.NamePart != "" {
 		args = append(args, engine.Compound("name_part", engine.String(s.NamePart)))
 	}
+	if s.TypesFirst {
+		args = append(args, engine.Compound("types", engine.Atom(bridge.TypesFirst)))
+	}
 	return engine.Compound("step", engine.Atom(s.Strategy), engine.List(args...), engine.Atom(s.Role))
 }
 

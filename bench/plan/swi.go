@@ -131,7 +131,7 @@ func featuresText(f bridge.Features) string {
 			cs = append(cs, fmt.Sprintf("%s('%s')", c.Kind, c.Value))
 		}
 	}
-	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s, [%s])",
+	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s, [%s], %s, %s)",
 		f.Tokens, f.Content, strings.Join(ids, ", "), quotedList(f.Paths), quotedList(f.Quoted), f.Relation, obj, cue, q(f.Text), quotedList(f.ContentWords),
-		strings.Join(cs, ", "))
+		strings.Join(cs, ", "), quotedList(f.SourceNames), quotedList(f.Opening))
 }

@@ -40,6 +40,10 @@
                            defines in its own code, not only in tests or
                            examples (bridge.Lexicon.Source; [] when Go
                            had no snapshot to ask)
+      opening(Ws)          the query's first words (at most eight of its
+                           tokens, quoted spans left out), lowercased,
+                           stopwords included (strings): its opening
+                           phrase, see typeword.pl
 
     Classes: identifier, relationship, conceptual, path, broad; harness
     authors add classes with the extra_class_rule/4 hook.
@@ -74,10 +78,10 @@ rule_id(cls_fallback_broad, "nothing more specific applies").
 %  The property's clause of feature_arg/3 is chosen by its first argument
 %  (a head of three small arguments, tried in turn, no list scan) and
 %  arg/3 reads the one argument of Features it names: the interpreter
-%  (which indexes no clauses) binds two variables, not Features' twelve
+%  (which indexes no clauses) binds two variables, not Features' thirteen
 %  arguments, per look-up.
 feature(P, F) :-
-    functor(F, features, 12),
+    functor(F, features, 13),
     feature_arg(P, I, X),
     arg(I, F, X).
 
@@ -95,13 +99,14 @@ feature_arg(text(X), 9, X).
 feature_arg(words(X), 10, X).
 feature_arg(constraints(X), 11, X).
 feature_arg(source_names(X), 12, X).
+feature_arg(opening(X), 13, X).
 
 %! features_from_list(+Properties, -Features) is det.
 %  Builds a features term from a list of properties; a property left out
 %  takes its empty value (0, [], none, or "" for text). For tests and the
 %  REPL.
 features_from_list(Ps, F) :-
-    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs, Sn),
+    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs, Sn, Op),
     fl_default(tokens(T), Ps, 0),
     fl_default(content(C), Ps, 0),
     fl_default(idents(I), Ps, []),
@@ -113,7 +118,8 @@ features_from_list(Ps, F) :-
     fl_default(text(X), Ps, []),
     fl_default(words(W), Ps, []),
     fl_default(constraints(Cs), Ps, []),
-    fl_default(source_names(Sn), Ps, []).
+    fl_default(source_names(Sn), Ps, []),
+    fl_default(opening(Op), Ps, []).
 
 fl_default(Prop, Ps, Default) :-
     (   memberchk(Prop, Ps)

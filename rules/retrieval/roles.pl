@@ -167,5 +167,6 @@ spared(Class, F, A, _, Keeps, Whys) :-
 rank_steps(Class, F, Steps, Steps2) :-
     maplist(rank_step(Class, F), Steps, Steps2).
 
-rank_step(Class, F, S, S2) :-
-    rank_roles(Class, F, S, because(_, []), S2, _).
+rank_step(Class, F, S, S3) :-
+    rank_roles(Class, F, S, because(_, []), S2, _),
+    rank_types(Class, F, S2, because(_, []), S3, _).

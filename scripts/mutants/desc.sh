@@ -136,3 +136,14 @@ SM='. -run TestASpecialMethodIsFoundByTheLanguagesWordsForIt'
 mutant "special methods get no words" project/specialmethods.go 's|	return pythonSpecialMethodWords\[s.Name\]|	return nil|' $SM
 mutant "the special method words stay out of the document" project/documents.go 's|	return text + "\\n" + strings.Join(words, " ")|	return text|' $SM
 mutant "__len__ has no word for a number" project/specialmethods.go 's|"length", "number", "count", "size"|"length", "count", "size"|' $SM
+
+# A noun phrase naming a kind of type ranks types first (typeword.pl,
+# retrieval.TypesFirst).
+mutant "a determiner after the first word makes a verb and its object" rules/retrieval/typeword.pl 's|^    \\+ ( member(D, Rest), determiner(D) ),$|    true,|' ./rules -run TestRules
+mutant "the opening phrase ends at its end word" rules/retrieval/typeword.pl 's|^    phrase_end(W), !.$|    fail.|' ./rules -run TestRules
+mutant "the opening ends at clause punctuation" bridge/features.go 's|if opening == 0 \&\& strings.ContainsAny|if false \&\& strings.ContainsAny|' ./rules -run TestRules
+mutant "a type-worded description's steps carry types(first)" rules/retrieval/strategy.pl 's|^              rank_types(Class, F, Step2, Why2, Step, Why),$|              Step = Step2, Why = Why2,|' ./rules -run TestRules
+mutant "types(first) is decoded" planner/decode.go 's|\t\t\ts.TypesFirst = true|\t\t\ts.TypesFirst = false|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
+mutant "a type its hits are members of joins them" retrieval/typesfirst.go 's|const ContainerMembers = 2|const ContainerMembers = 99|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
+mutant "types rank first" retrieval/typesfirst.go 's|\t\t\treturn 0\n|\t\t\treturn 1\n|; s|case IsTypeKind(h.Document.Kind):|case false:|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
+mutant "demoted definitions stay after the types" retrieval/typesfirst.go 's|\t\tcase d.Demotes(h.Document):|\t\tcase false:|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
