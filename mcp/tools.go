@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/prompt"
+	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/tools"
 )
 
@@ -37,7 +39,7 @@ var (
 		`"query":{"type":"string","minLength":1,"maxLength":4096,"description":"what to find, in words: a name (where is X defined), a relation (what calls X, what does X call), or a description"},` +
 		limitProp + `,` +
 		`"path_prefix":{"type":"string","minLength":1,"maxLength":1024,"description":"keep only hits whose path (relative to the root, slash-separated) starts with this"},` +
-		`"kinds":{"type":"array","minItems":1,"maxItems":16,"items":{"type":"string","minLength":1,"maxLength":64},"description":"keep only hits of these kinds (function, method, type, interface, ...)"},` +
+		`"kinds":{"type":"array","minItems":1,"maxItems":16,"items":{"type":"string","minLength":1,"maxLength":64},"description":"keep only hits of these kinds of definition, compared without case: function, method, type, interface, struct, constant, variable, field, class, module, macro, enum, predicate, prototype, declaration"},` +
 		`"exclude_tests":{"type":"boolean","description":"drop hits in test files"}},` +
 		`"required":["query"],"additionalProperties":false}`)
 	nameSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -166,6 +168,18 @@ type filter struct {
 	ExcludeTests bool     `json:"exclude_tests"`
 }
 
+// check refuses a kind that is none of sourcefacts.Kinds (compared
+// without case), which would filter every hit out: a tools.ModelError
+// naming it and the kinds there are.
+func (f filter) check() error {
+	for _, k := range f.Kinds {
+		if !slices.ContainsFunc(sourcefacts.Kinds, func(known string) bool { return strings.EqualFold(k, known) }) {
+			return tools.ModelErrorf("arguments: kinds: %q is no kind of definition (kinds: %s)", textclip.Clean(k, 64), strings.Join(sourcefacts.Kinds, ", "))
+		}
+	}
+	return nil
+}
+
 func (f filter) active() bool { return f.PathPrefix != "" || len(f.Kinds) > 0 || f.ExcludeTests }
 
 func (f filter) keeps(h Hit) bool {
@@ -194,6 +208,9 @@ func (s *Server) search(ctx context.Context, raw json.RawMessage) (any, error) {
 		filter
 	}
 	if err := decode(raw, &a); err != nil {
+		return nil, err
+	}
+	if err := a.filter.check(); err != nil {
 		return nil, err
 	}
 	return s.runSearch(ctx, a.Query, int(a.Limit), a.filter)

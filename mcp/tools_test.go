@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -319,3 +320,20 @@ func TestResourcesServeTheSnapshotAndTheRuleFiles(t *testing.T) {
 }
 
 func sprintf016x(v uint64) string { return fmt.Sprintf("%016x", v) }
+
+// TestAnUnknownKindIsRefusedNotFilteredToNothing: a kinds filter with a
+// kind no definition has (a typo, "fucntion") would drop every hit and
+// look like "nothing matches"; it is refused with an error that names it
+// and the kinds there are, and a known kind in any case still filters.
+func TestAnUnknownKindIsRefusedNotFilteredToNothing(t *testing.T) {
+	f := newFixture(t, rlm.Options{}, Options{}, "")
+	for _, kinds := range [][]string{{"fucntion"}, {"function", "klass"}} {
+		e := f.fail("search", map[string]any{"query": "server request path writer fetch", "kinds": kinds})
+		bad := kinds[len(kinds)-1]
+		if !strings.Contains(e.Message, strconv.Quote(bad)) || !strings.Contains(e.Message, "method") {
+			t.Errorf("kinds %v: error %+v does not name %q and the known kinds", kinds, e, bad)
+		}
+	}
+	var got SearchResult
+	f.ok("search", map[string]any{"query": "server request path writer fetch", "kinds": []string{"Method", "function"}}, &got)
+}

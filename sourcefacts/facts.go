@@ -153,6 +153,10 @@ const (
 	KindDeclaration = "declaration"
 )
 
+// Kinds lists every symbol kind above, in their order.
+var Kinds = []string{KindFunction, KindMethod, KindType, KindInterface, KindStruct, KindConstant, KindVariable, KindField,
+	KindClass, KindModule, KindMacro, KindEnum, KindPredicate, KindPrototype, KindDeclaration}
+
 // Reference kinds (the tags convention's reference.* suffixes). A
 // reference.<kind> capture this package does not know keeps <kind>.
 const (

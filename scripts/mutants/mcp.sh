@@ -75,3 +75,6 @@ mutant "a new session waits for a closing one at the cap" mcp/http.go 's#^const 
 # ends (mcp/stdio.go: lineFilter waits, syncWriter settles).
 mutant "the end of input is not held for open requests" mcp/stdio.go 's|				f.out.waitAnswered(MaxDrainWait)|				_ = MaxDrainWait|' ./mcp -run TestEveryRequestReadBeforeTheInputEndsIsAnswered
 mutant "a tool call is not awaited" mcp/stdio.go 's|		f.out.expect(msg)\n		return true|XX|; /^		f.noteVersion(msg)$/{n;s|^		f.out.expect(msg)$|		_ = msg|}' ./mcp -run TestEveryRequestReadBeforeTheInputEndsIsAnswered
+
+# A kinds filter names kinds that exist (mcp/tools.go: filter.check).
+mutant "an unknown kind is refused" mcp/tools.go 's|	if err := a.filter.check(); err != nil {|	if err := error(nil); err != nil {|' ./mcp -run TestAnUnknownKindIsRefusedNotFilteredToNothing
