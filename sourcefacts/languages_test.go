@@ -379,12 +379,21 @@ func TestExtractPrologStatus(t *testing.T) {
 		{
 			name: "syntax error mid-file", path: "prolog/broken.pl", src: read("prolog/broken.pl"),
 			status: StatusPartial, errPrefix: "syntax error at line 3 col 7: unexpected \":-\"",
-			defs: []defRow{{KindPredicate, "", "", "ok/1", [2]int{1, 2}, 1}},
+			defs: []defRow{{KindPredicate, "", "", "ok/1", [2]int{1, 2}, 1}, {KindPredicate, "", "", "after/1", [2]int{4, 4}, 4}},
 			refs: []langRefRow{{RefCall, "", "fine/0", 2, "ok/1"}},
 		},
 		{
 			name: "syntax error first", path: "first.pl", src: []byte("bad(.\nok(1).\n"),
+			status: StatusPartial, errPrefix: "syntax error at line 1 col 4: unbalanced \"(\"",
+			defs: []defRow{{KindPredicate, "", "", "ok/1", [2]int{2, 2}, 2}},
+		},
+		{
+			name: "nothing readable", path: "none.pl", src: []byte("bad(.\nworse(.\n"),
 			status: StatusError, errPrefix: "syntax error at line 1 col 4: unbalanced \"(\"",
+		},
+		{
+			name: "declarations written as SWI-Prolog writes them", path: "dyn.pl", src: []byte(":- dynamic counter/1.\ncounter(0).\n:- discontiguous step/1.\nstep(a).\n"),
+			status: StatusCurrent, defs: []defRow{{KindPredicate, "", "", "counter/1", [2]int{2, 2}, 2}, {KindPredicate, "", "", "step/1", [2]int{4, 4}, 4}},
 		},
 		{
 			name: "swipl script", path: "run.pl", src: []byte("#!/usr/bin/env swipl\nmain :- true.\n"),

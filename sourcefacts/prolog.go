@@ -30,8 +30,9 @@ func prologParserVersion() string {
 // KindPredicate, Name "name/arity"), body and directive goals (RefCall,
 // Name "name/arity", Receiver the module qualifier), loaded files
 // (Imports) and the module name (Package). Nothing in src is run. A text
-// the reader stops in is StatusPartial with the reader's message, or
-// StatusError when not one clause was read.
+// with clauses the reader cannot read is StatusPartial with the first
+// one's message (the clauses after it are read), or StatusError when not
+// one clause was read.
 func extractProlog(ctx context.Context, ff *FileFacts, src []byte) (*FileFacts, error) {
 	res, err := prologsrc.Parse(ctx, src)
 	if err != nil {

@@ -29,7 +29,8 @@ test(noun_phrases_of_every_shape_are_type_worded) :-
                       "HTTP request handler base class.",
                       "A container class for a set of Morsels.",
                       "Error while parsing headers.",
-                      "A file-ish object that can have new data loaded into it."]),
+                      "A file-ish object that can have new data loaded into it.",
+                      "Cookie container; also parses headers."]),
            types_first(Q)).
 
 test(a_verb_and_its_object_is_not_type_worded) :-

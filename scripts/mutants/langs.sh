@@ -38,3 +38,8 @@ mutant "a forward declaration is not the class" $H 's|return KindDeclaration, tr
 mutant "attr_accessor defines the setter too" sourcefacts/tssymbols.go 's|\t\ts.Name += "="|\t\ts.Name += ""|' $P -run 'TestNamesKeepTheirLanguagesLegalCharacters'
 mutant "a store opened without a cap keeps the one it was given" sourcefacts/store/store.go 's/if s.maxBytes == 0 \&\& settings {/if s.maxBytes == 0 \&\& !settings {/' ./sourcefacts/store -run TestSkippedFilesAreCurrentWithTheirReasonAndFollowTheSizeCap
 mutant "a Prolog predicate is found by its name alone" retrieval/embedded/search.go 's/d.symbol > ? || '"'"'\/'"'"' AND/d.symbol > ? || '"'"'\/~'"'"' AND/' . -run TestPrologPredicatesAreFoundByNameOrIndicator
+
+# Prolog source: a clause that cannot be read is skipped, not the end of
+# the file; SWI-Prolog's declaration operators read (prologsrc).
+mutant "reading goes on after a clause that cannot be read" sourcefacts/prologsrc/prologsrc.go 's|^\t\tr.res.Skipped++$|\t\treturn false|' ./sourcefacts/prologsrc -run TestParseErrors
+mutant "declaration operators are installed" sourcefacts/prologsrc/prologsrc.go 's|\tif err := installDirectiveOps(vm); err != nil {|\tif err := error(nil); err != nil {|' ./sourcefacts -run TestExtractPrologStatus

@@ -95,7 +95,7 @@ type Import struct {
 	Span      Span // the directive
 }
 
-// SyntaxError is where reading stopped.
+// SyntaxError is a clause that could not be read.
 type SyntaxError struct {
 	Line, Col int    // 1-based line and column (in bytes) of the offending token
 	Msg       string // what is wrong, in plain words (plsyntax.SyntaxError.Msg)
@@ -113,9 +113,14 @@ type Result struct {
 	Calls       []Call // in text order
 	Imports     []Import
 	Clauses     int // clauses and directives read
-	// Err is the first clause that could not be read (a syntax error, a
-	// limit); reading stopped there and the facts above hold what came
-	// before it. nil when the whole text was read.
+	// Skipped counts the clauses that could not be read (a syntax error,
+	// a limit); the clause scanner knows where each one ends, so reading
+	// goes on with the next clause, and the facts above hold every clause
+	// that could be read.
+	Skipped int
+	// Err is the first clause that could not be read, nil when every
+	// clause was read, or the text that was not read at all (over
+	// MaxTextBytes).
 	Err *SyntaxError
 }
 
@@ -141,6 +146,9 @@ func Parse(ctx context.Context, src []byte) (*Result, error) {
 	}
 	vm, err := plsyntax.NewParserVM()
 	if err != nil {
+		return nil, fmt.Errorf("prologsrc: %w", err)
+	}
+	if err := installDirectiveOps(vm); err != nil {
 		return nil, fmt.Errorf("prologsrc: %w", err)
 	}
 	sc := plsyntax.NewScanner(text)
@@ -169,7 +177,8 @@ type reader struct {
 	hasLast bool
 }
 
-// clause reads one clause; false stops the reading.
+// clause reads one clause; a clause that cannot be read is counted in
+// Skipped (the first one is Err) and reading goes on with the next.
 func (r *reader) clause(c *plsyntax.Clause) bool {
 	terms, err := plsyntax.ReadClause(r.vm, r.src, c)
 	for _, t := range terms {
@@ -177,11 +186,34 @@ func (r *reader) clause(c *plsyntax.Clause) bool {
 		r.term(t, c)
 	}
 	if se, ok := err.(*plsyntax.SyntaxError); ok {
-		line, col := r.lines.Pos(se.Offset)
-		r.res.Err = &SyntaxError{Line: line, Col: col + 1, Msg: textclip.Clean(se.Msg, 256)}
-		return false
+		r.res.Skipped++
+		r.hasLast = false
+		if r.res.Err == nil {
+			line, col := r.lines.Pos(se.Offset)
+			r.res.Err = &SyntaxError{Line: line, Col: col + 1, Msg: textclip.Clean(se.Msg, 256)}
+		}
 	}
 	return true
+}
+
+// directiveOps are the prefix operators that declare predicates in
+// directives (":- dynamic foo/1."), priority 1150, type fx, as
+// SWI-Prolog's operator table has them (SWI-Prolog manual, section 4.25,
+// "Operators"; YAP and SICStus have the same): not ISO's, but the way
+// nearly every Prolog text in use is written. Only the reader's private
+// table gains them; the rule engine's stays ISO.
+var directiveOps = []string{"dynamic", "discontiguous", "initialization", "meta_predicate", "module_transparent",
+	"multifile", "public", "thread_local", "thread_initialization", "volatile", "table"}
+
+func installDirectiveOps(vm *pl.VM) error {
+	names := make([]pl.Term, len(directiveOps))
+	for i, n := range directiveOps {
+		names[i] = pl.NewAtom(n)
+	}
+	if _, err := pl.Op(vm, pl.Integer(1150), pl.NewAtom("fx"), pl.List(names...), pl.Success, nil).Force(context.Background()); err != nil {
+		return fmt.Errorf("directive operators: %w", err)
+	}
+	return nil
 }
 
 var (
