@@ -125,12 +125,13 @@ func TestAnIDMadeFromPathAndNameIsNotStoredAgain(t *testing.T) {
 		{ID: "net/http/server.go#Server.Serv", Path: "net/http/server.go", Symbol: "Serve", Qualified: "Server.Serve", Text: "serve"},
 		{ID: "other#Server.Serve", Path: "net/http/server.go", Symbol: "Serve", Qualified: "Server.Serve", Text: "serve"},
 		{ID: "#", Text: "serve"},
+		{ID: "a.go#X.Y.Z", Path: "a.go", Symbol: "Z", Qualified: "Y.Z", Text: "serve"},
 		{ID: "plain", Path: "x.go", Symbol: "x", Qualified: "x", Text: "serve"},
 	}
 	if err := b.Upsert(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	wantOwn := map[string]bool{docs[1].ID: true, docs[2].ID: true, docs[3].ID: true, "plain": true}
+	wantOwn := map[string]bool{docs[1].ID: true, docs[2].ID: true, docs[3].ID: true, docs[5].ID: true, "plain": true}
 	for _, d := range docs {
 		var own *string
 		if err := b.db.QueryRowContext(ctx, "SELECT id_own FROM docs WHERE id = ?", d.ID).Scan(&own); err != nil {
