@@ -323,8 +323,10 @@ const searchIndexPrefix = "search-g"
 // (ownLines). 10: a definition in an internal package marked
 // (Metadata[retrieval.MetaInternal]). 11: a Python special method's
 // Text holds the language reference's words for it
-// (specialMethodWords).
-const indexFormat = "f11"
+// (specialMethodWords). 12: the compact embedded schema of version 7
+// (ids made from path and name, Text without the fields it repeats and
+// deflated, vectors as binary16 keyed by document row).
+const indexFormat = "f12"
 
 // searchIndexName names the search index of one snapshot, embedder and
 // vector store: search-g<generation>-<fingerprint>-<embedder>[-chroma]-<format>.sqlite,

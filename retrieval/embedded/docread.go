@@ -33,12 +33,16 @@ func scanDocument(rows *sql.Rows, extra ...any) (retrieval.Document, refSpan, er
 	var test int
 	var span refSpan
 	var metadata, nameWords string
+	var body any
 	dest := append([]any{&d.ID, &d.Path, &d.StartLine, &d.EndLine, &d.Symbol, &d.Qualified, &d.Kind,
-		&d.Language, &d.Signature, &d.Doc, &d.Text, &d.ContentHash, &test, &span.at, &span.n, &metadata, &d.Changed, &d.Parser, &d.Role, &nameWords}, extra...)
+		&d.Language, &d.Signature, &d.Doc, &body, &d.ContentHash, &test, &span.at, &span.n, &metadata, &d.Changed, &d.Parser, &d.Role, &nameWords}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return d, span, err
 	}
 	d.Test = test != 0
+	if err := decodeBody(&d, body); err != nil {
+		return d, span, err
+	}
 	if nameWords != "" {
 		if err := json.Unmarshal([]byte(nameWords), &d.NameWords); err != nil {
 			return d, span, fmt.Errorf("document %s: name words: %w", d.ID, err)

@@ -9,7 +9,11 @@
 // retrieval.ErrUnsupported; callers with their own vectors use
 // UpsertVectors and QueryVector (WithVectorModel).
 //
-// Storage: a docs table (every Document field but Refs; the content hash,
+// Storage: a docs table (every Document field but Refs; the id only where
+// it is not path#qualified, retrieval.SymbolDocumentID's, which a
+// generated column makes again; the Text without the name, signature, doc
+// comment and path it starts with and deflated where shorter, encodeBody;
+// the content hash,
 // the parser and Metadata as JSON are ids of a vals dictionary of
 // strings; the id is found through an index on a 64-bit hash of it; the
 // case-folded names are stored only when SQLite's ASCII lower() would not
@@ -29,10 +33,12 @@
 // twice. Dictionary entries are never deleted (a content hash of an old
 // file version stays behind, a few dozen bytes).
 //
-// Vectors are stored per (embedder model id, dimensions): a row keyed
-// (model, dims, doc_id) holding the vector as a BLOB of little-endian
-// float32 values, exactly as given, stamped with the generation that wrote
-// it. A Backend reads and writes only the rows of its own model and
+// Vectors are stored per (embedder model id, dimensions), an id of the
+// vector_models table: a row keyed (document rid, model id) holding the
+// vector scaled to unit length as IEEE binary16 values (encodeVector: 2
+// bytes a dimension; search uses only a vector's direction, and every
+// search, exact or quantised, scores these stored values), stamped with
+// the generation that wrote it. A Backend reads and writes only the rows of its own model and
 // dimensions, so a change of embedder never mixes vectors; replacing or
 // deleting a document drops its vectors of every model (recording their
 // rids as tombstones). Every write transaction advances a generation
@@ -51,7 +57,7 @@
 //     base file beside the database (SidecarFiles), memory-mapped, plus the
 //     rows written since (the delta) less the tombstoned ones; a search
 //     scans the codes for the max(4k, 64) best candidates and re-ranks them
-//     by exact cosine from their stored float32 rows, read in the same
+//     by exact cosine from their stored binary16 rows, read in the same
 //     transaction (qindex.go). Returned scores are the exact search's, bit
 //     for bit, ties by ascending id; what can differ is recall: a true
 //     top-k document whose code ranks below the pool is missed. Measured on
@@ -101,8 +107,12 @@ const MaxFilterValues = 256
 // text) and a version 4 one (version 3 plus the role column, vectorSchema
 // and the refs columns via, scope and type), see upgrade, a version 5 one
 // (which lacks the docs column name_words: Document.NameWords) by adding
-// the column, and refuses any other non-zero version.
-const schemaVersion = 6
+// the column, a version 6 one (whose docs hold every id and Text whole)
+// by rewriting docs (upgradeDocs7), and refuses any other non-zero
+// version. Version 7: docs.id is generated from path and qualified where
+// it is retrieval.SymbolDocumentID's (id_own holds only the others), and
+// docs.body holds a Text encoded (encodeBody).
+const schemaVersion = 7
 
 // Column weights for bm25(): name, doc, signature, path, body, in the order
 // the FTS5 table declares them. The name counts most.
@@ -154,7 +164,8 @@ CREATE INDEX IF NOT EXISTS refs_nk ON refs(nk);
 const schemaTables = `
 CREATE TABLE IF NOT EXISTS docs (
 	rid            INTEGER PRIMARY KEY,
-	id             TEXT NOT NULL,
+	id_own         TEXT,             -- the id, NULL when it is path || '#' || qualified (retrieval.SymbolDocumentID)
+	id             TEXT GENERATED ALWAYS AS (coalesce(id_own, path || '#' || qualified)) VIRTUAL,
 	id_hash        INTEGER NOT NULL, -- idHash(id): documents are found by id through docs_id
 	path           TEXT NOT NULL,
 	start_line     INTEGER NOT NULL,
@@ -167,7 +178,7 @@ CREATE TABLE IF NOT EXISTS docs (
 	language       TEXT NOT NULL,
 	signature      TEXT NOT NULL,
 	doc            TEXT NOT NULL,
-	body           TEXT NOT NULL,
+	body           NOT NULL,         -- Text: TEXT as given, or a BLOB encoded (encodeBody: its fields not again, deflated)
 	hash_v         INTEGER NOT NULL, -- vals.id of the content hash
 	test           INTEGER NOT NULL,
 	meta_v         INTEGER NOT NULL, -- vals.id of the metadata as JSON ('' for none)
@@ -203,15 +214,19 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 	content = '', contentless_delete = 1,
 	tokenize = "unicode61 tokenchars '_'"
 );
-CREATE TABLE IF NOT EXISTS vectors (
-	model   TEXT NOT NULL,
-	dims    INTEGER NOT NULL,
-	doc_id  TEXT NOT NULL,
-	doc_rid INTEGER NOT NULL, -- docs.rid of doc_id: vectors live and die with their document row
-	vec     BLOB NOT NULL,
-	UNIQUE (model, dims, doc_id)
+CREATE TABLE IF NOT EXISTS vector_models (
+	id    INTEGER PRIMARY KEY,
+	model TEXT NOT NULL,
+	dims  INTEGER NOT NULL,
+	UNIQUE (model, dims)
 );
-CREATE INDEX IF NOT EXISTS vectors_doc_id ON vectors(doc_id);
+CREATE TABLE IF NOT EXISTS vectors (
+	doc_rid INTEGER NOT NULL, -- docs.rid: vectors live and die with their document row
+	mid     INTEGER NOT NULL, -- vector_models.id of the (model, dims)
+	gen     INTEGER NOT NULL DEFAULT 0,
+	vec     BLOB NOT NULL,    -- encodeVector: the unit vector as IEEE binary16
+	PRIMARY KEY (doc_rid, mid)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vector_generation (
 	id  INTEGER PRIMARY KEY CHECK (id = 0),
 	gen INTEGER NOT NULL
@@ -229,8 +244,7 @@ CREATE TABLE IF NOT EXISTS sources (
 // the generation that deleted them; vector_store.uid a random identity of
 // this database, which its base files carry.
 const vectorSchema = `
-CREATE INDEX IF NOT EXISTS vectors_gen ON vectors(model, dims, gen);
-CREATE INDEX IF NOT EXISTS vectors_rid ON vectors(model, dims, doc_rid);
+CREATE INDEX IF NOT EXISTS vectors_gen ON vectors(mid, gen);
 CREATE TABLE IF NOT EXISTS vector_tombstones (
 	doc_rid INTEGER NOT NULL,
 	gen     INTEGER NOT NULL
@@ -381,8 +395,14 @@ func (b *Backend) init(ctx context.Context) error {
 		if err := upgrade(ctx, tx); err != nil {
 			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
 		}
-	case 5:
+	case 5, 6:
 		if err := sqlitefile.AddColumns(ctx, tx, "docs", []sqlitefile.Column{{Name: "name_words", Decl: "TEXT NOT NULL DEFAULT ''"}}); err != nil {
+			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
+		}
+		if err := upgradeDocs7(ctx, tx); err != nil {
+			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
+		}
+		if err := addVectorSchema(ctx, tx); err != nil {
 			return fmt.Errorf("upgrade from schema version %d: %w", v, err)
 		}
 	default:
@@ -508,6 +528,7 @@ type row struct {
 	ftsSignature string
 	ftsPath      string
 	ftsBody      string
+	body         any // docs.body: encodeBody
 }
 
 func encode(d retrieval.Document) (row, error) {
@@ -531,7 +552,19 @@ func encode(d retrieval.Document) (row, error) {
 	r.ftsSignature = proseIndexText(d.Signature)
 	r.ftsPath = proseIndexText(d.Path)
 	r.ftsBody = proseIndexText(d.Text)
+	r.body = encodeBody(&r.doc)
 	return r, nil
+}
+
+// ownID is the docs.id_own of d: nil when its id is the one
+// retrieval.SymbolDocumentID gives its path and qualified name first
+// (the generated column id makes it again), else the id.
+func ownID(d retrieval.Document) any {
+	if len(d.ID) == len(d.Path)+1+len(d.Qualified) && strings.HasPrefix(d.ID, d.Path) &&
+		d.ID[len(d.Path)] == '#' && strings.HasSuffix(d.ID, d.Qualified) {
+		return nil
+	}
+	return d.ID
 }
 
 // Upsert stores docs, replacing any stored document with the same ID (its

@@ -33,7 +33,7 @@ func TestUpsertEmbedsDocuments(t *testing.T) {
 	// The stored vector is the embedding of EmbeddingText, exactly.
 	for _, d := range corpus() {
 		var blob []byte
-		if err := b.db.QueryRowContext(ctx, "SELECT vec FROM vectors WHERE doc_id = ? AND model = ? AND dims = ?", d.ID, e.ModelID, e.Dims).Scan(&blob); err != nil {
+		if err := b.db.QueryRowContext(ctx, "SELECT vec FROM vectors WHERE doc_rid = (SELECT rid FROM docs WHERE id = ?) AND "+modelSQL, d.ID, e.ModelID, e.Dims).Scan(&blob); err != nil {
 			t.Fatalf("%s: %v", d.ID, err)
 		}
 		if diff := cmp.Diff(encodeVector(testfixture.WordVector(retrieval.EmbeddingText(d), e.Dims)), blob); diff != "" {
@@ -212,7 +212,7 @@ func TestVectorCacheFollowsWrites(t *testing.T) {
 		}
 	}
 	var n int
-	if err := b.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE doc_id = 'own'").Scan(&n); err != nil || n != 1 {
+	if err := b.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE doc_rid = (SELECT rid FROM docs WHERE id = 'own')").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("own vectors = %d, %v", n, err)
 	}
 }

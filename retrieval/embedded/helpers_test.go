@@ -185,3 +185,18 @@ func bruteForce(docs []retrieval.Document, sims []float64, f retrieval.Filter) [
 	})
 	return all
 }
+
+// asStored is vecs as the vectors table keeps them (encodeVector: unit
+// length, binary16) read back (decodeNormalized): what the exact search
+// scores, so what a brute-force search of the stored vectors must be
+// computed over.
+func asStored(vecs [][]float32) [][]float32 {
+	out := make([][]float32, len(vecs))
+	for i, v := range vecs {
+		out[i] = make([]float32, len(v))
+		if !decodeNormalized(out[i], encodeVector(v)) {
+			panic("asStored: a zero or non-finite vector")
+		}
+	}
+	return out
+}

@@ -159,7 +159,7 @@ func (b *Backend) loadDelta(ctx context.Context, tx *sql.Tx, since int64, n int)
 		delta.rids, delta.scales, delta.sums = make([]int64, 0, n), make([]float32, 0, n), make([]int32, 0, n)
 		delta.codes = make([]byte, 0, n*delta.stride)
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT doc_rid, doc_id, vec FROM vectors WHERE model = ? AND dims = ? AND gen > ? ORDER BY doc_rid", b.opts.model, dims, since)
+	rows, err := tx.QueryContext(ctx, "SELECT v.doc_rid, d.id, v.vec FROM vectors v JOIN docs d ON d.rid = v.doc_rid WHERE v."+modelSQL+" AND v.gen > ? ORDER BY v.doc_rid", b.opts.model, dims, since)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -200,8 +200,8 @@ func (b *Backend) loadDelta(ctx context.Context, tx *sql.Tx, since int64, n int)
 // to unit length; the error names the document when the BLOB is of the
 // wrong length, zero or not finite.
 func decodeStored(u []float32, blob []byte, id string) error {
-	if len(blob) != 4*len(u) {
-		return fmt.Errorf("document %q: stored vector of %d bytes, want %d", id, len(blob), 4*len(u))
+	if len(blob) != 2*len(u) {
+		return fmt.Errorf("document %q: stored vector of %d bytes, want %d", id, len(blob), 2*len(u))
 	}
 	if !decodeNormalized(u, blob) {
 		return fmt.Errorf("document %q: stored vector is zero or not finite", id)
@@ -316,7 +316,7 @@ func (b *Backend) CompactVectors(ctx context.Context) error {
 		return nil
 	}
 	var rows int // all of them, after a bulk build: read in one allocation
-	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE model = ? AND dims = ? AND gen > ?", b.opts.model, b.opts.dims, base.gen).Scan(&rows); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE "+modelSQL+" AND gen > ?", b.opts.model, b.opts.dims, base.gen).Scan(&rows); err != nil {
 		return fmt.Errorf("embedded: compact vectors: %w", err)
 	}
 	delta, tombs, err := b.loadDelta(ctx, tx, base.gen, rows)
@@ -342,7 +342,7 @@ func (b *Backend) useQuantized(ctx context.Context, tx *sql.Tx, g int64) (bool, 
 	}
 	limit := exactMaxFloats/b.opts.dims + 1
 	var n int
-	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM vectors WHERE model = ? AND dims = ? LIMIT ?)", b.opts.model, b.opts.dims, limit).Scan(&n)
+	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM vectors WHERE "+modelSQL+" LIMIT ?)", b.opts.model, b.opts.dims, limit).Scan(&n)
 	if err != nil {
 		return false, err
 	}

@@ -26,10 +26,11 @@ func forceQuantized(t *testing.T, compact int) {
 	t.Cleanup(func() { exactMaxFloats, compactAt = oldMax, oldCompact })
 }
 
-// exactTop is the brute-force top k of the live documents for q.
+// exactTop is the brute-force top k of the live documents for q, over
+// their vectors as stored (asStored).
 func exactTop(docs []retrieval.Document, vecs [][]float32, q []float32, k int, f retrieval.Filter) []idScore {
 	sims := make([]float64, len(vecs))
-	for i, v := range vecs {
+	for i, v := range asStored(vecs) {
 		sims[i] = testfixture.Cosine(q, v)
 	}
 	r := bruteForce(docs, sims, f)
@@ -189,15 +190,15 @@ func TestQuantizedHitsCarryExactScoresInExactOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The exact search's float32 arithmetic: the scores must be those
-		// of the stored vectors, not of their codes.
-		u, qn := make([]float32, dims), make([]float32, dims)
+		// of the stored vectors (binary16, read back), not of their codes.
+		qn := make([]float32, dims)
 		normalize(qn, q)
 		byID := map[string][]float32{}
-		for i, d := range docs {
-			byID[d.ID] = vecs[i]
+		for i, v := range asStored(vecs) {
+			byID[docs[i].ID] = v
 		}
 		for i, h := range hits {
-			normalize(u, byID[h.Document.ID])
+			u := byID[h.Document.ID]
 			if want := float64(dot(qn, u)); h.Score != want {
 				t.Errorf("query %d hit %d %s: score %v, want exactly %v", qi, i, h.Document.ID, h.Score, want)
 			}
@@ -351,7 +352,7 @@ func TestMalformedStoredVectorIsNamedByTheQuantizedSearch(t *testing.T) {
 	binary.LittleEndian.PutUint32(nan[4:], math.Float32bits(float32(math.NaN())))
 	for name, blob := range map[string][]byte{"short": {1, 2, 3}, "NaN": nan} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := b.db.ExecContext(ctx, "UPDATE vectors SET vec = ?, gen = gen + 1000 WHERE doc_id = ?", blob, docs[7].ID); err != nil {
+			if _, err := b.db.ExecContext(ctx, "UPDATE vectors SET vec = ?, gen = gen + 1000 WHERE doc_rid = (SELECT rid FROM docs WHERE id = ?)", blob, docs[7].ID); err != nil {
 				t.Fatal(err)
 			}
 			b.db.ExecContext(ctx, "UPDATE vector_generation SET gen = gen + 1000")

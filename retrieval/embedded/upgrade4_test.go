@@ -44,7 +44,7 @@ func v4Database(t *testing.T, path string, docs []retrieval.Document) *sql.DB {
 		exec("ALTER TABLE refs ADD COLUMN " + c + " TEXT NOT NULL DEFAULT ''")
 	}
 	exec("ALTER TABLE vectors ADD COLUMN gen INTEGER NOT NULL DEFAULT 0")
-	exec(vectorSchema)
+	exec(vectorSchemaV6)
 	exec("DELETE FROM refs")
 	for _, d := range docs {
 		exec("UPDATE docs SET role = ? WHERE id = ?", d.Role, d.ID)

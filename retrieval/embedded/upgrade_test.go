@@ -3,7 +3,9 @@ package embedded
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,6 +74,33 @@ CREATE TABLE IF NOT EXISTS vector_generation (
 INSERT OR IGNORE INTO vector_generation (id, gen) VALUES (0, 0);
 `
 
+// vectorSchemaV6 is vectorSchema of versions 4 to 6 (vectors keyed by
+// model, dims and document id).
+const vectorSchemaV6 = `
+CREATE INDEX IF NOT EXISTS vectors_gen ON vectors(model, dims, gen);
+CREATE INDEX IF NOT EXISTS vectors_rid ON vectors(model, dims, doc_rid);
+CREATE TABLE IF NOT EXISTS vector_tombstones (
+	doc_rid INTEGER NOT NULL,
+	gen     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vector_tombstones_gen ON vector_tombstones(gen);
+CREATE TABLE IF NOT EXISTS vector_store (
+	id  INTEGER PRIMARY KEY CHECK (id = 0),
+	uid TEXT NOT NULL
+);
+INSERT OR IGNORE INTO vector_store (id, uid) VALUES (0, lower(hex(randomblob(8))));
+`
+
+// encodeFloat32 is a vector as versions 1 to 6 stored it: little-endian
+// float32, as given.
+func encodeFloat32(v []float32) []byte {
+	buf := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(x))
+	}
+	return buf
+}
+
 // v3Database writes docs (with the word embedder's vectors when vectors) into
 // a new version 3 database at path, the way version 3 wrote them, and
 // returns it open for the test to change further.
@@ -121,7 +150,7 @@ func v3Database(t *testing.T, path string, docs []retrieval.Document, vectors bo
 			if err != nil {
 				t.Fatal(err)
 			}
-			exec("INSERT INTO vectors (model, dims, doc_id, doc_rid, vec) VALUES (?, ?, ?, ?, ?)", e.Model(), e.Dimensions(), d.ID, rid, encodeVector(vs[0]))
+			exec("INSERT INTO vectors (model, dims, doc_id, doc_rid, vec) VALUES (?, ?, ?, ?, ?)", e.Model(), e.Dimensions(), d.ID, rid, encodeFloat32(vs[0]))
 		}
 	}
 	exec("PRAGMA user_version = 3")

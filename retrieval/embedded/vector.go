@@ -145,7 +145,7 @@ func (b *Backend) Dimensions() int { return b.opts.dims }
 // dimensions); 0 when it has none configured.
 func (b *Backend) VectorCount(ctx context.Context) (int, error) {
 	var n int
-	err := b.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE model = ? AND dims = ?", b.opts.model, b.opts.dims).Scan(&n)
+	err := b.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE "+modelSQL, b.opts.model, b.opts.dims).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("embedded: vector count: %w", err)
 	}
@@ -187,11 +187,22 @@ func normalize(dst, v []float32) {
 	}
 }
 
-// encodeVector is the BLOB form of v: little-endian float32.
+// modelSQL is the condition on a vectors row (its mid) that it is of the
+// (model, dims) bound to its two parameters.
+const modelSQL = "mid = (SELECT id FROM vector_models WHERE model = ? AND dims = ?)"
+
+// encodeVector is the BLOB form of v (checkVector passed): v scaled to
+// unit length (normalize), each component as an IEEE 754 binary16
+// (float32ToHalf: round to nearest, ties to even), little-endian — 2
+// bytes a dimension instead of float32's 4. Search reads only a vector's
+// direction, so the scale is not kept; a component's rounding error is at
+// most 2^-12 of it (2^-25 absolute below 2^-14, binary16's subnormals).
 func encodeVector(v []float32) []byte {
-	buf := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(x))
+	u := make([]float32, len(v))
+	normalize(u, v)
+	buf := make([]byte, 2*len(u))
+	for i, x := range u {
+		binary.LittleEndian.PutUint16(buf[2*i:], float32ToHalf(x))
 	}
 	return buf
 }
@@ -533,7 +544,7 @@ func (b *Backend) rerank(ctx context.Context, tx *sql.Tx, q []float32, rids []in
 	u := make([]float32, b.opts.dims)
 	err := chunks(rids, chunkSize, func(c []int64) error {
 		args := append([]any{b.opts.model, b.opts.dims}, anys(c)...)
-		rows, err := tx.QueryContext(ctx, "SELECT doc_rid, doc_id, vec FROM vectors WHERE model = ? AND dims = ? AND doc_rid IN ("+placeholders(len(c))+")", args...)
+		rows, err := tx.QueryContext(ctx, "SELECT v.doc_rid, d.id, v.vec FROM vectors v JOIN docs d ON d.rid = v.doc_rid WHERE v."+modelSQL+" AND v.doc_rid IN ("+placeholders(len(c))+")", args...)
 		if err != nil {
 			return err
 		}

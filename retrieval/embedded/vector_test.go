@@ -43,7 +43,7 @@ func TestQueryVectorMatchesBruteForce(t *testing.T) {
 			for qi := 0; qi < 5; qi++ {
 				q := testfixture.RandomVectors(r, 1, dims)[0]
 				sims := make([]float64, n)
-				for i, v := range vecs {
+				for i, v := range asStored(vecs) {
 					sims[i] = testfixture.Cosine(q, v)
 				}
 				for _, f := range filters {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 	"runtime"
 	"sort"
@@ -73,15 +72,15 @@ func (b *Backend) index(ctx context.Context, tx *sql.Tx) (*vindex, error) {
 func (b *Backend) loadIndex(ctx context.Context, tx *sql.Tx, gen int64) (*vindex, error) {
 	dims := b.opts.dims
 	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE model = ? AND dims = ?", b.opts.model, dims).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE "+modelSQL, b.opts.model, dims).Scan(&n); err != nil {
 		return nil, err
 	}
 	rids := make([]int64, 0, n)
 	ids := make([]string, 0, n)
 	data := make([]float32, 0, n*dims)
-	// One pass over this model's rows, no join: doc_rid is kept in step
-	// with docs by write.
-	rows, err := tx.QueryContext(ctx, "SELECT doc_rid, doc_id, vec FROM vectors WHERE model = ? AND dims = ?", b.opts.model, dims)
+	// One pass over this model's rows with their documents' ids: doc_rid
+	// is kept in step with docs by write.
+	rows, err := tx.QueryContext(ctx, "SELECT v.doc_rid, d.id, v.vec FROM vectors v JOIN docs d ON d.rid = v.doc_rid WHERE v."+modelSQL, b.opts.model, dims)
 	if err != nil {
 		return nil, err
 	}
@@ -93,13 +92,10 @@ func (b *Backend) loadIndex(ctx context.Context, tx *sql.Tx, gen int64) (*vindex
 		if err := rows.Scan(&rid, &id, &blob); err != nil {
 			return nil, err
 		}
-		if len(blob) != 4*dims {
-			return nil, fmt.Errorf("document %q: stored vector of %d bytes, want %d", id, len(blob), 4*dims)
-		}
 		k := len(data)
 		data = data[:k+dims]
-		if !decodeNormalized(data[k:], blob) {
-			return nil, fmt.Errorf("document %q: stored vector is zero or not finite", id)
+		if err := decodeStored(data[k:], blob, id); err != nil {
+			return nil, err
 		}
 		rids = append(rids, rid)
 		ids = append(ids, id)
@@ -114,13 +110,13 @@ func (b *Backend) loadIndex(ctx context.Context, tx *sql.Tx, gen int64) (*vindex
 	return ix, nil
 }
 
-// decodeNormalized decodes the little-endian float32 BLOB into dst
-// (len(blob)/4 values) scaled to unit length; false if the vector is zero or
-// not finite.
+// decodeNormalized decodes the BLOB of a stored vector (encodeVector's
+// binary16 values, 2·len(dst) bytes) into dst scaled to unit length;
+// false if the vector is zero or not finite.
 func decodeNormalized(dst []float32, blob []byte) bool {
 	var sum float64
 	for j := range dst {
-		x := math.Float32frombits(binary.LittleEndian.Uint32(blob[4*j:]))
+		x := halfToFloat32(binary.LittleEndian.Uint16(blob[2*j:]))
 		dst[j] = x
 		sum += float64(x) * float64(x)
 	}

@@ -3,7 +3,6 @@ package embedded
 import (
 	"context"
 	"database/sql"
-	"slices"
 	"strings"
 
 	"github.com/rlm-dev/rlm/retrieval"
@@ -148,15 +147,15 @@ func (b *Backend) writeTx(ctx context.Context, tx *sql.Tx, in *interner, ids, pa
 	if err := deleteRefs(ctx, tx, gone); err != nil {
 		return nil, err
 	}
-	// Vectors by the ids asked for too: a vector never outlives its
-	// document, but deleting by id costs nothing when there is none. Their
-	// rids become tombstones of this generation (see qindex).
-	err = chunks(append(slices.Clone(ids), removed...), chunkSize, func(c []string) error {
+	// Vectors of every model, by their documents' rows (a vector never
+	// outlives its document). Their rids become tombstones of this
+	// generation (see qindex).
+	err = chunks(rids, chunkSize, func(c []int64) error {
 		args := append([]any{gen}, anys(c)...)
-		if _, err := tx.ExecContext(ctx, "INSERT INTO vector_tombstones (doc_rid, gen) SELECT doc_rid, ? FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", args...); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO vector_tombstones (doc_rid, gen) SELECT doc_rid, ? FROM vectors WHERE doc_rid IN ("+placeholders(len(c))+")", args...); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE doc_id IN ("+placeholders(len(c))+")", anys(c)...)
+		_, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE doc_rid IN ("+placeholders(len(c))+")", anys(c)...)
 		return err
 	})
 	if err != nil {
@@ -221,7 +220,7 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, gen 
 	if err != nil {
 		return err
 	}
-	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, id_hash, path, start_line, end_line, symbol, qualified,
+	insDoc, err := tx.PrepareContext(ctx, `INSERT INTO docs (id_own, id_hash, path, start_line, end_line, symbol, qualified,
 		symbol_fold, qualified_fold, kind, language, signature, doc, body,
 		hash_v, test, meta_v, changed, parser_v, refs_at, refs_n, role, name_words)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -236,6 +235,7 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, gen 
 		return err
 	}
 	var insVec *sql.Stmt
+	var mid int64
 	ftsArgs := make([]any, 0, 6*len(rows))
 	for _, r := range rows {
 		d := r.doc
@@ -247,8 +247,8 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, gen 
 		if len(d.Refs) > 0 {
 			refsAt = nextRef
 		}
-		res, err := insDoc.ExecContext(ctx, d.ID, idHash(d.ID), d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
-			storedFold(d.Symbol), storedFold(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, d.Text,
+		res, err := insDoc.ExecContext(ctx, ownID(d), idHash(d.ID), d.Path, d.StartLine, d.EndLine, d.Symbol, d.Qualified,
+			storedFold(d.Symbol), storedFold(d.Qualified), d.Kind, d.Language, d.Signature, d.Doc, r.body,
 			prov.hash, prov.test, prov.meta, d.Changed, prov.parser, refsAt, len(d.Refs), d.Role, r.nameWords)
 		if err != nil {
 			return err
@@ -267,12 +267,15 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, gen 
 		}
 		if r.vec != nil {
 			if insVec == nil {
-				if insVec, err = tx.PrepareContext(ctx, "INSERT INTO vectors (model, dims, doc_id, doc_rid, vec, gen) VALUES (?, ?, ?, ?, ?, ?)"); err != nil {
+				if mid, err = vectorModel(ctx, tx, b.opts.model, b.opts.dims); err != nil {
+					return err
+				}
+				if insVec, err = tx.PrepareContext(ctx, "INSERT INTO vectors (doc_rid, mid, vec, gen) VALUES (?, ?, ?, ?)"); err != nil {
 					return err
 				}
 				defer insVec.Close()
 			}
-			if _, err := insVec.ExecContext(ctx, b.opts.model, b.opts.dims, d.ID, rid, encodeVector(r.vec), gen); err != nil {
+			if _, err := insVec.ExecContext(ctx, rid, mid, encodeVector(r.vec), gen); err != nil {
 				return err
 			}
 		}
@@ -287,6 +290,16 @@ func (b *Backend) insertRows(ctx context.Context, tx *sql.Tx, in *interner, gen 
 		_, err := tx.ExecContext(ctx, q, c...)
 		return err
 	})
+}
+
+// vectorModel is the vector_models.id of (model, dims) in tx, added if new.
+func vectorModel(ctx context.Context, tx *sql.Tx, model string, dims int) (int64, error) {
+	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO vector_models (model, dims) VALUES (?, ?)", model, dims); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, "SELECT id FROM vector_models WHERE model = ? AND dims = ?", model, dims).Scan(&id)
+	return id, err
 }
 
 // nextRefRowid is one past the largest refs rowid.
