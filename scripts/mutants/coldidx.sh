@@ -6,7 +6,7 @@
 # memo is the text of splitting every word; index -cpuprofile writes a
 # profile.
 H='./sourcefacts/store -run TestHeldFactsReadAsTheDatabaseRowsDo'
-mutant "the held facts are not given to the snapshot" sourcefacts/store/snapshot.go 's|^\tsnap.held = held$|\tsnap.held = nil|' $H
+mutant "the held facts are not given to the snapshot" sourcefacts/store/snapshot.go 's|^\tsnap.held = held$|\tsnap.held, _ = nil, held|' $H
 mutant "held facts of another file generation are used" sourcefacts/store/packed.go 's|f.FileGeneration == h.fileGen \&\& ||' $H
 mutant "held facts of another parse generation are used" sourcefacts/store/packed.go 's| \&\& f.ParseGeneration == h.parseGen||' $H
 mutant "held facts of another project generation are used" sourcefacts/store/packed.go 's| \&\& f.PublishedIn == h.gen||' $H
