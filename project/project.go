@@ -429,7 +429,11 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("project: refresh %s: %w", p.root, store.ErrClosed)
 	}
 	start := time.Now()
-	so := store.SnapshotOptions{RequireCurrent: p.opts.RequireCurrent, TrustStat: p.opts.TrustStat && !p.opts.RequireCurrent}
+	// The search index is made from the facts of the files this check
+	// publishes, read right after it: held in memory, they are decoded
+	// rather than read back through SQLite (the search index build of a
+	// cold GOROOT/src spent 21.7 s of CPU reading them, twice).
+	so := store.SnapshotOptions{RequireCurrent: p.opts.RequireCurrent, TrustStat: p.opts.TrustStat && !p.opts.RequireCurrent, HoldFacts: true}
 	if p.opts.Progress != nil {
 		so.Progress = func(done, total int) { p.opts.Progress(Progress{Phase: PhaseCheck, Done: done, Total: total}) }
 	}

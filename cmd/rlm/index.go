@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 )
 
@@ -11,9 +13,17 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("index", stderr)
 	root := fs.String("root", "", "source tree to index")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof format) of the whole index run to this file")
 	bf := addBackendFlags(fs)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	p, err := openProject(ctx, *root, bf, stderr)
 	if err != nil {
@@ -62,4 +72,22 @@ func cmdIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "vector store: %s\n", vs)
 	}
 	return nil
+}
+
+// startCPUProfile starts a CPU profile written to path and returns the
+// function that stops it and closes the file. An error creating the file
+// or starting the profiler is returned wrapped, with nothing started.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

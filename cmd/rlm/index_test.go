@@ -117,3 +117,27 @@ func TestIndexSaysWhereTheKnowledgeBaseWent(t *testing.T) {
 		t.Errorf("in memory, the output names a knowledge base:\n%s", out)
 	}
 }
+
+// TestIndexCPUProfileWritesAProfileOfTheRun: index -cpuprofile FILE leaves
+// a CPU profile in pprof's format (gzip-compressed protobuf) once the run
+// ends; a profile that cannot be created fails the command before it
+// indexes anything.
+func TestIndexCPUProfileWritesAProfileOfTheRun(t *testing.T) {
+	root := testfixture.WriteTree(t, map[string]string{"a.go": "package a\n\nfunc A() {}\n"})
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	if _, errs, code := runCLI(t, "", "index", "--root", root, "--in-memory", "--embedder", "none", "--cpuprofile", prof); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("the profile is not gzip (pprof's format): %d bytes % x", len(b), b[:min(len(b), 8)])
+	}
+	bad := filepath.Join(t.TempDir(), "missing", "cpu.prof")
+	_, errs, code := runCLI(t, "", "index", "--root", root, "--in-memory", "--embedder", "none", "--cpuprofile", bad)
+	if code == 0 || !strings.Contains(errs, "cpu profile") {
+		t.Fatalf("an uncreatable profile: exit %d, stderr %q; want a failure naming the cpu profile", code, errs)
+	}
+}

@@ -531,7 +531,9 @@ type row struct {
 	body         any // docs.body: encodeBody
 }
 
-func encode(d retrieval.Document) (row, error) {
+// encode makes the row of d, splitting its prose through memo (see
+// splitMemo; nil for none).
+func encode(d retrieval.Document, memo splitMemo) (row, error) {
 	r := row{doc: d}
 	if len(d.Metadata) > 0 {
 		b, err := json.Marshal(d.Metadata)
@@ -548,10 +550,10 @@ func encode(d retrieval.Document) (row, error) {
 		r.nameWords = string(b)
 	}
 	r.ftsName = nameIndexText(d.NameWords, d.Symbol, d.Qualified)
-	r.ftsDoc = proseIndexText(d.Doc)
-	r.ftsSignature = proseIndexText(d.Signature)
-	r.ftsPath = proseIndexText(d.Path)
-	r.ftsBody = proseIndexText(d.Text)
+	r.ftsDoc = proseIndexText(d.Doc, memo)
+	r.ftsSignature = proseIndexText(d.Signature, memo)
+	r.ftsPath = proseIndexText(d.Path, memo)
+	r.ftsBody = proseIndexText(d.Text, memo)
 	r.body = encodeBody(&r.doc)
 	return r, nil
 }
@@ -607,11 +609,12 @@ func (b *Backend) Upsert(ctx context.Context, docs []retrieval.Document) error {
 func prepareRows(docs []retrieval.Document) ([]row, error) {
 	rows := make([]row, 0, len(docs))
 	last := make(map[string]int, len(docs)) // id → index in rows of its last version
+	memo := splitMemo{}
 	for _, d := range docs {
 		if err := validateDocument(d); err != nil {
 			return nil, err
 		}
-		r, err := encode(d)
+		r, err := encode(d, memo)
 		if err != nil {
 			return nil, &retrieval.DocumentError{ID: d.ID, Err: err}
 		}

@@ -96,6 +96,31 @@ func SplitIdentifier(ident string) []string {
 	return out
 }
 
+// splitMemo remembers SplitIdentifier's result by word while one batch of
+// documents is encoded (prepareRows): a batch's words repeat (err, ctx,
+// Reader, the package's own names), and splitting every occurrence again
+// was 8 s of CPU of a cold GOROOT/src search index build. At most
+// maxSplitMemo words are kept; not safe for concurrent use.
+type splitMemo map[string][]string
+
+const maxSplitMemo = 1 << 16
+
+// split is SplitIdentifier(w), remembered in m (a nil m remembers nothing).
+// The slice returned is shared: callers must not modify it.
+func (m splitMemo) split(w string) []string {
+	if m == nil {
+		return SplitIdentifier(w)
+	}
+	if t, ok := m[w]; ok {
+		return t
+	}
+	t := SplitIdentifier(w)
+	if len(m) < maxSplitMemo {
+		m[w] = t
+	}
+	return t
+}
+
 // Terms returns the lowercased terms of free text: every run of letters,
 // digits and underscores, expanded with SplitIdentifier, duplicates removed
 // (first occurrence kept). Stopwords are kept; see QueryTerms.
@@ -178,15 +203,16 @@ func nameIndexText(words []string, names ...string) string {
 }
 
 // proseIndexText returns the terms of a free-text field (doc, signature,
-// path, body) for the FTS table: every word expanded with SplitIdentifier,
-// repeats kept so that BM25 sees term frequencies.
-func proseIndexText(s string) string {
+// path, body) for the FTS table: every word expanded with SplitIdentifier
+// (through memo; nil splits every word), repeats kept so that BM25 sees
+// term frequencies.
+func proseIndexText(s string, memo splitMemo) string {
 	var b strings.Builder
 	for _, w := range words(s) {
 		if len(w) > MaxTermBytes {
 			continue
 		}
-		for _, t := range SplitIdentifier(w) {
+		for _, t := range memo.split(w) {
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}

@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,5 +79,51 @@ func TestQueryTermsCapped(t *testing.T) {
 func TestQuoteFTS(t *testing.T) {
 	if got, want := quoteFTS(`a"b`), `"a""b"`; got != want {
 		t.Errorf("quoteFTS = %s, want %s", got, want)
+	}
+}
+
+// TestProseIndexTextThroughTheMemoIsTheTextWithout: the FTS text of a
+// batch's prose split through one shared memo (as prepareRows does) is,
+// field for field, the text of splitting every word again; the memo is
+// keyed by the exact word (case and all) and keeps at most maxSplitMemo
+// words, the text of words past the bound being the same.
+func TestProseIndexTextThroughTheMemoIsTheTextWithout(t *testing.T) {
+	long := strings.Repeat("x", MaxTermBytes+1)
+	texts := []struct{ name, text string }{
+		{"repeated words", "ServeHTTP serves; ServeHTTP again, and serveHTTP and SERVEHTTP"},
+		{"the same word in other cases", "Reader reader READER readerReader Reader_reader"},
+		{"identifiers", "func (srv *Server) ListenAndServeTLS(certFile, keyFile string) error"},
+		{"a path", "net/http/httputil/reverseproxy_test.go"},
+		{"a word over the term bound", "short " + long + " short"},
+		{"letters beyond ASCII", "Größe größe ÜberSetzung überSetzung"},
+		{"empty", ""},
+	}
+	memo := splitMemo{}
+	for _, tc := range texts {
+		t.Run(tc.name, func(t *testing.T) {
+			want := proseIndexText(tc.text, nil)
+			if got := proseIndexText(tc.text, memo); got != want {
+				t.Errorf("through the memo:\n%q\nwithout:\n%q", got, want)
+			}
+			if got := proseIndexText(tc.text, memo); got != want { // the words now remembered
+				t.Errorf("remembered:\n%q\nwithout:\n%q", got, want)
+			}
+		})
+	}
+	if len(memo) == 0 {
+		t.Fatal("the memo remembered nothing")
+	}
+
+	full := splitMemo{}
+	var words []string
+	for i := 0; i < maxSplitMemo+5; i++ {
+		words = append(words, fmt.Sprintf("wordNumber%d", i))
+	}
+	text := strings.Join(words, " ")
+	if got, want := proseIndexText(text, full), proseIndexText(text, nil); got != want {
+		t.Errorf("past the bound: the texts differ (%d and %d bytes)", len(got), len(want))
+	}
+	if len(full) != maxSplitMemo {
+		t.Errorf("the memo holds %d words, want the bound %d", len(full), maxSplitMemo)
 	}
 }

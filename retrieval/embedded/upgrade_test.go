@@ -123,7 +123,7 @@ func v3Database(t *testing.T, path string, docs []retrieval.Document, vectors bo
 	exec(schemaV3)
 	e := newWords()
 	for _, d := range docs {
-		r, err := encode(d)
+		r, err := encode(d, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
+	"unique"
 
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
@@ -268,4 +270,52 @@ func newCand(o obs, ff *sourcefacts.FileFacts) (*cand, error) {
 		return nil, err
 	}
 	return &cand{obs: o, facts: p}, nil
+}
+
+// heldFacts are the packed facts a publish wrote for one file, with the
+// row values that identify what it wrote (see SnapshotOptions.HoldFacts).
+type heldFacts struct {
+	facts             packedFacts
+	hash              sourcefacts.ContentHash
+	fileGen, parseGen int64
+	gen               int64 // the project generation that wrote them
+}
+
+// matches reports whether f is the row written with h: the same bytes,
+// file and parse generation, by the same project generation. A row any
+// other publish wrote since (another process) reads from the database.
+func (h heldFacts) matches(f *FileState) bool {
+	return f.Hash == h.hash && f.FileGeneration == h.fileGen && f.ParseGeneration == h.parseGen && f.PublishedIn == h.gen
+}
+
+// unpackInto sets ff's Symbols, References and Imports to the facts p
+// holds, as Snapshot.Facts reads them from the database: every slice
+// non-nil with no spare capacity, the text columns Facts interns
+// interned (unique.Make), signatures and docs copies of their own, so
+// nothing a caller keeps holds on to the file's whole decoded copy.
+func (p packedFacts) unpackInto(ff *sourcefacts.FileFacts) error {
+	u, err := p.unpack()
+	if err != nil {
+		return err
+	}
+	in := func(s string) string { return unique.Make(s).Value() }
+	ff.Symbols = make([]sourcefacts.Symbol, len(u.Symbols))
+	for i, y := range u.Symbols {
+		y.Name, y.Kind, y.Receiver, y.Container = in(y.Name), in(y.Kind), in(y.Receiver), in(y.Container)
+		y.Signature, y.Doc = strings.Clone(y.Signature), strings.Clone(y.Doc)
+		y.Role, y.Type = in(y.Role), in(y.Type)
+		ff.Symbols[i] = y
+	}
+	ff.References = make([]sourcefacts.Reference, len(u.References))
+	for i, r := range u.References {
+		r.Name, r.Kind, r.Receiver = in(r.Name), in(r.Kind), in(r.Receiver)
+		r.Via, r.Module, r.Type, r.Path = in(r.Via), in(r.Module), in(r.Type), in(r.Path)
+		ff.References[i] = r
+	}
+	ff.Imports = make([]sourcefacts.Import, len(u.Imports))
+	for i, im := range u.Imports {
+		im.Path, im.Alias = in(im.Path), in(im.Alias)
+		ff.Imports[i] = im
+	}
+	return nil
 }

@@ -142,6 +142,11 @@ type Store struct {
 	// mu serialises validation, publish, flush and writes within this
 	// process; other processes are serialised by SQLite's write lock.
 	mu sync.Mutex
+	// hold and held (guarded by mu): while hold is set, a committed
+	// publish adds the packed facts it wrote to held (see
+	// SnapshotOptions.HoldFacts).
+	hold bool
+	held map[string]heldFacts
 
 	hintMu sync.Mutex
 	hints  map[string]struct{}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -494,6 +495,9 @@ func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*ob
 
 	nowNS := time.Now().UnixNano()
 	ps := &stmts{tx: tx}
+	if s.hold {
+		ps.held = map[string]heldFacts{}
+	}
 	if len(work) > 0 {
 		gen := st.gen + 1
 		defer ps.close()
@@ -543,6 +547,13 @@ func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*ob
 	if err := tx.Commit(); err != nil {
 		s.state.counts = nil // committed or not: count again
 		return nil, err
+	}
+	if ps.held != nil {
+		if s.held == nil {
+			s.held = ps.held
+		} else {
+			maps.Copy(s.held, ps.held)
+		}
 	}
 	if pr != nil {
 		s.addPublished(ps.delta)

@@ -21,6 +21,9 @@ type stmts struct {
 	updFile, goneFile, newID  *sql.Stmt
 	args                      []any
 	delta                     factDelta // rows inserted less rows deleted
+	// held, if not nil, gets the packed facts of every file written with
+	// facts (see SnapshotOptions.HoldFacts).
+	held map[string]heldFacts
 }
 
 // bulkIndexFiles is how many files a publish into empty fact tables (a
@@ -225,6 +228,9 @@ func (s *Store) writeFile(ctx context.Context, ps *stmts, gen int64, w *workItem
 		return err
 	}
 	id := r.id
+	if ps.held != nil {
+		ps.held[w.path] = heldFacts{facts: c.facts, hash: c.hash, fileGen: fileGen, parseGen: r.parseGen + 1, gen: gen}
+	}
 	ps.delta.symbols += len(ff.Symbols)
 	ps.delta.refs += len(ff.References)
 	ps.delta.imports += len(ff.Imports)
