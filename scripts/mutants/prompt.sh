@@ -77,3 +77,12 @@ mutant "forEach covers every index of a chunk" prompt/catalog.go 's#for i := lo;
 mutant "each unit's own problems are kept" prompt/catalog.go 's#^\t\tproblems = append(problems, own\[i\]...)#\t\tproblems = append(problems, own[i][min(1, len(own[i])):]...)#' ./prompt -run TestALargeCatalogsProblemsAreAllReportedInUnitOrder
 mutant "each unit's content is its own" prompt/catalog.go 's#c.contents\[i\], errs\[i\] = contentOf(&c.units\[i\])#c.contents[i], errs[i] = contentOf(\&c.units[i/2*2])#' ./prompt -run TestALargeCatalogCountsEveryUnitsOwnTokens
 mutant "each unit's tokens are its own" prompt/catalog.go 's#cs\[i\], errs\[i\] = countTokens(enc, c.contents\[i\].text)#cs[i], errs[i] = countTokens(enc, c.contents[i/2*2].text)#' ./prompt -run TestALargeCatalogCountsEveryUnitsOwnTokens
+
+# The memo of rule answers (prompt/memo.go): an answer is reused only for
+# the very terms it was given.
+mutant "the memo key follows the input term" prompt/compile.go 's#memoKey(in, table, called, ranked)#memoKey(table, called, ranked)#' ./prompt -run TestMemoizedAnswerChangesWithItsInput
+mutant "the memo key follows the candidate table" prompt/compile.go 's#memoKey(in, table, called, ranked)#memoKey(in, called, ranked)#' ./prompt -run TestMemoizedAnswerChangesWithItsInput
+mutant "the memo key follows the candidate order" prompt/compile.go 's#memoKey(in, table, called, ranked)#memoKey(in, table)#' ./prompt -run TestMemoFollowsTheCandidateOrder
+mutant "the memo key encodes the terms" prompt/memo.go 's#^	return string(b), true$#	return "", true#' ./prompt -run TestMemoizedAnswerChangesWithItsInput
+mutant "the memo forgets its oldest answer when full" prompt/memo.go 's#if len(m.order) >= m.max {#if false \&\& len(m.order) >= m.max {#' ./prompt -run TestMemoKeepsAtMostMemoSizeAnswers
+mutant "a compiler with host predicates keeps no memo" prompt/compiler.go 's#size > 0 \&\& len(opts.Predicates) == 0#size > 0#' ./prompt -run TestCompilerWithHostPredicatesKeepsNoMemo
