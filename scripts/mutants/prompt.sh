@@ -86,3 +86,6 @@ mutant "the memo key follows the candidate order" prompt/compile.go 's#memoKey(i
 mutant "the memo key encodes the terms" prompt/memo.go 's#^	return string(b), true$#	return "", true#' ./prompt -run TestMemoizedAnswerChangesWithItsInput
 mutant "the memo forgets its oldest answer when full" prompt/memo.go 's#if len(m.order) >= m.max {#if false \&\& len(m.order) >= m.max {#' ./prompt -run TestMemoKeepsAtMostMemoSizeAnswers
 mutant "a compiler with host predicates keeps no memo" prompt/compiler.go 's#size > 0 \&\& len(opts.Predicates) == 0#size > 0#' ./prompt -run TestCompilerWithHostPredicatesKeepsNoMemo
+mutant "a token count is kept by the text's hash" prompt/tokens.go 's#hash: xxhash.Sum64String(s), n: len(s)#hash: xxhash.Sum64String(""), n: len(s)#' ./prompt -run TestTokenCountMemoFollowsTheText
+mutant "a token count is kept by encoding" prompt/tokens.go 's#k := tokenKey{enc: enc, #k := tokenKey{#' ./prompt -run TestTokenCountMemoFollowsTheText
+mutant "only the exact bytes of an accepted schema skip the check" prompt/unit.go 's#ok := validSchemas.raw\[string(raw)\]#ok := len(validSchemas.raw) > 0#' ./prompt -run TestSchemaCheckMemoRefusesAChangedSchema

@@ -1,0 +1,67 @@
+package prompt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestTokenCountMemoFollowsTheText: a memoised token count is the
+// tokenizer's count of that very text in that very encoding: a text of the
+// same length with other bytes, or the same text in the other encoding, is
+// counted afresh.
+func TestTokenCountMemoFollowsTheText(t *testing.T) {
+	a := strings.Repeat("aaaa", 40)                  // few tokens
+	b := strings.Repeat("a b ", 40)                  // same length, many more
+	c := strings.Repeat("Привет мир, как дела? ", 8) // counted differently by the two encodings
+	if len(a) != len(b) {
+		t.Fatal("the two texts must have the same length")
+	}
+	for _, enc := range []Encoding{O200kBase, Cl100kBase} {
+		for _, s := range []string{a, b, c, a, b, c} { // the second round comes from the memo
+			want, err := countTokensNow(enc, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := countTokens(enc, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%s %.20q...: memo %d, tokenizer %d", enc, s, got, want)
+			}
+		}
+	}
+	na, _ := countTokensNow(O200kBase, a)
+	nb, _ := countTokensNow(O200kBase, b)
+	co, _ := countTokensNow(O200kBase, c)
+	cc, _ := countTokensNow(Cl100kBase, c)
+	if na == nb || co == cc {
+		t.Errorf("the texts do not tell the keys apart: %d/%d, %d/%d", na, nb, co, cc)
+	}
+}
+
+// TestSchemaCheckMemoRefusesAChangedSchema: a tool schema accepted once is
+// not checked again, but a schema differing in any byte is: an invalid
+// one is refused however often a valid one like it was accepted.
+func TestSchemaCheckMemoRefusesAChangedSchema(t *testing.T) {
+	tool := func(schema string) []Unit {
+		return []Unit{{ID: "t", Kind: KindTool, Title: "t", Description: "a tool", Schema: json.RawMessage(schema)}}
+	}
+	good := `{"type":"object","properties":{"n":{"type":"integer","minimum":0}}}`
+	bad := `{"type":"object","properties":{"n":{"type":"integer","minimum":"0"}}}`
+	for i := range 2 {
+		cat, err := NewCatalog(context.Background(), tool(good), CatalogOptions{})
+		if err != nil {
+			t.Fatalf("round %d: the valid schema: %v", i, err)
+		}
+		cat.Release()
+		_, err = NewCatalog(context.Background(), tool(bad), CatalogOptions{})
+		var ce *CatalogError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "schema") {
+			t.Errorf("round %d: the invalid schema gave %v, want a *CatalogError about the schema", i, err)
+		}
+	}
+}
