@@ -23,3 +23,8 @@ mutant "a white-space answer is empty" loop/run.go 's|case strings.TrimSpace(res
 
 # A refusal's text is the caller's, not the trace's.
 mutant "the trace holds a refusal's size, not its text" loop/run.go 's#r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: traced})#r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: detail})#' ./loop -run 'TestARefusalIsTheCallersAndTheTraceHoldsOnlyItsSize'
+
+# Evidence read back once per file (loop/evidence.go).
+mutant "the hits of one file share one read" loop/evidence.go 's#^		f, ok := read\[k\]$#		f, ok := file{}, false#' ./loop -run TestEachFileIsReadOnceForItsHits
+mutant "citations check each file once" loop/evidence.go 's#^			cur, ok := checked\[k\]$#			cur, ok := false, false#' ./loop -run TestEachFileIsReadOnceForItsHits
+mutant "a shared read keeps a stale file's hits out" loop/evidence.go 's#^		if !f.current {$#		if false \&\& !f.current {#' ./loop -run 'TestEachFileIsReadOnceForItsHits|TestRetrieveDuringRecursionSeesAnEditBetweenTurns'
