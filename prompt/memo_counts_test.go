@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestTokenCountMemoFollowsTheText: a memoised token count is the
@@ -63,5 +66,52 @@ func TestSchemaCheckMemoRefusesAChangedSchema(t *testing.T) {
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "schema") {
 			t.Errorf("round %d: the invalid schema gave %v, want a *CatalogError about the schema", i, err)
 		}
+	}
+}
+
+// TestCatalogIndexImageFollowsTheUnits: a small catalog built again from
+// the same units opens a copy of the first one's candidate index, which
+// ranks as the first does; a catalog whose units differ in a description
+// is indexed afresh and finds the new words.
+func TestCatalogIndexImageFollowsTheUnits(t *testing.T) {
+	ctx := context.Background()
+	units := []Unit{
+		{ID: "git_diff_img", Kind: KindInstruction, Title: "diff", Description: "shows the staged diff", Body: "b"},
+		{ID: "search_img", Kind: KindInstruction, Title: "search", Description: "searches the code base", Body: "b"},
+	}
+	build := func(us []Unit) *Catalog {
+		cat, err := NewCatalog(ctx, us, CatalogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cat.Release() })
+		return cat
+	}
+	ranking := func(cat *Catalog, q string) []lexHit {
+		hits, err := cat.lexical(ctx, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	first := build(units)
+	opened := indexImages.opened()
+	again := build(units)
+	if indexImages.opened() != opened+1 {
+		t.Errorf("the same units did not open the kept image (%d -> %d)", opened, indexImages.opened())
+	}
+	for _, q := range []string{"staged diff", "search the code", "diff code"} {
+		if diff := cmp.Diff(ranking(first, q), ranking(again, q), cmp.AllowUnexported(lexHit{})); diff != "" {
+			t.Errorf("%q: the copy ranks differently (-built +copy):\n%s", q, diff)
+		}
+	}
+	changed := slices.Clone(units)
+	changed[1].Description = "searches the zebra herd"
+	other := build(changed)
+	if got := ranking(other, "zebra"); len(got) != 1 || got[0].unit != 1 {
+		t.Errorf("the changed catalog's index does not find its new words: %+v", got)
+	}
+	if got := ranking(first, "zebra"); len(got) != 0 {
+		t.Errorf("the first catalog's index changed: %+v", got)
 	}
 }

@@ -89,3 +89,4 @@ mutant "a compiler with host predicates keeps no memo" prompt/compiler.go 's#siz
 mutant "a token count is kept by the text's hash" prompt/tokens.go 's#hash: xxhash.Sum64String(s), n: len(s)#hash: xxhash.Sum64String(""), n: len(s)#' ./prompt -run TestTokenCountMemoFollowsTheText
 mutant "a token count is kept by encoding" prompt/tokens.go 's#k := tokenKey{enc: enc, #k := tokenKey{#' ./prompt -run TestTokenCountMemoFollowsTheText
 mutant "only the exact bytes of an accepted schema skip the check" prompt/unit.go 's#ok := validSchemas.raw\[string(raw)\]#ok := len(validSchemas.raw) > 0#' ./prompt -run TestSchemaCheckMemoRefusesAChangedSchema
+mutant "a kept index image is opened only for the same units" prompt/indeximage.go 's#b, err := json.Marshal(docs)#b, err := json.Marshal(len(docs))#' ./prompt -run TestCatalogIndexImageFollowsTheUnits
