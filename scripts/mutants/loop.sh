@@ -8,7 +8,7 @@ mutant "negative depth disables recursion" loop/offer.go 's|		out = append(out, 
 mutant "retrieve capped by the host's evidence limit" loop/builtins.go 's|		limit = min(int(a.Limit), limit)|		limit = int(a.Limit)|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
 mutant "retrieve limit decoded as a number" loop/builtins.go 's|	Limit float64 `json:"limit"`|	Limit int `json:"limit"`|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
 mutant "retriever errors hidden from the model" loop/builtins.go 's|		return nil, \&tools.ModelError{Message: "retrieve: the search failed; try another query, or answer from the evidence you have and say what is missing", Err: err}|		return nil, tools.ModelErrorf("retrieve: %v", err)|' ./loop -run TestRetrieverErrorsReachTheModelAsAFixedSentence
-mutant "citations re-read at the end" loop/evidence.go 's|			current = err == nil|			current = err == nil \|\| true|' ./loop -run TestEvidenceWhoseFileChangedBeforeTheAnswerIsNotCited
+mutant "citations re-read at the end" loop/evidence.go 's|				cur = err == nil|				cur = err == nil \|\| true|' ./loop -run TestEvidenceWhoseFileChangedBeforeTheAnswerIsNotCited
 mutant "a bare path does not cite" loop/evidence.go 's|	return bare \&\& mentionsSymbol(answer, e.Symbol)|	return bare|' ./loop -run TestAnAnswerCites
 mutant "a symbol is matched as a whole word" loop/evidence.go 's|		if (i == 0 \|\| !isIdentByte(s\[i-1\])) \&\& (end == len(s) \|\| !isIdentByte(s\[end\])) {|		if _ = end; true {|' ./loop -run TestAnAnswerCites
 mutant "streamed calls set apart" loop/run.go 's|					r.opts.OnDelta(StreamSeparator)|					_ = StreamSeparator|' ./loop -run TestTextStreamedBeforeAToolCallIsSetApart
