@@ -347,6 +347,30 @@ func (e *Engine) All(ctx context.Context, max int, name string, args ...Term) ([
 
 // AllStats is All that also reports the inferences and time used.
 func (e *Engine) AllStats(ctx context.Context, max int, name string, args ...Term) ([]Solution, Stats, error) {
+	return e.allStats(ctx, max, 0, name, args)
+}
+
+// OnceOutput runs name(args...) like Once but decodes only the last
+// argument, the goal's output, and returns it: the input arguments before
+// it are not decoded back (a large table handed to the rules costs nothing
+// to return). Errors are Once's.
+func (e *Engine) OnceOutput(ctx context.Context, name string, args ...Term) (any, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("engine: OnceOutput %s/0: no output argument", name)
+	}
+	sols, _, err := e.allStats(ctx, 1, len(args)-1, name, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(sols) == 0 {
+		return nil, fmt.Errorf("%w: %s/%d", ErrNoSolution, name, len(args))
+	}
+	return sols[0][len(args)-1], nil
+}
+
+// allStats runs the goal; the arguments before index from are left nil in
+// each solution instead of being decoded.
+func (e *Engine) allStats(ctx context.Context, max, from int, name string, args []Term) ([]Solution, Stats, error) {
 	ctx, cancel := e.withDeadline(ctx)
 	defer cancel()
 	start := time.Now()
@@ -363,7 +387,8 @@ func (e *Engine) AllStats(ctx context.Context, max int, name string, args ...Ter
 	ok, err, abandoned := force(ctx, func() (bool, error) {
 		return vm.Arrive(pl.NewAtom(name), args, func(env *pl.Env) *pl.Promise {
 			s := make(Solution, len(args))
-			for i, a := range args {
+			for i, a := range args[from:] {
+				i += from
 				v, err := Decode(a, env)
 				if err != nil {
 					decodeErr = err

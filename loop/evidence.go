@@ -57,18 +57,32 @@ func retrieve(ctx context.Context, r Retriever, query string, n, lines int) (*re
 		}
 		out.plan = append(out.plan, s.Step.String()+" -> "+v)
 	}
+	// Several hits often come from one file: it is read and checked
+	// against its indexed hash once for all of them (one version of it).
+	type file struct {
+		src     []byte
+		current bool
+	}
+	read := map[[2]string]file{}
 	for _, h := range ans.Hits {
 		if len(out.Hits) == n {
 			break
 		}
-		src, err := r.ReadSource(ctx, h.Path, h.ContentHash)
-		if err != nil {
-			if ctx.Err() != nil {
+		k := [2]string{h.Path, h.ContentHash}
+		f, ok := read[k]
+		if !ok {
+			src, err := r.ReadSource(ctx, h.Path, h.ContentHash)
+			if err != nil && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			f = file{src: src, current: err == nil}
+			read[k] = f
+		}
+		if !f.current {
 			out.Stale++
 			continue
 		}
+		src := f.src
 		out.Hits = append(out.Hits, excerpt(h, src, lines))
 	}
 	return out, nil
@@ -146,6 +160,7 @@ func evidenceUnit(id, source string, priority int, h evidence) prompt.Unit {
 // evidence.
 func citations(ctx context.Context, r Retriever, given []evidence, answer string) []Citation {
 	seen := map[string]bool{}
+	checked := map[[2]string]bool{} // path and hash -> the file has those bytes now
 	var out []Citation
 	for _, e := range given {
 		key := fmt.Sprintf("%s:%d:%s", e.Path, e.StartLine, e.ContentHash)
@@ -155,8 +170,14 @@ func citations(ctx context.Context, r Retriever, given []evidence, answer string
 		seen[key] = true
 		current := false
 		if r != nil {
-			_, err := r.ReadSource(ctx, e.Path, e.ContentHash)
-			current = err == nil
+			k := [2]string{e.Path, e.ContentHash}
+			cur, ok := checked[k]
+			if !ok {
+				_, err := r.ReadSource(ctx, e.Path, e.ContentHash)
+				cur = err == nil
+				checked[k] = cur
+			}
+			current = cur
 		}
 		out = append(out, Citation{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Symbol: e.Symbol,
 			ContentHash: e.ContentHash, Current: current, Cited: current && cites(answer, e)})

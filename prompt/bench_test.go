@@ -114,6 +114,67 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
+// distinctTasks returns n different tasks of six vocabulary words (none
+// of benchTasks), so that no two compiles of a run share their input.
+func distinctTasks(n int) []string {
+	r := rand.New(rand.NewPCG(3, 4))
+	seen := map[string]bool{}
+	for _, t := range benchTasks() {
+		seen[t] = true
+	}
+	out := make([]string, 0, n)
+	for len(out) < n {
+		ws := make([]string, 6)
+		for j := range ws {
+			ws[j] = benchWords[r.IntN(len(benchWords))]
+		}
+		t := "please " + strings.Join(ws, " the ")
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// BenchmarkCompileCold is BenchmarkCompile with a different task on every
+// compile (distinctTasks), so that the compiler's memo of rule answers
+// (CompilerOptions.MemoSize) helps only when two tasks happen to give the
+// rules the same candidates with the same features:
+//
+//	go test -run '^$' -bench CompileCold -benchtime 1000x ./prompt/
+func BenchmarkCompileCold(b *testing.B) {
+	c := newCompiler(b)
+	for _, n := range []int{20, 200, 2000} {
+		cat, err := NewCatalog(context.Background(), syntheticUnits(n), CatalogOptions{Model: "gpt-4o"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("units=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			for _, q := range benchTasks() { // warm up the interpreter pool
+				compile(b, c, cat, Input{Text: q}, Options{})
+			}
+			tasks := distinctTasks(b.N)
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				_, err := c.Compile(ctx, cat, Input{Text: tasks[i]}, Options{})
+				times = append(times, time.Since(start))
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
+		})
+		cat.Release()
+	}
+}
+
 // TestSyntheticCompileStaysBounded: at 2,000 units the rules see a bounded
 // candidate list, not the catalog.
 func TestSyntheticCompileStaysBounded(t *testing.T) {

@@ -261,10 +261,39 @@ func (c *Catalog) checkLinks(u *Unit) []UnitProblem {
 // buildIndex stores one retrieval.Document per unit in a private
 // in-memory embedded backend.
 func (c *Catalog) buildIndex(ctx context.Context) error {
+	docs := c.indexDocuments()
+	key, keep := indexImageKey(docs)
+	if img, ok := indexImages.get(key, keep); ok {
+		b, err := embedded.Open(ctx, ":memory:", embedded.WithQueryStopwords(stopwords.Glue), embedded.WithImage(img))
+		if err == nil {
+			c.index = b
+			return nil
+		}
+		// Built the usual way below.
+	}
 	b, err := embedded.Open(ctx, ":memory:", embedded.WithQueryStopwords(stopwords.Glue))
 	if err != nil {
 		return fmt.Errorf("prompt: candidate index: %w", err)
 	}
+	if err := b.Upsert(ctx, docs); err != nil {
+		b.Close()
+		return fmt.Errorf("prompt: candidate index: %w", err)
+	}
+	if err := b.OptimizeText(ctx); err != nil {
+		b.Close()
+		return fmt.Errorf("prompt: candidate index: %w", err)
+	}
+	if keep {
+		if img, err := b.Image(ctx); err == nil {
+			indexImages.put(key, img)
+		}
+	}
+	c.index = b
+	return nil
+}
+
+// indexDocuments are the candidate index's documents, one per unit.
+func (c *Catalog) indexDocuments() []retrieval.Document {
 	docs := make([]retrieval.Document, len(c.units))
 	for i, u := range c.units {
 		docs[i] = retrieval.Document{
@@ -276,16 +305,7 @@ func (c *Catalog) buildIndex(ctx context.Context) error {
 			Doc:       u.Description + otherNumberForms(u.Description),
 		}
 	}
-	if err := b.Upsert(ctx, docs); err != nil {
-		b.Close()
-		return fmt.Errorf("prompt: candidate index: %w", err)
-	}
-	if err := b.OptimizeText(ctx); err != nil {
-		b.Close()
-		return fmt.Errorf("prompt: candidate index: %w", err)
-	}
-	c.index = b
-	return nil
+	return docs
 }
 
 // Units returns a copy of the catalog's units, in catalog order, with

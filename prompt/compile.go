@@ -227,11 +227,11 @@ func (c *Compiler) run(ctx context.Context, cat *Catalog, in Input, opts Options
 		terms[i] = unitTerm(cd)
 	}
 	called, ranked := partition(cands, opts.Mode, probe)
-	sol, err := c.eng.Once(ctx, "compile_units", inputTerm(in, opts.Mode), engine.Compound("units", terms...), called, ranked, engine.NewVar())
+	answer, err := c.decide(ctx, inputTerm(in, opts.Mode), engine.Compound("units", terms...), called, ranked)
 	if err != nil {
-		return nil, nil, fmt.Errorf("prompt: compile: %w", err)
+		return nil, nil, err
 	}
-	if err := decodeCompiled(sol[4], cands); err != nil {
+	if err := decodeCompiled(answer, cands); err != nil {
 		return nil, nil, err
 	}
 	out, err := c.project(cands, enc, opts)
@@ -239,6 +239,31 @@ func (c *Compiler) run(ctx context.Context, cat *Catalog, in Input, opts Options
 		return nil, nil, err
 	}
 	return out, cands, nil
+}
+
+// decide asks the rules compile_units(In, Table, Called, Ranked,
+// Compiled) and returns Compiled decoded, from the memo when the same
+// terms were decided before. Only an answer decodeCompiled accepts is
+// worth keeping, but keeping a bad one is harmless: it is rejected again
+// on every use, as running the rules again would.
+func (c *Compiler) decide(ctx context.Context, in, table, called, ranked engine.Term) (any, error) {
+	var key string
+	memo := false
+	if c.memo != nil {
+		if key, memo = memoKey(in, table, called, ranked); memo {
+			if v, ok := c.memo.get(key); ok {
+				return v, nil
+			}
+		}
+	}
+	v, err := c.eng.OnceOutput(ctx, "compile_units", in, table, called, ranked, engine.NewVar())
+	if err != nil {
+		return nil, fmt.Errorf("prompt: compile: %w", err)
+	}
+	if memo {
+		c.memo.put(key, v)
+	}
+	return v, nil
 }
 
 func checkOptions(o *Options) error {

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,7 +61,15 @@ type CompilerOptions struct {
 	// default).
 	Inferences int64
 	// Predicates are extra host predicates the rules may call (data only).
+	// A host predicate may answer differently from call to call, so a
+	// compiler with any keeps no memo (MemoSize is ignored).
 	Predicates []engine.Predicate
+	// MemoSize is the number of the rules' answers the compiler keeps, by
+	// the exact terms the rules were given (every candidate's features,
+	// the input term, the candidate order): a compile whose terms equal
+	// an earlier one's reuses its answer instead of running the rules.
+	// 0 means DefaultMemoSize; negative, none.
+	MemoSize int
 }
 
 // Compiler decides which prompt units a model sees. Safe for concurrent
@@ -68,6 +77,7 @@ type CompilerOptions struct {
 type Compiler struct {
 	eng  *engine.Engine
 	pack map[string]string // packing event -> rule ID (rules/prompt/packing.pl)
+	memo *answerMemo       // nil: none
 }
 
 // NewCompiler loads the prompt rules. Bad rule files give an
@@ -83,6 +93,9 @@ func NewCompiler(opts CompilerOptions) (*Compiler, error) {
 		return nil, err
 	}
 	c := &Compiler{eng: eng, pack: map[string]string{}}
+	if size := cmp.Or(opts.MemoSize, DefaultMemoSize); size > 0 && len(opts.Predicates) == 0 {
+		c.memo = newAnswerMemo(size)
+	}
 	sols, err := eng.All(context.Background(), 0, "pack_because", engine.NewVar(), engine.NewVar())
 	if err != nil {
 		return nil, fmt.Errorf("prompt: pack_because/2: %w", err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -47,8 +48,55 @@ var codecs = map[Encoding]func() (tokenizer.Codec, error){
 	Cl100kBase: sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.Cl100kBase) }),
 }
 
+// tokenMemo keeps token counts by encoding and content identity (XXH64
+// and length of the exact bytes, as content hashes are everywhere in rlm):
+// the same evidence, unit or rendered text is counted once. At most
+// tokenMemoSize counts; when full it starts again empty.
+var tokenMemo = struct {
+	sync.Mutex
+	counts map[tokenKey]int
+}{counts: map[tokenKey]int{}}
+
+type tokenKey struct {
+	enc  Encoding
+	hash uint64
+	n    int
+}
+
+const (
+	tokenMemoSize = 4096
+	// tokenMemoMin: shorter texts are counted every time (hashing them
+	// costs about as much).
+	tokenMemoMin = 64
+)
+
 // countTokens returns the number of tokens of s in encoding enc.
 func countTokens(enc Encoding, s string) (int, error) {
+	if len(s) < tokenMemoMin {
+		return countTokensNow(enc, s)
+	}
+	k := tokenKey{enc: enc, hash: xxhash.Sum64String(s), n: len(s)}
+	tokenMemo.Lock()
+	n, ok := tokenMemo.counts[k]
+	tokenMemo.Unlock()
+	if ok {
+		return n, nil
+	}
+	n, err := countTokensNow(enc, s)
+	if err != nil {
+		return 0, err
+	}
+	tokenMemo.Lock()
+	if len(tokenMemo.counts) >= tokenMemoSize {
+		clear(tokenMemo.counts)
+	}
+	tokenMemo.counts[k] = n
+	tokenMemo.Unlock()
+	return n, nil
+}
+
+// countTokensNow counts s with the tokenizer.
+func countTokensNow(enc Encoding, s string) (int, error) {
 	get, ok := codecs[enc]
 	if !ok {
 		return 0, fmt.Errorf("prompt: no tokenizer for encoding %q", enc)

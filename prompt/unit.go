@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -377,7 +378,7 @@ func canonicalSchema(raw json.RawMessage) (json.RawMessage, error) {
 	if t, _ := obj["type"].(string); t != "object" {
 		return nil, errors.New(`the arguments schema must have "type": "object"`)
 	}
-	if _, err := schemacheck.Compile(raw); err != nil {
+	if err := checkSchemaOnce(raw); err != nil {
 		return nil, fmt.Errorf("not a valid JSON Schema: %v", err)
 	}
 	b, err := marshal(v)
@@ -385,4 +386,38 @@ func canonicalSchema(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, err
 	}
 	return json.RawMessage(b), nil
+}
+
+// validSchemas holds the exact bytes of schemas schemacheck.Compile
+// accepted (at most validSchemasMax; when full it starts again empty):
+// the completion loop builds an ephemeral catalog from the same tool
+// registry on every run, and checking a schema against the draft 2020-12
+// meta-schema is most of that. Only acceptance is kept: a schema that
+// differs in any byte, or was refused, is checked again.
+var validSchemas = struct {
+	sync.Mutex
+	raw map[string]bool
+}{raw: map[string]bool{}}
+
+const validSchemasMax = 1024
+
+// checkSchemaOnce is schemacheck.Compile's verdict on raw, from
+// validSchemas when raw was accepted before.
+func checkSchemaOnce(raw json.RawMessage) error {
+	validSchemas.Lock()
+	ok := validSchemas.raw[string(raw)]
+	validSchemas.Unlock()
+	if ok {
+		return nil
+	}
+	if _, err := schemacheck.Compile(raw); err != nil {
+		return err
+	}
+	validSchemas.Lock()
+	if len(validSchemas.raw) >= validSchemasMax {
+		clear(validSchemas.raw)
+	}
+	validSchemas.raw[string(raw)] = true
+	validSchemas.Unlock()
+	return nil
 }

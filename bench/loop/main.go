@@ -46,6 +46,7 @@ func main() {
 	queries := flag.String("queries", "bench/queries.txt", "class<TAB>query file")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured turns to this file")
 	only := flag.String("only", "", "measure only the rows whose name contains this text")
+	fresh := flag.Bool("fresh", false, "warm up on one query outside the file instead of the file's queries, and measure one pass (-n is ignored): every measured turn asks a question for the first time")
 	flag.Parse()
 	if *root == "" {
 		fail(fmt.Errorf("-root is required"))
@@ -71,7 +72,11 @@ func main() {
 	}
 	defer p.Close()
 	fmt.Printf("opened %s in %s (%d files)\n", *root, time.Since(t).Round(time.Millisecond), p.Stats().Files)
-	for _, q := range qs { // warm up
+	warm := qs
+	if *fresh {
+		warm, *n = []string{"where is the warm-up handled?"}, 1
+	}
+	for _, q := range warm { // warm up
 		if _, err := p.Ask(ctx, q, rlm.AskOptions{Model: instant{}}); err != nil {
 			fail(err)
 		}

@@ -346,7 +346,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Backend, error) {
 		b.path = path
 	}
 	b.persisted.Store(-1)
-	if memory {
+	switch {
+	case memory && o.image != nil:
+		if err := startFrom(ctx, db, o.image); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("embedded: open %q from an image: %w", path, err)
+		}
+	case memory:
 		// A copy of the empty schema image; should that fail, init
 		// creates the schema (it reads the version either way).
 		_ = startFromImage(ctx, db)

@@ -78,6 +78,13 @@ func startFromImage(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return err
 	}
+	return startFrom(ctx, db, img)
+}
+
+// startFrom makes the one connection of the in-memory database db a copy
+// of img (the driver copies the bytes) with a vector store identity of its
+// own.
+func startFrom(ctx context.Context, db *sql.DB, img []byte) error {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
@@ -95,4 +102,49 @@ func startFromImage(ctx context.Context, db *sql.DB) error {
 	}
 	_, err = conn.ExecContext(ctx, "UPDATE vector_store SET uid = lower(hex(randomblob(8))) WHERE id = 0")
 	return err
+}
+
+// WithImage makes an in-memory Backend start as a copy of img, the bytes
+// Image returned for an in-memory Backend of this build, instead of empty:
+// a prompt catalog built from the same units again opens the same index
+// this way instead of writing it. The copy is independent of img and of
+// the Backend img came from; it gets a vector store identity of its own.
+// Ignored for a file database. Open fails if the driver cannot load img;
+// an image of another schema version is treated as Open treats such a
+// file.
+func WithImage(img []byte) Option {
+	return func(o *options) { o.image = img }
+}
+
+// Image returns a copy of an in-memory Backend's database (the bytes of
+// sqlite3_serialize), for WithImage. It fails for a file database and when
+// the driver cannot serialize. Call it with no search or write running on
+// the Backend (an in-memory Backend has one connection: Image waits for
+// it).
+func (b *Backend) Image(ctx context.Context) ([]byte, error) {
+	if b.path != "" {
+		return nil, fmt.Errorf("embedded: Image of the file database %q: only an in-memory database has one", b.path)
+	}
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: Image: %w", err)
+	}
+	defer conn.Close()
+	var buf []byte
+	err = conn.Raw(func(dc any) error {
+		s, ok := dc.(serializer)
+		if !ok {
+			return errNoImage
+		}
+		var err error
+		buf, err = s.Serialize()
+		return err
+	})
+	if err == nil && len(buf) == 0 {
+		err = fmt.Errorf("%w: empty image", errNoImage)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("embedded: Image: %w", err)
+	}
+	return buf, nil
 }

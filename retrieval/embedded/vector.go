@@ -49,6 +49,7 @@ type options struct {
 	bulk       bool                   // WithBulkBuild
 	stopword   func(term string) bool // nil: IsStopword
 	exact      bool                   // WithExactVectors
+	image      []byte                 // WithImage
 }
 
 // WithExactVectors makes every vector search exact whatever the number of

@@ -40,3 +40,8 @@ mutant "a decoded value is described by its Prolog type" engine/terms.go 's#retu
 mutant "a long text is cut on a rune boundary" engine/terms.go 's#for n > 0 \&\& !utf8.RuneStart(s\[n\]) {#for n < 0 {#' ./engine -run 'TestDescribeNamesThePrologTypeOfAValueForRuleAuthors'
 mutant "numeric bound messages are reworded" internal/schemacheck/schemacheck.go 's#return path, plainBound(msg)#return path, msg#' ./internal/schemacheck -run 'TestNumericBoundMessagesAreWordedWithPlainNumbers'
 mutant "a fractional instance is shown as a decimal" internal/schemacheck/schemacheck.go 's#n = trimZeros(r.FloatString(6))#n = r.FloatString(6)#' ./internal/schemacheck -run 'TestNumericBoundMessagesAreWordedWithPlainNumbers'
+
+# Ground-term keys (engine/groundkey.go) and OnceOutput.
+mutant "chars and codes have different keys" engine/groundkey.go "s#tag = 'k'#tag = 's'#" ./engine -run TestGroundKeyIdentifiesTheTerm
+mutant "a term with a variable has no key" engine/groundkey.go 's#^	return b, false$#	return b, true#' ./engine -run TestGroundKeyIdentifiesTheTerm
+mutant "OnceOutput decodes the output argument" engine/engine.go 's#^				i += from$#				_ = from#' ./engine -run TestOnceOutputDecodesOnlyTheOutput

@@ -8,7 +8,7 @@ mutant "negative depth disables recursion" loop/offer.go 's|		out = append(out, 
 mutant "retrieve capped by the host's evidence limit" loop/builtins.go 's|		limit = min(int(a.Limit), limit)|		limit = int(a.Limit)|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
 mutant "retrieve limit decoded as a number" loop/builtins.go 's|	Limit float64 `json:"limit"`|	Limit int `json:"limit"`|' ./loop -run TestRetrieveReturnsAtMostTheHostsEvidenceLimit
 mutant "retriever errors hidden from the model" loop/builtins.go 's|		return nil, \&tools.ModelError{Message: "retrieve: the search failed; try another query, or answer from the evidence you have and say what is missing", Err: err}|		return nil, tools.ModelErrorf("retrieve: %v", err)|' ./loop -run TestRetrieverErrorsReachTheModelAsAFixedSentence
-mutant "citations re-read at the end" loop/evidence.go 's|			current = err == nil|			current = err == nil \|\| true|' ./loop -run TestEvidenceWhoseFileChangedBeforeTheAnswerIsNotCited
+mutant "citations re-read at the end" loop/evidence.go 's|				cur = err == nil|				cur = err == nil \|\| true|' ./loop -run TestEvidenceWhoseFileChangedBeforeTheAnswerIsNotCited
 mutant "a bare path does not cite" loop/evidence.go 's|	return bare \&\& mentionsSymbol(answer, e.Symbol)|	return bare|' ./loop -run TestAnAnswerCites
 mutant "a symbol is matched as a whole word" loop/evidence.go 's|		if (i == 0 \|\| !isIdentByte(s\[i-1\])) \&\& (end == len(s) \|\| !isIdentByte(s\[end\])) {|		if _ = end; true {|' ./loop -run TestAnAnswerCites
 mutant "streamed calls set apart" loop/run.go 's|					r.opts.OnDelta(StreamSeparator)|					_ = StreamSeparator|' ./loop -run TestTextStreamedBeforeAToolCallIsSetApart
@@ -23,3 +23,8 @@ mutant "a white-space answer is empty" loop/run.go 's|case strings.TrimSpace(res
 
 # A refusal's text is the caller's, not the trace's.
 mutant "the trace holds a refusal's size, not its text" loop/run.go 's#r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: traced})#r.trace.add(Event{Kind: EventStop, Depth: c.depth, Stop: string(s), Detail: detail})#' ./loop -run 'TestARefusalIsTheCallersAndTheTraceHoldsOnlyItsSize'
+
+# Evidence read back once per file (loop/evidence.go).
+mutant "the hits of one file share one read" loop/evidence.go 's#^		f, ok := read\[k\]$#		f, ok := file{}, false#' ./loop -run TestEachFileIsReadOnceForItsHits
+mutant "citations check each file once" loop/evidence.go 's#^			cur, ok := checked\[k\]$#			cur, ok := false, false#' ./loop -run TestEachFileIsReadOnceForItsHits
+mutant "a shared read keeps a stale file's hits out" loop/evidence.go 's#^		if !f.current {$#		if false \&\& !f.current {#' ./loop -run 'TestEachFileIsReadOnceForItsHits|TestRetrieveDuringRecursionSeesAnEditBetweenTurns'

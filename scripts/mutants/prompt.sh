@@ -77,3 +77,16 @@ mutant "forEach covers every index of a chunk" prompt/catalog.go 's#for i := lo;
 mutant "each unit's own problems are kept" prompt/catalog.go 's#^\t\tproblems = append(problems, own\[i\]...)#\t\tproblems = append(problems, own[i][min(1, len(own[i])):]...)#' ./prompt -run TestALargeCatalogsProblemsAreAllReportedInUnitOrder
 mutant "each unit's content is its own" prompt/catalog.go 's#c.contents\[i\], errs\[i\] = contentOf(&c.units\[i\])#c.contents[i], errs[i] = contentOf(\&c.units[i/2*2])#' ./prompt -run TestALargeCatalogCountsEveryUnitsOwnTokens
 mutant "each unit's tokens are its own" prompt/catalog.go 's#cs\[i\], errs\[i\] = countTokens(enc, c.contents\[i\].text)#cs[i], errs[i] = countTokens(enc, c.contents[i/2*2].text)#' ./prompt -run TestALargeCatalogCountsEveryUnitsOwnTokens
+
+# The memo of rule answers (prompt/memo.go): an answer is reused only for
+# the very terms it was given.
+mutant "the memo key follows the input term" prompt/compile.go 's#memoKey(in, table, called, ranked)#memoKey(table, called, ranked)#' ./prompt -run TestMemoizedAnswerChangesWithItsInput
+mutant "the memo key follows the candidate table" prompt/compile.go 's#memoKey(in, table, called, ranked)#memoKey(in, called, ranked)#' ./prompt -run TestMemoizedAnswerChangesWithItsInput
+mutant "the memo key follows the candidate order" prompt/compile.go 's#memoKey(in, table, called, ranked)#memoKey(in, table)#' ./prompt -run TestMemoFollowsTheCandidateOrder
+mutant "the memo key encodes the terms" prompt/memo.go 's#^	return string(b), true$#	return "", true#' ./prompt -run TestMemoizedAnswerChangesWithItsInput
+mutant "the memo forgets its oldest answer when full" prompt/memo.go 's#if len(m.order) >= m.max {#if false \&\& len(m.order) >= m.max {#' ./prompt -run TestMemoKeepsAtMostMemoSizeAnswers
+mutant "a compiler with host predicates keeps no memo" prompt/compiler.go 's#size > 0 \&\& len(opts.Predicates) == 0#size > 0#' ./prompt -run TestCompilerWithHostPredicatesKeepsNoMemo
+mutant "a token count is kept by the text's hash" prompt/tokens.go 's#hash: xxhash.Sum64String(s), n: len(s)#hash: xxhash.Sum64String(""), n: len(s)#' ./prompt -run TestTokenCountMemoFollowsTheText
+mutant "a token count is kept by encoding" prompt/tokens.go 's#k := tokenKey{enc: enc, #k := tokenKey{#' ./prompt -run TestTokenCountMemoFollowsTheText
+mutant "only the exact bytes of an accepted schema skip the check" prompt/unit.go 's#ok := validSchemas.raw\[string(raw)\]#ok := len(validSchemas.raw) > 0#' ./prompt -run TestSchemaCheckMemoRefusesAChangedSchema
+mutant "a kept index image is opened only for the same units" prompt/indeximage.go 's#b, err := json.Marshal(docs)#b, err := json.Marshal(len(docs))#' ./prompt -run TestCatalogIndexImageFollowsTheUnits

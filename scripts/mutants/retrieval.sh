@@ -39,3 +39,6 @@ mutant "PercentOfBest rounds" retrieval/percent.go 's#math.Round(100\*score/best
 mutant "PercentOfBest clamps" retrieval/percent.go 's#return max(0, min(100, int(math.Round(100\*score/best))))#return int(math.Round(100*score/best))#' ./retrieval -run 'TestTheBestScoreIsOneHundredPercentOfItself'
 mutant "hybrid reads the documents of the fused hits" retrieval/embedded/vector.go 's#^\t\tfused\[i\].Document = d$#\t\t_ = d#' ./retrieval/embedded -run 'TestHybrid$'
 mutant "hybrid fuses in the lexical list" retrieval/embedded/vector.go 's#lex = append(lex, retrieval.Hit{Document: retrieval.Document{ID: r.id}})#_ = r#' ./retrieval/embedded -run 'TestHybrid$'
+
+# Index images (retrieval/embedded/memimage.go).
+mutant "a Backend opened WithImage starts from the image" retrieval/embedded/embedded.go 's#case memory \&\& o.image != nil:#case false \&\& o.image != nil:#' ./retrieval/embedded -run TestImageOpensAnIndependentCopyOfTheIndex
