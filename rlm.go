@@ -387,3 +387,9 @@ func projectOptions(o Options) project.Options {
 func plannerOptions(o Options, caps retrieval.Capabilities) planner.Options {
 	return planner.Options{RulesDir: o.Rules, Inferences: o.Inferences, Predicates: o.HostPredicates, Capabilities: caps}
 }
+
+// DefinitionKinds returns the kinds a definition (a hit's Kind) can have,
+// sourcefacts.Kinds: function, method, type, interface, struct, constant,
+// variable, field, class, module, macro, enum, predicate, prototype and
+// declaration.
+func DefinitionKinds() []string { return slices.Clone(sourcefacts.Kinds) }

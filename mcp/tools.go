@@ -14,7 +14,6 @@ import (
 	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/internal/textclip"
 	"github.com/rlm-dev/rlm/prompt"
-	"github.com/rlm-dev/rlm/sourcefacts"
 	"github.com/rlm-dev/rlm/tools"
 )
 
@@ -168,13 +167,13 @@ type filter struct {
 	ExcludeTests bool     `json:"exclude_tests"`
 }
 
-// check refuses a kind that is none of sourcefacts.Kinds (compared
+// check refuses a kind that is none of rlm.DefinitionKinds (compared
 // without case), which would filter every hit out: a tools.ModelError
 // naming it and the kinds there are.
 func (f filter) check() error {
 	for _, k := range f.Kinds {
-		if !slices.ContainsFunc(sourcefacts.Kinds, func(known string) bool { return strings.EqualFold(k, known) }) {
-			return tools.ModelErrorf("arguments: kinds: %q is no kind of definition (kinds: %s)", textclip.Clean(k, 64), strings.Join(sourcefacts.Kinds, ", "))
+		if !slices.ContainsFunc(rlm.DefinitionKinds(), func(known string) bool { return strings.EqualFold(k, known) }) {
+			return tools.ModelErrorf("arguments: kinds: %q is no kind of definition (kinds: %s)", textclip.Clean(k, 64), strings.Join(rlm.DefinitionKinds(), ", "))
 		}
 	}
 	return nil
