@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/rlm-dev/rlm"
@@ -215,6 +216,21 @@ func TestANounPhraseNamingAKindOfTypeFindsTheType(t *testing.T) {
 		"A registry of shipping crates.": "Ledger",
 		"Count the crates.":              "Ledger.count_crates",
 	})
+	// The nested type whose lines hold the members joins, not a
+	// top-level type of the same name (nest.py: Store, Warehouse.Store);
+	// a type joined to a page short of the limit displaces no match
+	// (jar.py: both of Jar's methods stay).
+	wantFirst(t, p, "", func(h planner.Hit) string { return h.Qualified }, map[string]string{
+		"Collection of gadgets.": "Warehouse.Store",
+	})
+	jar := searchAll(t, p, "Collection of pickles.")
+	var got []string
+	for _, h := range jar.Hits {
+		got = append(got, h.Qualified)
+	}
+	if want := []string{"Jar", "Jar.add_pickle", "Jar.eat_pickle"}; !slices.Equal(got[:min(3, len(got))], want) {
+		t.Errorf("Collection of pickles.: got %q, want %q first", got, want)
+	}
 	a := searchAll(t, p, "Collection of shipping crates.")
 	for i, h := range a.Hits {
 		if h.Test && i < len(a.Hits)-1 && !a.Hits[i+1].Test {

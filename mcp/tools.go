@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/rlm-dev/rlm"
 	"github.com/rlm-dev/rlm/internal/textclip"
@@ -38,7 +38,7 @@ var (
 		`"query":{"type":"string","minLength":1,"maxLength":4096,"description":"what to find, in words: a name (where is X defined), a relation (what calls X, what does X call), or a description"},` +
 		limitProp + `,` +
 		`"path_prefix":{"type":"string","minLength":1,"maxLength":1024,"description":"keep only hits whose path (relative to the root, slash-separated) starts with this"},` +
-		`"kinds":{"type":"array","minItems":1,"maxItems":16,"items":{"type":"string","minLength":1,"maxLength":64},"description":"keep only hits of these kinds of definition, compared without case: function, method, type, interface, struct, constant, variable, field, class, module, macro, enum, predicate, prototype, declaration"},` +
+		`"kinds":{"type":"array","minItems":1,"maxItems":16,"items":{"type":"string","pattern":"` + kindPattern() + `"},"description":"keep only hits of these kinds of definition, compared without case: function, method, type, interface, struct, constant, variable, field, class, module, macro, enum, predicate, prototype, declaration"},` +
 		`"exclude_tests":{"type":"boolean","description":"drop hits in test files"}},` +
 		`"required":["query"],"additionalProperties":false}`)
 	nameSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -167,16 +167,24 @@ type filter struct {
 	ExcludeTests bool     `json:"exclude_tests"`
 }
 
-// check refuses a kind that is none of rlm.DefinitionKinds (compared
-// without case), which would filter every hit out: a tools.ModelError
-// naming it and the kinds there are.
-func (f filter) check() error {
-	for _, k := range f.Kinds {
-		if !slices.ContainsFunc(rlm.DefinitionKinds(), func(known string) bool { return strings.EqualFold(k, known) }) {
-			return tools.ModelErrorf("arguments: kinds: %q is no kind of definition (kinds: %s)", textclip.Clean(k, 64), strings.Join(rlm.DefinitionKinds(), ", "))
+// kindPattern is the JSON Schema pattern a kinds item must match: one of
+// rlm.DefinitionKinds, in any case ("function", "FUNCTION"). A kind no
+// definition has (a typo) would filter every hit out and read as
+// "nothing matches"; the executor refuses it as invalid_arguments.
+func kindPattern() string {
+	var alts []string
+	for _, k := range rlm.DefinitionKinds() {
+		var b strings.Builder
+		for _, r := range k {
+			if u := unicode.ToUpper(r); u != r {
+				b.WriteString("[" + string(r) + string(u) + "]")
+			} else {
+				b.WriteRune(r)
+			}
 		}
+		alts = append(alts, b.String())
 	}
-	return nil
+	return "^(?:" + strings.Join(alts, "|") + ")$"
 }
 
 func (f filter) active() bool { return f.PathPrefix != "" || len(f.Kinds) > 0 || f.ExcludeTests }
@@ -207,9 +215,6 @@ func (s *Server) search(ctx context.Context, raw json.RawMessage) (any, error) {
 		filter
 	}
 	if err := decode(raw, &a); err != nil {
-		return nil, err
-	}
-	if err := a.filter.check(); err != nil {
 		return nil, err
 	}
 	return s.runSearch(ctx, a.Query, int(a.Limit), a.filter)

@@ -288,7 +288,7 @@ func runStep(ctx context.Context, b retrieval.Backend, s Step, limit int, gen in
 	if err != nil || !s.TypesFirst {
 		return hits, err
 	}
-	return retrieval.TypesFirst(ctx, b, hits, dem)
+	return retrieval.TypesFirst(ctx, b, hits, dem, limit)
 }
 
 // rankByText orders the hits of an exact step that carries text (the

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -30,11 +31,16 @@ const ContainerMembers = 2
 // first member when it is not among them: its members' words are its
 // words ("cookies" is what CookieJar's methods are named after, when the
 // class itself has no doc comment to say so). A joined type is found by
-// an exact search of its name on b (under the member's file), and takes
-// the score, score kind and strategy of its first member (its rank is
-// the member's). At most len(hits) are returned, Rank renumbered 1..n.
-// Errors: b.Search's; the hits are returned unchanged with it.
-func TypesFirst(ctx context.Context, b Backend, hits []Hit, d Demotion) ([]Hit, error) {
+// an exact search of its name on b (under the member's file): the type
+// of that name whose lines contain the member's (a class and its
+// methods; the innermost, for a nested type), else, for a member written
+// outside its type (a Go method), the one qualified exactly as the
+// container. It takes the score, score kind and strategy of its first
+// member (its rank is the member's). At most max(limit, len(hits)) are
+// returned — a joined type displaces a match only from a full page —,
+// Rank renumbered 1..n. Errors: b.Search's; the hits are returned
+// unchanged with it.
+func TypesFirst(ctx context.Context, b Backend, hits []Hit, d Demotion, limit int) ([]Hit, error) {
 	if len(hits) == 0 {
 		return hits, nil
 	}
@@ -51,7 +57,7 @@ func TypesFirst(ctx context.Context, b Backend, hits []Hit, d Demotion) ([]Hit, 
 	for _, h := range hits {
 		if c, ok := containerOf(h.Document); ok && !joined[h.Document.Path+"\x00"+c] && members[h.Document.Path+"\x00"+c] >= ContainerMembers {
 			joined[h.Document.Path+"\x00"+c] = true
-			t, found, err := findType(ctx, b, h.Document.Path, c)
+			t, found, err := findType(ctx, b, h.Document, c)
 			if err != nil {
 				return hits, err
 			}
@@ -72,8 +78,8 @@ func TypesFirst(ctx context.Context, b Backend, hits []Hit, d Demotion) ([]Hit, 
 		return 1
 	}
 	slices.SortStableFunc(out, func(x, y Hit) int { return order(x) - order(y) })
-	if len(out) > len(hits) {
-		out = out[:len(hits)]
+	if n := max(limit, len(hits)); len(out) > n {
+		out = out[:n]
 	}
 	for i := range out {
 		out[i].Rank = i + 1
@@ -92,21 +98,37 @@ func containerOf(doc Document) (string, bool) {
 	return doc.Qualified[:i], true
 }
 
-// findType looks up the type definition qualified c in the file path.
-func findType(ctx context.Context, b Backend, path, c string) (Document, bool, error) {
+// findType looks up the type member is a member of, c (its container's
+// qualified name), in member's file: of the type definitions named as c's
+// last part, the innermost whose lines contain member's, else the one
+// qualified c.
+func findType(ctx context.Context, b Backend, member Document, c string) (Document, bool, error) {
 	name := c[strings.LastIndexByte(c, '.')+1:]
-	hits, err := b.Search(ctx, Request{Strategy: Exact, Name: name, Limit: MaxLimit, Filter: Filter{PathPrefixes: []string{path}}})
+	hits, err := b.Search(ctx, Request{Strategy: Exact, Name: name, Limit: MaxLimit, Filter: Filter{PathPrefixes: []string{member.Path}}})
 	if err != nil {
 		return Document{}, false, err
 	}
-	for _, h := range hits {
-		q := h.Document.Qualified
-		if q == "" {
-			q = h.Document.Symbol
+	var inner, named *Document
+	for i := range hits {
+		t := &hits[i].Document
+		if t.Path != member.Path || !IsTypeKind(t.Kind) || t.ID == member.ID {
+			continue
 		}
-		if h.Document.Path == path && q == c && IsTypeKind(h.Document.Kind) {
-			return h.Document, true, nil
+		if t.StartLine <= member.StartLine && member.EndLine <= t.EndLine && (t.StartLine < member.StartLine || member.EndLine < t.EndLine) {
+			if inner == nil || inner.StartLine <= t.StartLine && t.EndLine <= inner.EndLine {
+				inner = t
+			}
+			continue
 		}
+		if q := cmp.Or(t.Qualified, t.Symbol); q == c {
+			named = t
+		}
+	}
+	switch {
+	case inner != nil:
+		return *inner, true, nil
+	case named != nil:
+		return *named, true, nil
 	}
 	return Document{}, false, nil
 }

@@ -12,10 +12,12 @@
     the first clause punctuation (Go ends the opening(Ws) feature
     there: "Issue 14981: …"), at most seven. A description is about a
     type when that phrase's head (its last word) is a type noun
-    (type_noun/1: class, object, collection, registry, …) and it has no
+    (type_noun/1: class, object, collection, registry, …), it has no
     determiner after its first word ("log an error": a verb, then
     its object "an error"; "a class to hold": the determiner opens the
-    noun phrase).
+    noun phrase) and it does not open with an imperative verb followed
+    by more words (imperative_verb/1: "Log error.", "Set cookie
+    object.", where no article marks the object).
 
     Such a description's text steps carry types(first) (rk_types_first):
     Go ranks the step's type definitions before its other hits and
@@ -116,6 +118,20 @@ phrase_end("via").
 phrase_end("if").
 phrase_end("whether").
 
+%! imperative_verb(?Word) is nondet.
+%  A verb a function's docstring opens with, in the imperative (PEP 257:
+%  "Return the pathname", "Log error."): followed by more words, it
+%  opens a verb and its object, not a noun phrase, though no article
+%  says so ("Log error.", "Set cookie object.").
+imperative_verb(W) :- memberchk(W, ["add", "append", "apply", "attach", "build", "call", "check", "clear", "close",
+    "collect", "compute", "convert", "copy", "create", "decode", "delete", "drop", "emit", "encode", "ensure",
+    "escape", "extract", "fetch", "find", "flush", "fold", "format", "gather", "generate", "get", "guess",
+    "handle", "initialize", "insert", "iterate", "join", "load", "log", "look", "make", "map", "merge",
+    "normalize", "open", "parse", "perform", "pop", "print", "process", "push", "put", "quote", "raise",
+    "read", "receive", "register", "reload", "remove", "render", "replace", "report", "reset", "resolve",
+    "return", "run", "save", "search", "send", "serve", "set", "skip", "sort", "split", "start", "stop",
+    "store", "strip", "translate", "unquote", "update", "validate", "wrap", "write", "yield"]).
+
 %! determiner(?Word) is nondet.
 %  A word that opens a noun phrase: an article, demonstrative,
 %  quantifier or possessive.
@@ -156,8 +172,9 @@ opening_phrase([W|Ws], N, [W|P]) :-
 type_worded(F, Noun) :-
     feature(opening(Ws), F),
     opening_phrase(Ws, Phrase),
-    Phrase = [_|Rest],
+    Phrase = [First|Rest],
     \+ ( member(D, Rest), determiner(D) ),
+    \+ ( Rest = [_|_], imperative_verb(First) ),
     last(Phrase, Noun),
     type_noun(Noun), !.
 

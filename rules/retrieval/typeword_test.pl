@@ -38,7 +38,10 @@ test(a_verb_and_its_object_is_not_type_worded) :-
                       "Guess the type of a file.",
                       "Return the message's content type.",
                       "Copy all data between two file objects.",
-                      "Create an object representing an address group."]),
+                      "Create an object representing an address group.",
+                      "Log error.",
+                      "Handle error.",
+                      "Set cookie object."]),
            \+ types_first(Q)).
 
 test(a_phrase_headed_by_another_noun_is_not_type_worded) :-

@@ -147,3 +147,6 @@ mutant "types(first) is decoded" planner/decode.go 's|\t\t\ts.TypesFirst = true|
 mutant "a type its hits are members of joins them" retrieval/typesfirst.go 's|const ContainerMembers = 2|const ContainerMembers = 99|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
 mutant "types rank first" retrieval/typesfirst.go 's|\t\t\treturn 0\n|\t\t\treturn 1\n|; s|case IsTypeKind(h.Document.Kind):|case false:|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
 mutant "demoted definitions stay after the types" retrieval/typesfirst.go 's|\t\tcase d.Demotes(h.Document):|\t\tcase false:|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
+mutant "a joined type displaces no match from a short page" retrieval/typesfirst.go 's|if n := max(limit, len(hits)); len(out) > n {|if n := len(hits); len(out) > n {|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
+mutant "the type whose lines hold the member joins" retrieval/typesfirst.go 's|\tcase inner != nil:|\tcase false:|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
+mutant "an imperative verb and its object is not type-worded" rules/retrieval/typeword.pl 's|^    \\+ ( Rest = \[_\|_\], imperative_verb(First) ),$|    true,|' ./rules -run TestRules

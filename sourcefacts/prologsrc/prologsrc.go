@@ -148,11 +148,15 @@ func Parse(ctx context.Context, src []byte) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prologsrc: %w", err)
 	}
-	if err := installDirectiveOps(vm); err != nil {
+	declVM, err := plsyntax.NewParserVM()
+	if err != nil {
+		return nil, fmt.Errorf("prologsrc: %w", err)
+	}
+	if err := installDirectiveOps(declVM); err != nil {
 		return nil, fmt.Errorf("prologsrc: %w", err)
 	}
 	sc := plsyntax.NewScanner(text)
-	r := &reader{src: text, res: res, lines: plsyntax.NewLines(text), vm: vm, sc: sc}
+	r := &reader{src: text, res: res, lines: plsyntax.NewLines(text), vm: vm, declVM: declVM, sc: sc}
 	for i := 0; ; i++ {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -168,11 +172,15 @@ func Parse(ctx context.Context, src []byte) (*Result, error) {
 }
 
 type reader struct {
-	src     string
-	res     *Result
-	lines   *plsyntax.Lines
-	sc      *plsyntax.Scanner // its comments so far precede the current clause
-	vm      *pl.VM
+	src   string
+	res   *Result
+	lines *plsyntax.Lines
+	sc    *plsyntax.Scanner // its comments so far precede the current clause
+	vm    *pl.VM
+	// declVM is vm's table plus directiveOps: a clause vm cannot read is
+	// read again with it (":- dynamic foo/1."), so that the declaration
+	// words stay plain atoms everywhere else ("X = table").
+	declVM  *pl.VM
 	last    int // index of the definition the previous clause extended, -1 if none
 	hasLast bool
 }
@@ -181,6 +189,11 @@ type reader struct {
 // Skipped (the first one is Err) and reading goes on with the next.
 func (r *reader) clause(c *plsyntax.Clause) bool {
 	terms, err := plsyntax.ReadClause(r.vm, r.src, c)
+	if _, bad := err.(*plsyntax.SyntaxError); bad {
+		if t2, err2 := plsyntax.ReadClause(r.declVM, r.src, c); err2 == nil {
+			terms, err = t2, nil
+		}
+	}
 	for _, t := range terms {
 		r.res.Clauses++
 		r.term(t, c)
@@ -200,8 +213,10 @@ func (r *reader) clause(c *plsyntax.Clause) bool {
 // directives (":- dynamic foo/1."), priority 1150, type fx, as
 // SWI-Prolog's operator table has them (SWI-Prolog manual, section 4.25,
 // "Operators"; YAP and SICStus have the same): not ISO's, but the way
-// nearly every Prolog text in use is written. Only the reader's private
-// table gains them; the rule engine's stays ISO.
+// nearly every Prolog text in use is written. Only a clause the ISO table
+// cannot read is read with them (reader.declVM): as operators they would
+// make "X = table" or ":- module(db, [table/2])" unreadable. The rule
+// engine's table stays ISO.
 var directiveOps = []string{"dynamic", "discontiguous", "initialization", "meta_predicate", "module_transparent",
 	"multifile", "public", "thread_local", "thread_initialization", "volatile", "table"}
 
@@ -385,6 +400,7 @@ func (r *reader) directive(body pl.Term, span Span, loc *locator) {
 func (r *reader) op(cp pl.Compound) {
 	ctx := context.Background()
 	_, _ = pl.Op(r.vm, cp.Arg(0), cp.Arg(1), cp.Arg(2), pl.Success, nil).Force(ctx)
+	_, _ = pl.Op(r.declVM, cp.Arg(0), cp.Arg(1), cp.Arg(2), pl.Success, nil).Force(ctx)
 }
 
 // goals records the calls of a clause body or directive (control

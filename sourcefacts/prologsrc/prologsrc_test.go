@@ -327,6 +327,7 @@ func TestParseErrors(t *testing.T) {
 		{"first clause", "bad(.\nc(3).\n", 1, 1, 1, "col 4: unbalanced \"(\""},
 		{"the first error is the one reported", "a.\nbad(.\nb.\nworse(.\nc.\n", 3, 3, 2, "unbalanced"},
 		{"missing end", "a.\nb :- c\n", 1, 1, 2, ""},
+		{"declaration words stay atoms", ":- module(db, [table/2, dynamic/1]).\nlayout(X) :- X = table.\ntable :- true.\npairs(table-1, public-2).\nis_pub(X) :- X == public.\n", 5, 4, 0, ""},
 		{"declaration operators as SWI-Prolog has them", "a.\n:- dynamic foo/1, bar/2.\n:- discontiguous a/0.\n:- table fib/2.\nb.\n", 5, 2, 0, ""},
 		{"invalid UTF-8", "a.\nb('\xff\xfe').\n", 1, 1, 2, ""},
 		{"too many tokens", "a.\nb :- " + strings.Repeat("c, ", MaxClauseTokens) + "c.\nd.\n", 2, 2, 2, "tokens"},

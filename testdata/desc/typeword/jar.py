@@ -1,0 +1,6 @@
+class Jar:
+    def add_pickle(self, pickle):
+        pass
+
+    def eat_pickle(self):
+        pass
