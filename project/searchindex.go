@@ -353,7 +353,8 @@ const (
 )
 
 // removeOldSearchIndexes deletes the search indexes beyond those kept (see
-// keepPerEmbedder) that no one has open (another Project or process holds
+// keepPerEmbedder), and every index of an earlier format, that no one has
+// open (another Project or process holds
 // a shared lock on the one it reads; see fileLock).
 func removeOldSearchIndexes(dir string, id store.Identity) {
 	ents, err := os.ReadDir(dir)
@@ -377,6 +378,17 @@ func removeOldSearchIndexes(dir string, id store.Identity) {
 		var mod time.Time
 		if fi, err := e.Info(); err == nil {
 			mod = fi.ModTime()
+		}
+		if !strings.HasSuffix(emb, "-"+indexFormat+".sqlite") {
+			// An index of an earlier format is never read or updated
+			// again (the name of every index this version opens ends
+			// in indexFormat): it only takes space.
+			path := filepath.Join(dir, n)
+			if l, ok := tryLockExclusive(path); ok {
+				removeIndexFiles(path)
+				l.unlock()
+			}
+			continue
 		}
 		if mod.After(used[emb]) {
 			used[emb] = mod

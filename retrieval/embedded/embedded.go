@@ -420,7 +420,19 @@ func (b *Backend) init(ctx context.Context) error {
 	if err := b.readUID(ctx, tx); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if v == 0 || b.path == "" {
+		return nil
+	}
+	// An upgrade rewrites most rows (schema 7's smaller bodies and
+	// vectors among them): the pages they left are given back, or the
+	// file would stay as large as before plus what was rewritten.
+	if _, err := b.db.ExecContext(ctx, "VACUUM"); err != nil {
+		return fmt.Errorf("vacuum after the upgrade from schema version %d: %w", v, err)
+	}
+	return nil
 }
 
 // WithBulkBuild opens a new file database for one writer to fill before

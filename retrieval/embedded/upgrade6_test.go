@@ -140,6 +140,11 @@ func TestUpgradeFromSchemaVersion6StoresWhatThisVersionStores(t *testing.T) {
 		{Strategy: retrieval.Vector, Text: "reads request"},
 		{Strategy: retrieval.Hybrid, Text: "reads request"},
 	})
+	// The upgrade gives back the pages the rewritten rows left.
+	var free int
+	if err := old.db.QueryRowContext(ctx, "PRAGMA freelist_count").Scan(&free); err != nil || free != 0 {
+		t.Errorf("%d free pages after the upgrade (%v), want 0", free, err)
+	}
 	var v int
 	if err := old.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != schemaVersion {
 		t.Errorf("user_version %d, %v; want %d", v, err, schemaVersion)
