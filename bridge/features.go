@@ -333,6 +333,9 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		if demonstrativeObject(lower, knownTok, i+1) {
 			continue // "be sure to call this method": about the documented thing
 		}
+		if quantifierObject(toks, lower, i+1, known) {
+			continue // "method called for each GET request": no name to look up
+		}
 		f.Relation = rel
 		f.RelationObject = objectAfter(toks, lower, isIdent, knownTok, i+1)
 		if f.RelationObject == "" && len(f.Idents) > 0 {
@@ -445,6 +448,21 @@ func demonstrativeObject(lower []string, knownTok []bool, i int) bool {
 }
 
 var demonstratives = setOf(`this that these those`)
+
+// quantifierObject reports whether the relation word's object, from i on
+// (past objectSkip words), is a quantifier with the word it quantifies
+// ("each request", "every handler"; "who calls all" still asks about
+// all) that the snapshot does not define (known: Lexicon.Symbol, nil for none; Ruby's
+// each is a name): a sentence's "called for each request" quantifies,
+// it names nothing to look up, and a near-spelling fallback would answer
+// for "reach".
+func quantifierObject(toks, lower []string, i int, known func(string) bool) bool {
+	for ; i < len(lower) && objectSkip[lower[i]]; i++ {
+	}
+	return i+1 < len(lower) && quantifiers[lower[i]] && hasLetter(lower[i+1]) && (known == nil || !known(toks[i]))
+}
+
+var quantifiers = setOf(`each every all any some no none both either neither several many few most`)
 
 func objectBefore(toks, lower []string, isIdent, knownTok []bool, i int) string {
 	for j := i - 1; j >= 0; j-- {

@@ -115,3 +115,19 @@ func TestProseAroundARelationWordNamesNoTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestAQuantifierAfterARelationWordNamesNothing: "called for each GET
+// request" quantifies; the relation word's object is no name (no
+// relation, so no look-up of "each" and no near spelling "reach"), unless
+// the snapshot defines the word (Ruby's each).
+func TestAQuantifierAfterARelationWordNamesNothing(t *testing.T) {
+	for _, q := range []string{"method called for each GET request", "callback that calls every handler", "uses all the buffers"} {
+		if f := QueryFeatures(q); f.Relation != RelNone {
+			t.Errorf("%q: relation %s object %q, want none", q, f.Relation, f.RelationObject)
+		}
+	}
+	lex := Lexicon{Symbol: func(s string) bool { return s == "each" }}
+	if f := QueryFeaturesIn("what calls each", lex); f.Relation != RelCallers || f.RelationObject != "each" {
+		t.Errorf("a defined each: relation %s object %q, want callers of each", f.Relation, f.RelationObject)
+	}
+}

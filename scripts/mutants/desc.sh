@@ -150,3 +150,4 @@ mutant "demoted definitions stay after the types" retrieval/typesfirst.go 's|\t\
 mutant "a joined type displaces no match from a short page" retrieval/typesfirst.go 's|if n := max(limit, len(hits)); len(out) > n {|if n := len(hits); len(out) > n {|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
 mutant "the type whose lines hold the member joins" retrieval/typesfirst.go 's|\tcase inner != nil:|\tcase false:|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
 mutant "an imperative verb and its object is not type-worded" rules/retrieval/typeword.pl 's|^    \\+ ( Rest = \[_\|_\], imperative_verb(First) ),$|    true,|' ./rules -run TestRules
+mutant "a quantifier after a relation word names nothing" bridge/features.go 's|		if quantifierObject(toks, lower, i+1, known) {|		if false \&\& quantifierObject(toks, lower, i+1, known) {|' ./bridge -run TestAQuantifierAfterARelationWordNamesNothing
