@@ -228,8 +228,20 @@ func (p *Project) answer(ctx context.Context, query string, limit int) (*Answer,
 }
 
 // search runs the planner on the current snapshot and returns its answer
-// and that snapshot's identity.
+// and that snapshot's identity. A search index found damaged on the way
+// (project.ErrCorruptIndex: View removed it) is made again by a Refresh
+// and the search runs once more.
 func (p *Project) search(ctx context.Context, query string, limit int) (*Answer, store.Identity, error) {
+	ans, at, err := p.searchOnce(ctx, query, limit)
+	if errors.Is(err, project.ErrCorruptIndex) {
+		if _, rerr := p.proj.Refresh(ctx); rerr == nil {
+			ans, at, err = p.searchOnce(ctx, query, limit)
+		}
+	}
+	return ans, at, err
+}
+
+func (p *Project) searchOnce(ctx context.Context, query string, limit int) (*Answer, store.Identity, error) {
 	var ans *Answer
 	var at store.Identity
 	err := p.proj.View(func(b retrieval.Backend, id store.Identity) (err error) {

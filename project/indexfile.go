@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/rlm-dev/rlm/retrieval/embedded"
 	"io"
 	"os"
 	"path/filepath"
@@ -66,9 +67,13 @@ func checkIndexFile(path string) error {
 }
 
 // asCorrupt wraps err with ErrCorruptIndex when SQLite reported the file
-// corrupt or not a database (SQLITE_CORRUPT, SQLITE_NOTADB); other errors
-// are returned as they are.
+// corrupt or not a database (SQLITE_CORRUPT, SQLITE_NOTADB) or the
+// embedded backend read data it never writes (embedded.ErrDamaged);
+// other errors are returned as they are.
 func asCorrupt(err error) error {
+	if errors.Is(err, embedded.ErrDamaged) && !errors.Is(err, ErrCorruptIndex) {
+		return fmt.Errorf("%w: %w", ErrCorruptIndex, err)
+	}
 	var se *sqlite.Error
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {

@@ -407,13 +407,27 @@ func (p *Project) Capabilities() retrieval.Capabilities {
 
 // View calls fn with the search index of the current snapshot and that
 // snapshot's identity; Refresh waits until fn returns. fn must not keep b.
+// When fn's error says the index file is damaged (SQLITE_CORRUPT, or
+// embedded.ErrDamaged), View returns it wrapped with ErrCorruptIndex and
+// removes the file (derived data: the next Refresh, in this process or
+// another, makes it again from the knowledge base).
 func (p *Project) View(fn func(b retrieval.Backend, id store.Identity) error) error {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	if p.index == nil {
 		return store.ErrClosed
 	}
-	return fn(p.index.backend, p.id)
+	err := fn(p.index.backend, p.id)
+	if err == nil {
+		return nil
+	}
+	if c := asCorrupt(err); errors.Is(c, ErrCorruptIndex) {
+		if p.index.path != "" && !p.index.damaged.Swap(true) {
+			removeIndexFiles(p.index.path)
+		}
+		return c
+	}
+	return err
 }
 
 // Refresh validates the knowledge base against the files' bytes and, if
@@ -451,7 +465,7 @@ func (p *Project) Refresh(ctx context.Context) (bool, error) {
 	p.faults, p.pending = sn.Faults(), pending
 	p.mu.Unlock()
 	p.mu.RLock()
-	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint
+	same := p.index != nil && p.id.Generation == id.Generation && p.id.Fingerprint == id.Fingerprint && !p.index.damaged.Load()
 	retry := same && p.index.retryVectors(p.retryAfter())
 	p.mu.RUnlock()
 	if same && !retry {

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rlm-dev/rlm/retrieval"
@@ -30,6 +31,11 @@ type searchIndex struct {
 	backend retrieval.Backend
 	lock    *fileLock
 	vectors VectorState // with Chroma: how the collection stood at open
+	// path is the index file; damaged is set when a read found it
+	// damaged (View): the file is removed then, and Refresh makes it
+	// again.
+	path    string
+	damaged atomic.Bool
 }
 
 func (ix *searchIndex) close() error {
@@ -214,7 +220,7 @@ func (p *Project) openIndexFile(ctx context.Context, path string, current map[st
 		lock.unlock()
 		return nil, asCorrupt(err)
 	}
-	ix := &searchIndex{backend: b, lock: lock}
+	ix := &searchIndex{backend: b, lock: lock, path: path}
 	if r, ok := b.(*retrieval.Router); ok {
 		// The collection outlives the index file: it may lack records (a
 		// server on a fresh data directory, a deleted collection, an index

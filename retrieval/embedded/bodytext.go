@@ -110,7 +110,7 @@ func decodeBody(d *retrieval.Document, v any) error {
 		}
 		flags, rest := b[0], b[1:]
 		if flags&^(bodyFields|bodyDeflate) != 0 {
-			return fmt.Errorf("document %q: body: unknown flags %#x", d.ID, flags)
+			return fmt.Errorf("%w: document %q: body: unknown flags %#x", ErrDamaged, d.ID, flags)
 		}
 		var sb strings.Builder
 		if flags&bodyFields != 0 {
@@ -124,14 +124,14 @@ func decodeBody(d *retrieval.Document, v any) error {
 			}
 			flateReaders.Put(r)
 			if err != nil {
-				return fmt.Errorf("document %q: body: %w", d.ID, err)
+				return fmt.Errorf("%w: document %q: body: %w", ErrDamaged, d.ID, err)
 			}
 		} else {
 			sb.Write(rest)
 		}
 		d.Text = sb.String()
 	default:
-		return fmt.Errorf("document %q: body of type %T", d.ID, v)
+		return fmt.Errorf("%w: document %q: body of type %T", ErrDamaged, d.ID, v)
 	}
 	return nil
 }

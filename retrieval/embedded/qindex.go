@@ -196,15 +196,22 @@ func (b *Backend) loadDelta(ctx context.Context, tx *sql.Tx, since int64, n int)
 	return delta, tombs, trows.Err()
 }
 
+// ErrDamaged is matched (errors.Is) by the error of a read that found
+// stored data this package never writes: a vector BLOB of the wrong
+// length, zero or not finite, a body of unknown flags or bad deflate
+// data — a damaged file. (SQLite reports damage it detects itself as
+// SQLITE_CORRUPT.)
+var ErrDamaged = errors.New("embedded: stored data is damaged")
+
 // decodeStored decodes a stored vector BLOB of document id into u, scaled
 // to unit length; the error names the document when the BLOB is of the
 // wrong length, zero or not finite.
 func decodeStored(u []float32, blob []byte, id string) error {
 	if len(blob) != 2*len(u) {
-		return fmt.Errorf("document %q: stored vector of %d bytes, want %d", id, len(blob), 2*len(u))
+		return fmt.Errorf("%w: document %q: stored vector of %d bytes, want %d", ErrDamaged, id, len(blob), 2*len(u))
 	}
 	if !decodeNormalized(u, blob) {
-		return fmt.Errorf("document %q: stored vector is zero or not finite", id)
+		return fmt.Errorf("%w: document %q: stored vector is zero or not finite", ErrDamaged, id)
 	}
 	return nil
 }

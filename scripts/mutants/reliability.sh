@@ -56,3 +56,10 @@ mutant "a taken index is told from a missing one" project/searchindex.go 's#err 
 # A knowledge base path that is a source file of the tree is refused
 # (project/project.go notASourceFile).
 mutant "a source file may be the knowledge base" project/project.go 's/	if n, _ := io.ReadFull(f, head); n == len(head) \&\& string(head) == sqliteHeader {/	if n, _ := io.ReadFull(f, head); n >= 0 || string(head) == sqliteHeader {/' ./project -run TestAKnowledgeBasePathThatIsASourceFileIsRefused
+
+# A damaged search index found by a read is removed and made again
+# (breaker F5: project.View, asCorrupt, rlm's search retry).
+mutant "a damaged index found by a read is removed" project/project.go 's|	if c := asCorrupt(err); errors.Is(c, ErrCorruptIndex) {|	if c := asCorrupt(err); false \&\& errors.Is(c, ErrCorruptIndex) {|' . -run TestADamagedSearchIndexIsMadeAgainNotServed
+mutant "data the backend never writes is damage" project/indexfile.go 's|	if errors.Is(err, embedded.ErrDamaged) \&\& !errors.Is(err, ErrCorruptIndex) {|	if false \&\& errors.Is(err, embedded.ErrDamaged) {|' . -run TestADamagedSearchIndexIsMadeAgainNotServed
+mutant "a search over a damaged index runs again" rlm.go 's|	if errors.Is(err, project.ErrCorruptIndex) {|	if false {|' . -run TestADamagedSearchIndexIsMadeAgainNotServed
+mutant "a body of unknown flags is damage" retrieval/embedded/bodytext.go 's|return fmt.Errorf("%w: document %q: body: unknown flags %#x", ErrDamaged, d.ID, flags)|return fmt.Errorf("document %q: body: unknown flags %#x", d.ID, flags)|' . -run TestADamagedSearchIndexIsMadeAgainNotServed
