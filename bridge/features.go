@@ -299,7 +299,9 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 
 	// Relations: "calls X", "callers of X", "who uses X", "what does X call".
 	for i, w := range lower {
-		if cueWords[w] {
+		if cueWords[w] && !(i > 0 && lower[i-1] == "as") {
+			// "as defined by RFC 2965", "as declared in the spec":
+			// according to, no question where something is defined.
 			f.DefinitionCue = true
 		}
 		if !relationWords[w] || f.Relation != RelNone || w == "use" && i > 0 && useNounMarks[lower[i-1]] {

@@ -131,3 +131,20 @@ func TestAQuantifierAfterARelationWordNamesNothing(t *testing.T) {
 		t.Errorf("a defined each: relation %s object %q, want callers of each", f.Relation, f.RelationObject)
 	}
 }
+
+// TestAsDefinedByIsNoDefinitionCue: "as defined by RFC 2965" means
+// according to; the sentence asks nowhere where a name is defined, so it
+// has no definition cue (a sentence with a known word and the cue would
+// be a look-up of that word), while "where is send defined?" keeps it.
+func TestAsDefinedByIsNoDefinitionCue(t *testing.T) {
+	for q, want := range map[string]bool{
+		"path component of the request URI as defined by RFC 2965": false,
+		"the header value as declared in the spec":                 false,
+		"where is send defined?":                                   true,
+		"defined as the request path":                              true,
+	} {
+		if got := QueryFeatures(q).DefinitionCue; got != want {
+			t.Errorf("%q: definition cue %v, want %v", q, got, want)
+		}
+	}
+}

@@ -151,3 +151,4 @@ mutant "a joined type displaces no match from a short page" retrieval/typesfirst
 mutant "the type whose lines hold the member joins" retrieval/typesfirst.go 's|\tcase inner != nil:|\tcase false:|' . -run TestANounPhraseNamingAKindOfTypeFindsTheType
 mutant "an imperative verb and its object is not type-worded" rules/retrieval/typeword.pl 's|^    \\+ ( Rest = \[_\|_\], imperative_verb(First) ),$|    true,|' ./rules -run TestRules
 mutant "a quantifier after a relation word names nothing" bridge/features.go 's|		if quantifierObject(toks, lower, i+1, known) {|		if false \&\& quantifierObject(toks, lower, i+1, known) {|' ./bridge -run TestAQuantifierAfterARelationWordNamesNothing
+mutant "as defined by is no definition cue" bridge/features.go 's|		if cueWords\[w\] \&\& !(i > 0 \&\& lower\[i-1\] == "as") {|		if cueWords[w] {|' ./bridge -run TestAsDefinedByIsNoDefinitionCue
