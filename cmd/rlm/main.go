@@ -35,7 +35,7 @@ usage:
   rlm search --root DIR [--json] [--batch] [--explain] [--limit N] [--rules DIR] [--memory] [--cases] QUERY
   rlm explain [--json] [--rules DIR] [--embedder E] [--whynot STRATEGY] QUERY
   rlm explain --root DIR [--why | --whynot SYMBOL] QUERY | --whatif PATH | --conclusions
-  rlm index --root DIR [--json] [--in-memory]
+  rlm index --root DIR [--json] [--in-memory] [--cpuprofile FILE]
   rlm status --root DIR [--json]
   rlm compile --catalog FILE [--mode compiled|all_tools] [--budget N] [--model M]
               [--cap C]... [--select ID]... [--deny ID]... [--signal S]... [--need W]... [--json] QUERY
@@ -45,11 +45,12 @@ usage:
   rlm ask --root DIR [--model M] [--base-url URL] [--key-env NAME] [--mode compiled|all_tools]
           [--catalog FILE] [--cap C]... [--trace] [--json] QUESTION
   rlm mcp --root DIR [--rules DIR] [--embedder E] [--backend B] [--allow-write]
-          [--http 127.0.0.1:PORT] [--catalog FILE [--model M]]
+          [--http 127.0.0.1:PORT [--max-sessions N] [--session-idle D]] [--catalog FILE [--model M]]
   rlm route --intents DIR [--explain] [--json] [--spell] [--model M --base-url URL --key-env NAME]
             [--cap C]... [--allow write,...] UTTERANCE
   rlm route eval --intents DIR --corpus FILE [--scripted | --model M ...] [--json] [--misses]
-  rlm eval --root DIR [--tasks identifier,callers,description,description_nodoc] [--n N] [--seed S] [--rules DIR] [--json] [--misses]
+  rlm eval --root DIR [--tasks identifier,callers,description,description_nodoc] [--n N] [--seed S]
+           [--rules DIR] [--embedder local|none|openai] [--limit N] [--json] [--misses]
 
 Run "rlm COMMAND -h" for a command's flags.
 `

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -415,5 +416,45 @@ func TestWhatIfTakesAFileOfTheTreeHoweverItIsWritten(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, "is not a file under --root") {
 			t.Errorf("--whatif %s: exit %d, stderr %q: want a usage error", w, code, errs)
 		}
+	}
+}
+
+// TestEveryFlagTheUsageNamesExists: each --flag the top-level usage
+// names for a command is a flag that command's own -h lists, so that the
+// summary a new user reads first promises nothing the command refuses.
+func TestEveryFlagTheUsageNamesExists(t *testing.T) {
+	flagRe := regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
+	var cmd []string
+	checked := 0
+	for _, line := range strings.Split(usage, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 2 && f[0] == "rlm":
+			cmd = []string{f[1]}
+			if f[1] == "route" && len(f) > 2 && f[2] == "eval" {
+				cmd = []string{"route", "eval"}
+			}
+			if f[1] == "rules" || f[1] == "test-rules" {
+				cmd = nil // flag-less or sub-commands of their own
+			}
+		case len(f) == 0 || !strings.HasPrefix(f[0], "["):
+			if len(f) == 0 || f[0] != "--cap" && !strings.HasPrefix(f[0], "[") {
+				continue
+			}
+		}
+		if cmd == nil {
+			continue
+		}
+		out, errs, _ := runCLI(t, "", append(append([]string{}, cmd...), "-h")...)
+		help := out + errs
+		for _, m := range flagRe.FindAllStringSubmatch(line, -1) {
+			checked++
+			if !strings.Contains(help, "  -"+m[1]+" ") && !strings.Contains(help, "  -"+m[1]+"\n") {
+				t.Errorf("usage names --%s for rlm %s, which its -h does not list", m[1], strings.Join(cmd, " "))
+			}
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("only %d flags checked: the usage was not read", checked)
 	}
 }

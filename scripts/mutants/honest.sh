@@ -59,3 +59,6 @@ mutant "Go's features differ from the rule tests' (words)" bridge/features.go 's
 # Timing promises (sourcefacts/languages_test.go): a parse budget ten
 # times too loose breaks the bound on inputs that exhaust it.
 mutant "parse budget ten times too loose" sourcefacts/extract.go '/^func (e \*Extractor) parseBudget/,/^}/s|^\t\treturn d$|\t\treturn 10 * d|' ./sourcefacts -run 'TestExtractHostile/go/50k_deep'
+
+# The top-level usage names only flags its commands have (cmd/rlm).
+mutant "the usage names a flag no command has" cmd/rlm/main.go 's|  rlm status --root DIR \[--json\]|  rlm status --root DIR [--json] [--verbose]|' ./cmd/rlm -run TestEveryFlagTheUsageNamesExists
