@@ -44,3 +44,4 @@ mutant "a Prolog predicate is found by its name alone" retrieval/embedded/search
 mutant "reading goes on after a clause that cannot be read" sourcefacts/prologsrc/prologsrc.go 's|^\t\tr.res.Skipped++$|\t\treturn false|' ./sourcefacts/prologsrc -run TestParseErrors
 mutant "declaration operators are installed" sourcefacts/prologsrc/prologsrc.go 's|\tif err := installDirectiveOps(declVM); err != nil {|\tif err := error(nil); err != nil {|' ./sourcefacts -run TestExtractPrologStatus
 mutant "a clause is read with the ISO table first" sourcefacts/prologsrc/prologsrc.go 's|terms, err := plsyntax.ReadClause(r.vm, r.src, c)|terms, err := plsyntax.ReadClause(r.declVM, r.src, c)|' ./sourcefacts/prologsrc -run TestParseErrors
+mutant "a bad clause does not split a predicate's definition" sourcefacts/prologsrc/prologsrc.go 's|^\t\tr.res.Skipped++$|\t\tr.res.Skipped++\n\t\tr.hasLast = false|' ./sourcefacts/prologsrc -run TestParseErrors

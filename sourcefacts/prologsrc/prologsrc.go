@@ -199,8 +199,10 @@ func (r *reader) clause(c *plsyntax.Clause) bool {
 		r.term(t, c)
 	}
 	if se, ok := err.(*plsyntax.SyntaxError); ok {
+		// The definition the clauses before it extended goes on: a
+		// predicate's clauses around one that cannot be read are still
+		// one definition ("count/2", not "count/2" and "count/2~1").
 		r.res.Skipped++
-		r.hasLast = false
 		if r.res.Err == nil {
 			line, col := r.lines.Pos(se.Offset)
 			r.res.Err = &SyntaxError{Line: line, Col: col + 1, Msg: textclip.Clean(se.Msg, 256)}

@@ -325,6 +325,7 @@ func TestParseErrors(t *testing.T) {
 		{"comments only", "% x\n/* y */\n", 0, 0, 0, ""},
 		{"mid-file", "a(1).\na(2) :- b.\nbad(X :- .\nc(3).\n", 3, 2, 3, "col 7: unexpected \":-\""},
 		{"first clause", "bad(.\nc(3).\n", 1, 1, 1, "col 4: unbalanced \"(\""},
+		{"a predicate's clauses around a bad one are one definition", "count(0, a).\ncount(bad .\ncount(1, b).\n", 2, 1, 2, "unbalanced"},
 		{"the first error is the one reported", "a.\nbad(.\nb.\nworse(.\nc.\n", 3, 3, 2, "unbalanced"},
 		{"missing end", "a.\nb :- c\n", 1, 1, 2, ""},
 		{"declaration words stay atoms", ":- module(db, [table/2, dynamic/1]).\nlayout(X) :- X = table.\ntable :- true.\npairs(table-1, public-2).\nis_pub(X) :- X == public.\n", 5, 4, 0, ""},
