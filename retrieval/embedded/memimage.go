@@ -48,6 +48,13 @@ func makeImage(ctx context.Context) ([]byte, error) {
 	if err := b.init(ctx); err != nil {
 		return nil, err
 	}
+	return serialize(ctx, db)
+}
+
+// serialize returns the bytes of sqlite3_serialize of db's one
+// in-memory database; errNoImage when the driver cannot serialize or
+// gives no bytes.
+func serialize(ctx context.Context, db *sql.DB) ([]byte, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -125,24 +132,7 @@ func (b *Backend) Image(ctx context.Context) ([]byte, error) {
 	if b.path != "" {
 		return nil, fmt.Errorf("embedded: Image of the file database %q: only an in-memory database has one", b.path)
 	}
-	conn, err := b.db.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("embedded: Image: %w", err)
-	}
-	defer conn.Close()
-	var buf []byte
-	err = conn.Raw(func(dc any) error {
-		s, ok := dc.(serializer)
-		if !ok {
-			return errNoImage
-		}
-		var err error
-		buf, err = s.Serialize()
-		return err
-	})
-	if err == nil && len(buf) == 0 {
-		err = fmt.Errorf("%w: empty image", errNoImage)
-	}
+	buf, err := serialize(ctx, b.db)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: Image: %w", err)
 	}
