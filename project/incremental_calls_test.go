@@ -80,6 +80,8 @@ func Run() {
 		"app/more.go":      "package app\n\nimport \"example.com/m/lib\"\n\n// More helps more.\nfunc More() int { return lib.Helper() + lib.Assist() }\n",
 		"app/tools.go":     "package app\n\nimport \"example.com/m/tool\"\n\n// Tools calls the tool.\nfunc Tools() { tool.X() }\n",
 		"py/pkg/a.py":      "from .util import f\n\n\ndef g():\n    f()\n",
+		"py/pkg/base.py":   "class Base:\n    def close(self):\n        pass\n",
+		"py/pkg/child.py":  "from .base import Base\n\n\nclass Child(Base):\n    def run(self):\n        self.close()\n",
 		"web/app.js":       "const s = require('./store');\nfunction h() { s.put(); }\n",
 		"web/store.js":     "function put() {}\nmodule.exports = { put };\n",
 		"rs/src/conn.rs":   "pub struct Conn;\nimpl Conn {\n    pub fn open() -> Conn { Conn }\n}\n",
@@ -128,8 +130,8 @@ func writeFile(t *testing.T, root, p, src string) {
 // files, an embedded field or its type's method removed, a struct moved to
 // a file with other imports, an earlier file declaring the same name, a
 // defining file deleted, a package renamed, a directory's importable
-// package changed, a Python, JavaScript or Rust module added or deleted
-// — the updated search index holds what a fresh build holds (documents,
+// package changed, a Python, JavaScript or Rust module added or deleted,
+// a Python base class's method or a class's base removed — the updated search index holds what a fresh build holds (documents,
 // versions, answers) and so do its scope tables (the next update starts
 // from them); and the update resolved the changed files and exactly the
 // files whose calls depend on what they define or defined (no filler
@@ -171,6 +173,8 @@ func TestAnUpdateResolvesAgainExactlyTheFilesAnEditCanChange(t *testing.T) {
 		{"a package renamed", callTree, steps(edit("tool/tool.go", "package tool", "package tools")), 1, 2, 2},
 		{"a directory's importable package changes", callTree, steps(add("tool/main.go", "package main\n\nfunc main() {}\n")), 1, 2, 2},
 		{"a Python module added", callTree, steps(add("py/pkg/util.py", "def f():\n    pass\n")), 1, 2, 2},
+		{"a Python base class's method removed", callTree, steps(edit("py/pkg/base.py", "    def close(self):\n        pass\n", "    pass\n")), 1, 2, 2},
+		{"a Python class's base removed", callTree, steps(edit("py/pkg/child.py", "class Child(Base):", "class Child:")), 1, 1, 1},
 		{"a JavaScript module deleted", callTree, steps(remove("web/store.js")), 1, 1, 2},
 		{"a Rust crate root added", callTree, steps(add("rs/src/lib.rs", "pub mod conn;\npub mod server;\n")), 1, 2, 2},
 	}
@@ -178,6 +182,7 @@ func TestAnUpdateResolvesAgainExactlyTheFilesAnEditCanChange(t *testing.T) {
 		{Strategy: retrieval.Graph, Relation: retrieval.Callers, Name: "Helper", Limit: 50},
 		{Strategy: retrieval.Graph, Relation: retrieval.Callees, Name: "Run", Limit: 50},
 		{Strategy: retrieval.Exact, Name: "Do", Limit: 20},
+		{Strategy: retrieval.Graph, Relation: retrieval.Callers, Name: "Base.close", Limit: 50},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -159,9 +159,9 @@ func (s *Scopes) rustRoots() []string {
 	return rustRoots(s.t)
 }
 
-// embeddedOf are the types struct typ of scope embeds, in scope: a
-// qualified one through its file's imports, in the tree (others are not
-// followed).
+// embeddedOf are the types typ of scope inherits members from (a Go
+// struct's embedded types, a Python class's bases), in scope: a qualified
+// one through its file's imports, in the tree (others are not followed).
 func (s *Scopes) embeddedOf(scope, typ string) []embedded {
 	s.look(ScopeKey{Kind: 'e', A: scope, B: typ})
 	var out []embedded
@@ -172,6 +172,13 @@ func (s *Scopes) embeddedOf(scope, typ string) []embedded {
 		}
 		f, ok := s.file(fa.Path)
 		if !ok {
+			continue
+		}
+		if f.Language == LangPython {
+			// Qual is the module as the import spells it.
+			if k, t, ext := s.module(f, fa.Qual, fa.Name); !ext && t != "" {
+				out = append(out, embedded{scope: k, typ: t})
+			}
 			continue
 		}
 		for _, im := range f.Imports {

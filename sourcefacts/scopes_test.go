@@ -220,3 +220,43 @@ func TestScopesResolveModulesOfOtherLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt: a call
+// through self (or a parameter of a class's type) of a method the class
+// does not define resolves to the base that does — a base of the same
+// file, one imported by name, one reached through an imported module,
+// two levels up, a nested class's base — and the class's own method wins
+// over its base's; a base the tree does not define (object, an unknown
+// name) leaves the call unresolved, as before.
+func TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt(t *testing.T) {
+	ffs, sc := scopedTree(t, "/lib/pkg", map[string]string{
+		"base.py": "class Base:\n    def send(self, d):\n        return d\n\n    def close(self):\n        pass\n",
+		"same.py": "class Local:\n    def send(self, d):\n        pass\n\n\n" +
+			"class Child(Local):\n    def run(self):\n        self.send(1)\n\n\n" +
+			"class Grand(Child):\n    def run(self):\n        self.send(2)\n",
+		"named.py": "from .base import Base\n\n\n" +
+			"class Child(Base):\n    def run(self):\n        self.send(1)\n        self.close()\n\n    def close(self):\n        pass\n\n\n" +
+			"def top(c: Child):\n    c.send(2)\n",
+		"qualified.py": "from . import base\nimport pkg.base as pb\n\n\n" +
+			"class A(base.Base):\n    def run(self):\n        self.send(1)\n\n\n" +
+			"class B(pb.Base, metaclass=type):\n    def run(self):\n        self.send(2)\n",
+		"nested.py": "from .base import Base\n\n\nclass Outer:\n    class Inner(Base):\n        def m(self):\n            self.send(1)\n",
+		"unknown.py": "class A(object):\n    def run(self):\n        self.send(1)\n\n\n" +
+			"class B(Missing):\n    def run(self):\n        self.send(2)\n",
+	})
+	for _, tc := range []struct {
+		path, name string
+		want       map[int]string
+	}{
+		{"same.py", "send", map[int]string{8: "receiver py:same Local", 13: "receiver py:same Local"}},
+		{"named.py", "send", map[int]string{6: "receiver py:base Base", 14: "receiver py:base Base"}},
+		{"named.py", "close", map[int]string{7: "receiver py:named Child"}},
+		{"qualified.py", "send", map[int]string{7: "receiver py:base Base", 12: "receiver py:base Base"}},
+		{"nested.py", "send", map[int]string{7: "receiver py:base Base"}},
+		{"unknown.py", "send", map[int]string{3: "  ", 8: "  "}},
+	} {
+		if d := cmp.Diff(tc.want, callTargets(ffs, sc, tc.path, tc.name)); d != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tc.path, tc.name, d)
+		}
+	}
+}

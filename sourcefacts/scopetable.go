@@ -32,7 +32,8 @@ type FileScope struct {
 	// Defs are the file's definitions as resolution finds them, the
 	// first of each (Type, Name) in the file, in symbol order.
 	Defs []ScopeDef
-	// Fields are the file's Go embedded struct fields, in symbol order.
+	// Fields are the file's Go embedded struct fields, in symbol order,
+	// and its Python classes' bases, in the order written (ScopeField).
 	Fields []ScopeField
 	// Entries are what the file registers, one per occurrence (a Go
 	// import made twice counts twice).
@@ -57,10 +58,13 @@ type ScopeDef struct {
 	Type, Name, Kind, Decl string
 }
 
-// ScopeField is a Go struct field that embeds a type: Name (the type's
-// name) in struct Container, the type qualified by Qual ("" for a type of
-// the file's own package); Index is the field's index in
-// FileFacts.Symbols.
+// ScopeField is a type that type Container inherits members from: a Go
+// struct field that embeds a type (Name the type's name, qualified by
+// Qual as written, "" for a type of the file's own package; Index the
+// field's index in FileFacts.Symbols), or a base a Python class names
+// (Name the base's type path in module Qual, spelled as the file's
+// import spells it, "" for a class of the file itself; Index the base's
+// index in FileFacts.References).
 type ScopeField struct {
 	Index                 int
 	Container, Qual, Name string
@@ -292,7 +296,35 @@ func FileScopeOf(f *FileFacts) FileScope {
 			}
 		}
 	}
+	if f.Language == LangPython {
+		fs.Fields = append(fs.Fields, classBases(f)...)
+	}
 	return fs
+}
+
+// classBases are the resolved bases of f's classes (the RefClass
+// references call resolution resolved, callSpec.bases), in the order the
+// file names them: each a ScopeField of the class the base is written in
+// (the innermost class whose range holds it, after its name), Index the
+// reference's index in f.References.
+func classBases(f *FileFacts) []ScopeField {
+	var out []ScopeField
+	for i, r := range f.References {
+		if r.Kind != RefClass || r.Via != ViaImport && r.Via != ViaScope || r.Type == "" {
+			continue
+		}
+		cls := -1
+		for j, y := range f.Symbols {
+			if y.Kind == KindClass && y.NameRange.EndByte <= r.Range.StartByte && r.Range.EndByte <= y.Range.EndByte &&
+				(cls < 0 || y.Range.StartByte >= f.Symbols[cls].Range.StartByte) {
+				cls = j
+			}
+		}
+		if cls >= 0 {
+			out = append(out, ScopeField{Index: i, Container: f.Symbols[cls].Name, Qual: r.Module, Name: r.Type})
+		}
+	}
+	return out
 }
 
 // scopeOf is where resolution places f: its path, language, scope key

@@ -55,6 +55,11 @@ type callSpec struct {
 	// name is the class (C++ `Conn::open()`, `ns::Conn::open()`);
 	// Scopes checks that the class declares the method.
 	typePath func(op *ts.Node) bool
+	// bases: the grammar's RefClass references are the bases a class
+	// names (Python's superclasses); each is resolved like a type, its
+	// Via, Module and Type set (resolveBase), for Scopes to follow a
+	// class's bases to the members it inherits.
+	bases bool
 }
 
 // importBinding is what an imported name stands for: a module (as the
@@ -117,6 +122,10 @@ func (x *extraction) resolveCalls(c *captures, ops map[int]ts.Node) {
 	env := x.callEnv(c, spec)
 	for i := range x.ff.References {
 		r := &x.ff.References[i]
+		if r.Kind == RefClass && spec.bases {
+			env.resolveBase(x, r, ops)
+			continue
+		}
 		if r.Kind != RefCall {
 			continue
 		}
@@ -352,6 +361,45 @@ func (env *callEnv) unqualified(x *extraction, r *Reference) {
 	case env.topDefs[r.Name]:
 		r.Via = ViaScope // a definition of this file hides a wildcard import's
 	}
+}
+
+// resolveBase resolves r, a base a class names (callSpec.bases): a name
+// the file's imports bind to a member of a module (`from m import Base`:
+// ViaImport, Module "m", Type "Base"), a qualifier an import binds
+// (`mod.Base`, `pkg.mod.Base`: ViaImport, Module as the import spells
+// it, Type the rest), or a class defined at the top of this file
+// (ViaScope, Type the name). Anything else (a builtin such as object or
+// Exception, a local, an expression) stays unresolved.
+func (env *callEnv) resolveBase(x *extraction, r *Reference, ops map[int]ts.Node) {
+	if env.lookup(r.Name, r.Range.StartByte) != nil {
+		return
+	}
+	op, qualified := ops[r.Range.StartByte]
+	if !qualified {
+		if ib, ok := env.imports[r.Name]; ok {
+			if ib.member != "" {
+				r.Via, r.Module, r.Type = ViaImport, ib.module, ib.member
+			}
+			return
+		}
+		if env.types[r.Name] {
+			r.Via, r.Type = ViaScope, r.Name
+		}
+		return
+	}
+	parts := env.chain(x, &op)
+	if len(parts) == 0 || env.lookup(parts[0], r.Range.StartByte) != nil {
+		return
+	}
+	ib, ok := env.imports[parts[0]]
+	if !ok {
+		return
+	}
+	names := slices.Clone(parts[1:])
+	if ib.member != "" {
+		names = append([]string{ib.member}, names...)
+	}
+	r.Via, r.Module, r.Type = ViaImport, ib.module, strings.Join(append(names, r.Name), ".")
 }
 
 // enclosingClass is the class whose method holds r, or "".

@@ -58,3 +58,14 @@ mutant "by-name callees rank with the resolved" retrieval/embedded/callers.go 's
 # the gap open (rules/retrieval/evidence.pl answered_for).
 mutant "calls by name answer a qualified target" rules/retrieval/evidence.pl 's|^    qualified_name(T),$|    fail,|' ./rules -run TestRules/retrieval/evidence_test
 mutant "calls by name of a plain target keep a gap" rules/retrieval/evidence.pl '/^answered_for(enough, _, \[result(step(graph, A, evidence)/,/!\./ s|^    qualified_name(T),$|    true,|' ./rules -run TestRules/retrieval/evidence_test
+
+# A Python method call through self resolves to the base class that
+# defines the method (sourcefacts: resolveBase, classBases, embeddedOf).
+mutant "python bases are not resolved" sourcefacts/callhooks.go 's|typeName: plainTypeName, bases: true}|typeName: plainTypeName}|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "a base imported by name is not followed" sourcefacts/tsresolve.go 's|r.Via, r.Module, r.Type = ViaImport, ib.module, ib.member|r.Via = ViaImport|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "a base of the same file is not followed" sourcefacts/tsresolve.go 's|r.Via, r.Type = ViaScope, r.Name|_ = r|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "a qualified base keeps its qualifier as the type" sourcefacts/tsresolve.go 's|strings.Join(append(names, r.Name), ".")|r.Name|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "the outermost class takes a nested class's base" sourcefacts/scopetable.go 's|y.Range.StartByte >= f.Symbols\[cls\].Range.StartByte|y.Range.StartByte < f.Symbols[cls].Range.StartByte|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "a base written before the class name counts" sourcefacts/scopetable.go 's|y.NameRange.EndByte <= r.Range.StartByte \&\& ||' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "a Python base's module is matched as a Go import" sourcefacts/scopes.go 's|if f.Language == LangPython {|if false {|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "an update does not resolve again the subclasses of an edited base" sourcefacts/scopetable.go 's|fs.Fields = append(fs.Fields, classBases(f)...)|_ = classBases|' ./project -run 'TestAnUpdateResolvesAgainExactlyTheFilesAnEditCanChange/a_Python'

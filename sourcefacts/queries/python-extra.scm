@@ -33,12 +33,14 @@
   module_name: (_) @import.module
   (wildcard_import) @import.path) @import
 
-; class C(Base, mod.Other)
+; class C(Base, mod.Other): the bases, `mod` the receiver of Other (a
+; qualifier the file's imports resolve; Scopes follows a class's bases
+; for the members it inherits).
 (class_definition
   superclasses: (argument_list
     [
       (identifier) @name
-      (attribute attribute: (identifier) @name)
+      (attribute object: (_) @receiver attribute: (identifier) @name)
     ] @reference.class))
 
 ; Receivers of attribute calls: `x` in `x.f()`.
