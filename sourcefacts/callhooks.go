@@ -20,7 +20,7 @@ var goCalls = &callSpec{
 	packageScope:   true,
 }
 
-var pythonCalls = &callSpec{seps: []string{"."}, typeName: plainTypeName, bases: true}
+var pythonCalls = &callSpec{seps: []string{"."}, typeName: plainTypeName}
 
 var jsCalls = &callSpec{seps: []string{"."}, operandType: newOperandType("new_expression", "constructor"), typeName: plainTypeName}
 

@@ -185,7 +185,7 @@ var langCases = []langCase{
 		refs: []langRefRow{
 			{RefType, "", "Props", 7, "View"},
 			{RefCall, "", "format", 8, "View"},
-			{RefClass, "", "Component", 11, "Panel"},
+			{RefClass, "React", "Component", 11, "Panel"},
 			{RefCall, "", "View", 13, "Panel.render"}, // <View />
 		},
 		imports: []importRow{{"react", "React", 1}},

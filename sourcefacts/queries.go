@@ -80,6 +80,9 @@ type patternInfo struct {
 	// bindingElement: #set! binding.element "true" — the binding is an
 	// element of its initialiser's value (a range's value).
 	bindingElement bool
+	// base: #set! reference.base "true" — the reference is a base its
+	// class names (a superclass), resolved like a type (resolveBase).
+	base bool
 }
 
 // compiledQuery is the tags query and the extra query compiled together into
@@ -185,6 +188,9 @@ func compileQueries(lang *ts.Language, spec *grammarSpec, names ...string) (*com
 			}
 			if p.Key == "binding.element" {
 				pi.bindingElement = true
+			}
+			if p.Key == "reference.base" {
+				pi.base = true
 			}
 		}
 		for _, p := range q.GeneralPredicates(i) {

@@ -160,7 +160,7 @@ func (s *Scopes) rustRoots() []string {
 }
 
 // embeddedOf are the types typ of scope inherits members from (a Go
-// struct's embedded types, a Python class's bases), in scope: a qualified
+// struct's embedded types, a class's bases), in scope: a qualified
 // one through its file's imports, in the tree (others are not followed).
 func (s *Scopes) embeddedOf(scope, typ string) []embedded {
 	s.look(ScopeKey{Kind: 'e', A: scope, B: typ})
@@ -174,8 +174,8 @@ func (s *Scopes) embeddedOf(scope, typ string) []embedded {
 		if !ok {
 			continue
 		}
-		if f.Language == LangPython {
-			// Qual is the module as the import spells it.
+		if f.Language != LangGo {
+			// A class's base: Qual is the module as the import spells it.
 			if k, t, ext := s.module(f, fa.Qual, fa.Name); !ext && t != "" {
 				out = append(out, embedded{scope: k, typ: t})
 			}
@@ -446,6 +446,14 @@ func (s *Scopes) module(f ScopeFile, m, typ string) (scope, t string, ext bool) 
 		return extScope + m, typ, true
 	case LangRust:
 		sep = "::"
+	case LangJavaScript, LangTypeScript:
+		// A module is a file: the names after it are members, never
+		// part of its path ("./base" + "Base" is not "./base.Base",
+		// which would read as a file with the extension .Base).
+		if k := s.inTree(f, m); k != "" {
+			return k, typ, false
+		}
+		return extScope + m, typ, true
 	}
 	for i := len(names); i >= 0; i-- {
 		spec := m

@@ -260,3 +260,43 @@ func TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt(t *testing.T) {
 		}
 	}
 }
+
+// TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript: the same for
+// Java (a base imported, one of the same package in another file, an
+// unqualified call and one through this), JavaScript (a base required
+// from another module, one of the same file) and TypeScript (a base
+// imported by name); a Java class's own method still wins, `new X()` (a
+// RefClass reference too) makes X no base, and a JavaScript class imported
+// by name keeps its name when its module is found (`Base.make()` is
+// Base's, not the module's function make).
+func TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript(t *testing.T) {
+	ffs, sc := scopedTree(t, "/src", map[string]string{
+		"j/b/Base.java":  "package b;\n\npublic class Base {\n  public void send() {}\n  public void close() {}\n}\n",
+		"j/a/Child.java": "package a;\n\nimport b.Base;\n\nclass Child extends Base {\n  void run() {\n    send();\n    this.send();\n    close();\n  }\n\n  void close() {}\n}\n",
+		"j/a/Local.java": "package a;\n\nclass Local {\n  void shut() {}\n}\n",
+		"j/a/Sub.java":   "package a;\n\nclass Sub extends Local {\n  void run() {\n    shut();\n    Object o = new X();\n    other();\n  }\n}\n",
+		"j/a/X.java":     "package a;\n\nclass X {\n  void other() {}\n}\n",
+		"web/base.js":    "class Base {\n  send() {}\n  static make() {}\n}\nfunction make() {}\nmodule.exports = { Base, make };\n",
+		"web/child.js":   "const { Base } = require('./base');\nclass Child extends Base {\n  run() {\n    this.send();\n    Base.make();\n  }\n}\n",
+		"web/same.js":    "class A {\n  close() {}\n}\nclass B extends A {\n  run() {\n    this.close();\n  }\n}\n",
+		"ts/base.ts":     "export class Base {\n  send(): void {}\n}\n",
+		"ts/child.ts":    "import { Base } from './base';\nclass Child extends Base {\n  run(): void {\n    this.send();\n  }\n}\n",
+	})
+	for _, tc := range []struct {
+		path, name string
+		want       map[int]string
+	}{
+		{"j/a/Child.java", "send", map[int]string{7: "scope java:b Base", 8: "receiver java:b Base"}},
+		{"j/a/Child.java", "close", map[int]string{9: "scope java:a Child"}},
+		{"j/a/Sub.java", "shut", map[int]string{5: "scope java:a Local"}},
+		{"j/a/Sub.java", "other", map[int]string{7: "  "}},
+		{"web/child.js", "send", map[int]string{4: "receiver js:web/base Base"}},
+		{"web/child.js", "make", map[int]string{5: "import js:web/base Base"}},
+		{"web/same.js", "close", map[int]string{6: "receiver js:web/same A"}},
+		{"ts/child.ts", "send", map[int]string{4: "receiver js:ts/base Base"}},
+	} {
+		if d := cmp.Diff(tc.want, callTargets(ffs, sc, tc.path, tc.name)); d != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tc.path, tc.name, d)
+		}
+	}
+}

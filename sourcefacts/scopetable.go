@@ -33,7 +33,7 @@ type FileScope struct {
 	// first of each (Type, Name) in the file, in symbol order.
 	Defs []ScopeDef
 	// Fields are the file's Go embedded struct fields, in symbol order,
-	// and its Python classes' bases, in the order written (ScopeField).
+	// and its classes' bases, in the order written (ScopeField).
 	Fields []ScopeField
 	// Entries are what the file registers, one per occurrence (a Go
 	// import made twice counts twice).
@@ -61,10 +61,10 @@ type ScopeDef struct {
 // ScopeField is a type that type Container inherits members from: a Go
 // struct field that embeds a type (Name the type's name, qualified by
 // Qual as written, "" for a type of the file's own package; Index the
-// field's index in FileFacts.Symbols), or a base a Python class names
-// (Name the base's type path in module Qual, spelled as the file's
-// import spells it, "" for a class of the file itself; Index the base's
-// index in FileFacts.References).
+// field's index in FileFacts.Symbols), or a base a class names (Python,
+// Java, JavaScript, TypeScript: Name the base's type path in module Qual,
+// spelled as the file's import spells it, "" for a class of the file's
+// own scope; Index the base's index in FileFacts.References).
 type ScopeField struct {
 	Index                 int
 	Container, Qual, Name string
@@ -296,14 +296,14 @@ func FileScopeOf(f *FileFacts) FileScope {
 			}
 		}
 	}
-	if f.Language == LangPython {
+	if f.Language != LangGo {
 		fs.Fields = append(fs.Fields, classBases(f)...)
 	}
 	return fs
 }
 
 // classBases are the resolved bases of f's classes (the RefClass
-// references call resolution resolved, callSpec.bases), in the order the
+// references call resolution resolved, resolveBase), in the order the
 // file names them: each a ScopeField of the class the base is written in
 // (the innermost class whose range holds it, after its name), Index the
 // reference's index in f.References.

@@ -95,6 +95,7 @@ type captures struct {
 	bindings  []bindingCand
 	bscopes   []span // @binding.scope regions
 	ibinds    []importBindCand
+	bases     map[uint]bool // name start bytes of references a #set! reference.base pattern captured
 	symTypes  map[uint]ts.Node // a definition's name start -> the type its declaration writes
 	start     time.Time        // when the query started
 }
@@ -104,7 +105,7 @@ type captures struct {
 // if ctx is done during or after the walk.
 func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.Node, budget time.Duration) (*captures, error) {
 	cq := x.g.query
-	c := &captures{defSeen: map[uint]int{}, receivers: map[uint]ts.Node{}, symTypes: map[uint]ts.Node{}}
+	c := &captures{defSeen: map[uint]int{}, receivers: map[uint]ts.Node{}, symTypes: map[uint]ts.Node{}, bases: map[uint]bool{}}
 	count := 0
 	qc.SetTimeoutMicros(uint64(budget / time.Microsecond))
 	c.start = time.Now()
@@ -209,6 +210,9 @@ func (x *extraction) collect(ctx context.Context, qc *ts.QueryCursor, root *ts.N
 			}
 		case ref != nil && name != nil:
 			c.refs = append(c.refs, refCand{kind: refKind, name: *name, notLocal: cq.patterns[m.PatternIndex].notLocal, setter: setter})
+			if cq.patterns[m.PatternIndex].base {
+				c.bases[name.StartByte()] = true
+			}
 			if recv != nil {
 				c.receivers[name.StartByte()] = *recv
 			}

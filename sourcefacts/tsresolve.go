@@ -55,11 +55,6 @@ type callSpec struct {
 	// name is the class (C++ `Conn::open()`, `ns::Conn::open()`);
 	// Scopes checks that the class declares the method.
 	typePath func(op *ts.Node) bool
-	// bases: the grammar's RefClass references are the bases a class
-	// names (Python's superclasses); each is resolved like a type, its
-	// Via, Module and Type set (resolveBase), for Scopes to follow a
-	// class's bases to the members it inherits.
-	bases bool
 }
 
 // importBinding is what an imported name stands for: a module (as the
@@ -122,7 +117,7 @@ func (x *extraction) resolveCalls(c *captures, ops map[int]ts.Node) {
 	env := x.callEnv(c, spec)
 	for i := range x.ff.References {
 		r := &x.ff.References[i]
-		if r.Kind == RefClass && spec.bases {
+		if r.Kind == RefClass && c.bases[uint(r.Range.StartByte)] {
 			env.resolveBase(x, r, ops)
 			continue
 		}
@@ -363,13 +358,16 @@ func (env *callEnv) unqualified(x *extraction, r *Reference) {
 	}
 }
 
-// resolveBase resolves r, a base a class names (callSpec.bases): a name
-// the file's imports bind to a member of a module (`from m import Base`:
-// ViaImport, Module "m", Type "Base"), a qualifier an import binds
-// (`mod.Base`, `pkg.mod.Base`: ViaImport, Module as the import spells
-// it, Type the rest), or a class defined at the top of this file
-// (ViaScope, Type the name). Anything else (a builtin such as object or
-// Exception, a local, an expression) stays unresolved.
+// resolveBase resolves r, a base a class names (a reference a
+// `#set! reference.base` pattern captured): a name the file's imports
+// bind to a member of a module (`from m import Base`, `import {Base} from
+// './m'`, `import b.Base;`: ViaImport, Module as the import spells it,
+// Type "Base"), a qualifier an import binds (`mod.Base`, `pkg.mod.Base`:
+// ViaImport, Module, Type the rest), or a class of the file's own scope
+// (ViaScope, Type the name): one defined at the top of this file, or, in
+// a language whose unqualified names are the package's (Java), any. Anything
+// else (a builtin such as object, a local, an expression) stays
+// unresolved.
 func (env *callEnv) resolveBase(x *extraction, r *Reference, ops map[int]ts.Node) {
 	if env.lookup(r.Name, r.Range.StartByte) != nil {
 		return
@@ -382,7 +380,7 @@ func (env *callEnv) resolveBase(x *extraction, r *Reference, ops map[int]ts.Node
 			}
 			return
 		}
-		if env.types[r.Name] {
+		if env.types[r.Name] || env.spec.classScope || env.spec.packageScope {
 			r.Via, r.Type = ViaScope, r.Name
 		}
 		return

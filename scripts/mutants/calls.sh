@@ -61,11 +61,16 @@ mutant "calls by name of a plain target keep a gap" rules/retrieval/evidence.pl 
 
 # A Python method call through self resolves to the base class that
 # defines the method (sourcefacts: resolveBase, classBases, embeddedOf).
-mutant "python bases are not resolved" sourcefacts/callhooks.go 's|typeName: plainTypeName, bases: true}|typeName: plainTypeName}|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "python bases are not marked" sourcefacts/queries/python-extra.scm 's|  (#set! reference.base "true"))|  )|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "reference.base is not read" sourcefacts/queries.go 's|pi.base = true|pi.base = false|' ./sourcefacts -run 'TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt|TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript'
+mutant "java bases are not marked" sourcefacts/queries/java-extra.scm 's|  (#set! reference.base "true"))|  )|' ./sourcefacts -run TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript
+mutant "every class reference is a base (new X())" sourcefacts/tsresolve.go 's|r.Kind == RefClass \&\& c.bases\[uint(r.Range.StartByte)\]|r.Kind == RefClass|' ./sourcefacts -run TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript
+mutant "a java base of the package in another file is not followed" sourcefacts/tsresolve.go 's|env.types\[r.Name\] \|\| env.spec.classScope \|\| env.spec.packageScope|env.types[r.Name]|' ./sourcefacts -run TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript
+mutant "a JavaScript module's members are read as its path" sourcefacts/scopes.go 's|^\t\tif k := s.inTree(f, m); k != "" {$|\t\tif k := s.inTree(f, m); false \&\& k != "" {|' ./sourcefacts -run TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript
 mutant "a base imported by name is not followed" sourcefacts/tsresolve.go 's|r.Via, r.Module, r.Type = ViaImport, ib.module, ib.member|r.Via = ViaImport|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
 mutant "a base of the same file is not followed" sourcefacts/tsresolve.go 's|r.Via, r.Type = ViaScope, r.Name|_ = r|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
 mutant "a qualified base keeps its qualifier as the type" sourcefacts/tsresolve.go 's|strings.Join(append(names, r.Name), ".")|r.Name|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
 mutant "the outermost class takes a nested class's base" sourcefacts/scopetable.go 's|y.Range.StartByte >= f.Symbols\[cls\].Range.StartByte|y.Range.StartByte < f.Symbols[cls].Range.StartByte|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
 mutant "a base written before the class name counts" sourcefacts/scopetable.go 's|y.NameRange.EndByte <= r.Range.StartByte \&\& ||' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
-mutant "a Python base's module is matched as a Go import" sourcefacts/scopes.go 's|if f.Language == LangPython {|if false {|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
+mutant "a class base's module is matched as a Go import" sourcefacts/scopes.go 's|^\t\tif f.Language != LangGo {$|\t\tif false {|' ./sourcefacts -run TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt
 mutant "an update does not resolve again the subclasses of an edited base" sourcefacts/scopetable.go 's|fs.Fields = append(fs.Fields, classBases(f)...)|_ = classBases|' ./project -run 'TestAnUpdateResolvesAgainExactlyTheFilesAnEditCanChange/a_Python'

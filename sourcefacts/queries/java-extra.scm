@@ -68,3 +68,8 @@
   name: (identifier) @binding.type
   body: (class_body [(method_declaration) (constructor_declaration)] @binding.scope))
  (#set! binding.name "this"))
+
+; class A extends B: the base (java-tags.scm names it too; this pattern
+; marks it a base, whose members Scopes follows)
+((superclass (type_identifier) @name) @reference.class
+  (#set! reference.base "true"))

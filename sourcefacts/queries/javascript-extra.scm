@@ -49,8 +49,13 @@
   property: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 
-; class A extends B
-(class_heritage (identifier) @name) @reference.class
+; class A extends B, class A extends mod.B: the base (a base's members are
+; the class's; Scopes follows them)
+((class_heritage (identifier) @name) @reference.class
+  (#set! reference.base "true"))
+((class_heritage
+  (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.class
+  (#set! reference.base "true"))
 
 ; Receivers of member calls: `x` in `x.f()`.
 (call_expression

@@ -41,7 +41,8 @@
     [
       (identifier) @name
       (attribute object: (_) @receiver attribute: (identifier) @name)
-    ] @reference.class))
+    ] @reference.class)
+  (#set! reference.base "true"))
 
 ; Receivers of attribute calls: `x` in `x.f()`.
 (call

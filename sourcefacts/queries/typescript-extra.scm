@@ -79,12 +79,13 @@
 (enum_declaration
   name: (identifier) @name) @definition.enum
 
-; class A extends B implements C
-(extends_clause
+; class A extends B implements C: B the base (Scopes follows its members)
+((extends_clause
   value: [
     (identifier) @name
-    (member_expression property: (property_identifier) @name)
+    (member_expression object: (_) @receiver property: (property_identifier) @name)
   ]) @reference.class
+  (#set! reference.base "true"))
 
 (implements_clause
   [
