@@ -95,7 +95,7 @@ type captures struct {
 	bindings  []bindingCand
 	bscopes   []span // @binding.scope regions
 	ibinds    []importBindCand
-	bases     map[uint]bool // name start bytes of references a #set! reference.base pattern captured
+	bases     map[uint]bool    // name start bytes of references a #set! reference.base pattern captured
 	symTypes  map[uint]ts.Node // a definition's name start -> the type its declaration writes
 	start     time.Time        // when the query started
 }
