@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rlm-dev/rlm"
@@ -236,6 +237,36 @@ func TestANounPhraseNamingAKindOfTypeFindsTheType(t *testing.T) {
 		if h.Test && i < len(a.Hits)-1 && !a.Hits[i+1].Test {
 			t.Errorf("a test definition ranks before the code's own:%s", hitList(a))
 			break
+		}
+	}
+}
+
+// TestAnAcronymInTheCodeIsFoundByTheWordsItAbbreviates: an undocumented
+// function whose name abbreviates what a description spells out
+// (testdata/desc/acronym, after Python http's is_HDN, "Return True if
+// text is a host domain name.") is found first by that description: the
+// snapshot's search index holds the term sku, the initials of "stock
+// keeping unit", so the search text adds it (cx_acronym), while the
+// functions named after stock and units hold more of the sentence's own
+// words. Words whose initials the index does not hold add nothing.
+func TestAnAcronymInTheCodeIsFoundByTheWordsItAbbreviates(t *testing.T) {
+	p := openDescTree(t, "acronym", rlm.Options{InMemory: true})
+	wantFirst(t, p, "", func(h planner.Hit) string { return h.Qualified }, map[string]string{
+		"Return True if text is a stock keeping unit.": "is_SKU",
+	})
+	for q, want := range map[string]bool{
+		"Return True if text is a stock keeping unit.": true,  // sku: is_SKU's
+		"Return True if text is a stock unit price.":   false, // sup: no term of the index
+	} {
+		acronym := map[bool]string{true: "sku", false: "sup"}[want]
+		got := false
+		for _, s := range searchAll(t, p, q).Plan {
+			if slices.Contains(strings.Fields(s.Text), acronym) {
+				got = true
+			}
+		}
+		if got != want {
+			t.Errorf("%q: a step's text holds %s: %v, want %v", q, acronym, got, want)
 		}
 	}
 }
