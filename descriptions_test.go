@@ -248,25 +248,31 @@ func TestANounPhraseNamingAKindOfTypeFindsTheType(t *testing.T) {
 // snapshot's search index holds the term sku, the initials of "stock
 // keeping unit", so the search text adds it (cx_acronym), while the
 // functions named after stock and units hold more of the sentence's own
-// words. Words whose initials the index does not hold add nothing.
+// words. Words whose initials the index does not hold add nothing, nor
+// do words the tree names in full (reorder_point_level, while rpl is
+// another function's parameter): they find their definition themselves.
 func TestAnAcronymInTheCodeIsFoundByTheWordsItAbbreviates(t *testing.T) {
 	p := openDescTree(t, "acronym", rlm.Options{InMemory: true})
 	wantFirst(t, p, "", func(h planner.Hit) string { return h.Qualified }, map[string]string{
 		"Return True if text is a stock keeping unit.": "is_SKU",
 	})
-	for q, want := range map[string]bool{
-		"Return True if text is a stock keeping unit.": true,  // sku: is_SKU's
-		"Return True if text is a stock unit price.":   false, // sup: no term of the index
-	} {
-		acronym := map[bool]string{true: "sku", false: "sup"}[want]
+	tests := []struct {
+		query, acronym string
+		added          bool
+	}{
+		{"Return True if text is a stock keeping unit.", "sku", true},
+		{"Return True if text is a stock unit price.", "sup", false},   // no term of the index
+		{"Return the reorder point level of the shelf.", "rpl", false}, // named in full too
+	}
+	for _, tc := range tests {
 		got := false
-		for _, s := range searchAll(t, p, q).Plan {
-			if slices.Contains(strings.Fields(s.Text), acronym) {
+		for _, s := range searchAll(t, p, tc.query).Plan {
+			if slices.Contains(strings.Fields(s.Text), tc.acronym) {
 				got = true
 			}
 		}
-		if got != want {
-			t.Errorf("%q: a step's text holds %s: %v, want %v", q, acronym, got, want)
+		if got != tc.added {
+			t.Errorf("%q: a step's text holds %s: %v, want %v", tc.query, tc.acronym, got, tc.added)
 		}
 	}
 }

@@ -22,14 +22,19 @@ const (
 )
 
 // acronyms returns the runs of MinAcronymWords to MaxAcronymWords
-// adjacent content words whose initials term reports to be a term of
+// adjacent content words whose initials lex.Term reports to be a term of
 // the snapshot's search index, each term once and none a word of the
 // query, at most MaxAcronyms, in the order of their first word. words
 // are the query's lowercased content words with their token positions
 // (pos); a hyphened token ("quoted-printable") gives one word per part,
-// adjacent. Words that are not all letters a-z break a run. nil term:
-// none.
-func acronyms(words []string, pos []int, query []string, term func(string) bool) []Acronym {
+// adjacent. Words that are not all letters a-z break a run. A run the
+// snapshot also names in full (spelledOut: a definition named
+// ContentTransferEncoding for "content transfer encoding", whose
+// initials cte its code uses too) gives none: the words themselves
+// reach what the code names by them, and the acronym only adds its
+// other uses. nil lex.Term: none.
+func acronyms(words []string, pos []int, query []string, lex Lexicon) []Acronym {
+	term := lex.Term
 	if term == nil {
 		return nil
 	}
@@ -77,6 +82,9 @@ func acronyms(words []string, pos []int, query []string, term func(string) bool)
 			for j, x := range run {
 				rw[j] = x.w
 			}
+			if spelledOut(rw, lex.Symbol) {
+				continue
+			}
 			out = append(out, Acronym{Words: rw, Term: a})
 			if len(out) == MaxAcronyms {
 				return out
@@ -84,4 +92,31 @@ func acronyms(words []string, pos []int, query []string, term func(string) bool)
 		}
 	}
 	return out
+}
+
+// spelledOut reports whether symbol knows a name that writes words in
+// full: PascalCase, camelCase, snake_case or UPPER_SNAKE
+// ("ContentTransferEncoding", "content_transfer_encoding" for content,
+// transfer, encoding). nil symbol: false.
+func spelledOut(words []string, symbol func(string) bool) bool {
+	if symbol == nil {
+		return false
+	}
+	var pascal, camel strings.Builder
+	for i, w := range words {
+		up := strings.ToUpper(w[:1]) + w[1:]
+		pascal.WriteString(up)
+		if i == 0 {
+			camel.WriteString(w)
+		} else {
+			camel.WriteString(up)
+		}
+	}
+	snake := strings.Join(words, "_")
+	for _, n := range []string{pascal.String(), camel.String(), snake, strings.ToUpper(snake)} {
+		if symbol(n) {
+			return true
+		}
+	}
+	return false
 }

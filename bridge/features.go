@@ -95,10 +95,11 @@ type Features struct {
 	// ("collection of http cookies": a noun phrase; "log an error": a
 	// verb and its object).
 	Opening []string
-	// Acronyms are the identifier parts of the snapshot that spell the
-	// initials of three or four adjacent content words ("host domain
-	// name": hdn), for the rules to add to the search text; empty without
-	// a Lexicon that knows the search index's terms (Lexicon.Term).
+	// Acronyms are the terms of the snapshot's search index that spell
+	// the initials of three or four adjacent content words ("host domain
+	// name": hdn) the snapshot does not also name in full, for the rules
+	// to add to the search text (acronyms); empty without a Lexicon that
+	// knows the search index's terms (Lexicon.Term).
 	Acronyms  []Acronym
 	Truncated bool // the text was longer than MaxFeatureBytes
 }
@@ -403,7 +404,6 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		f.Content = 0
 		f.ContentWords = nil
 	}
-	f.Acronyms = acronyms(f.ContentWords, contentPos, lower, lex.Term)
 	if lex.Source != nil {
 		for _, id := range f.Idents {
 			if !contains(f.SourceNames, id.Name) && lex.Source(id.Name) {
@@ -411,6 +411,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 			}
 		}
 	}
+	f.Acronyms = acronyms(f.ContentWords, contentPos, lower, lex)
 	return f
 }
 

@@ -48,8 +48,10 @@
       acronyms(As)         acronym(Words, Term) for each term of the
                            snapshot's search index that spells the
                            initials of three or four adjacent content
-                           words ("host domain name": "hdn"; strings;
-                           bridge.Acronym, [] without a snapshot); see
+                           words ("host domain name": "hdn") the
+                           snapshot names no definition by in full
+                           (strings; bridge.Acronym, [] without a
+                           snapshot); see
                            expand.pl
 
     Classes: identifier, relationship, conceptual, path, broad; harness

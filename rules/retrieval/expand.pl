@@ -12,7 +12,8 @@
     Acronyms (relation acronym): when three or four adjacent words of the
     query spell the initials of a term the snapshot's search index holds
     ("return true if text is a host domain name" and is_HDN's part hdn),
-    the text adds that term (the acronyms(As) feature, which Go finds
+    and the snapshot names no definition by those words in full, the
+    text adds that term (the acronyms(As) feature, which Go finds
     against the snapshot, bridge.Acronym): a description spells out what
     the code abbreviates. because(cx_acronym, [words(Ws), adds([T])]).
 

@@ -22,3 +22,11 @@ def unit_price(text, prices):
 def stock_units(shelf, text):
     return [unit for unit in shelf if unit == text]
 
+
+
+def reorder_point_level(shelf):
+    return min(len(shelf), 4)
+
+
+def restock_below(shelf, rpl):
+    return len(shelf) < rpl
