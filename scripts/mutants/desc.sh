@@ -156,7 +156,7 @@ mutant "as defined by is no definition cue" bridge/features.go 's|		if cueWords\
 # Adjacent words that spell the initials of a term of the search index
 # add it to the search text (bridge.Acronym, expand.pl's cx_acronym).
 AC='. -run TestAnAcronymInTheCodeIsFoundByTheWordsItAbbreviates'
-mutant "the acronyms are found" bridge/features.go 's|	f.Acronyms = acronyms(f.ContentWords, contentPos, lower, lex.Term)|	f.Acronyms = nil|' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "the acronyms are found" bridge/features.go 's|	f.Acronyms = acronyms(f.ContentWords, contentPos, lower, lex)|	f.Acronyms = nil|' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
 mutant "an acronym is a term of the index" bridge/acronym.go 's/if seen\[a\] || contains(query, a) || !term(a) {/if seen[a] || contains(query, a) {/' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
 mutant "a word between breaks the run" bridge/acronym.go 's/ || j > 0 \&\& x.tok-run\[j-1\].tok > 1 {/ || j < 0 {/' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
 mutant "an acronym spells three words or more" bridge/acronym.go 's/	MinAcronymWords = 3/	MinAcronymWords = 2/' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
