@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rlm-dev/rlm"
@@ -236,6 +237,42 @@ func TestANounPhraseNamingAKindOfTypeFindsTheType(t *testing.T) {
 		if h.Test && i < len(a.Hits)-1 && !a.Hits[i+1].Test {
 			t.Errorf("a test definition ranks before the code's own:%s", hitList(a))
 			break
+		}
+	}
+}
+
+// TestAnAcronymInTheCodeIsFoundByTheWordsItAbbreviates: an undocumented
+// function whose name abbreviates what a description spells out
+// (testdata/desc/acronym, after Python http's is_HDN, "Return True if
+// text is a host domain name.") is found first by that description: the
+// snapshot's search index holds the term sku, the initials of "stock
+// keeping unit", so the search text adds it (cx_acronym), while the
+// functions named after stock and units hold more of the sentence's own
+// words. Words whose initials the index does not hold add nothing, nor
+// do words the tree names in full (reorder_point_level, while rpl is
+// another function's parameter): they find their definition themselves.
+func TestAnAcronymInTheCodeIsFoundByTheWordsItAbbreviates(t *testing.T) {
+	p := openDescTree(t, "acronym", rlm.Options{InMemory: true})
+	wantFirst(t, p, "", func(h planner.Hit) string { return h.Qualified }, map[string]string{
+		"Return True if text is a stock keeping unit.": "is_SKU",
+	})
+	tests := []struct {
+		query, acronym string
+		added          bool
+	}{
+		{"Return True if text is a stock keeping unit.", "sku", true},
+		{"Return True if text is a stock unit price.", "sup", false},   // no term of the index
+		{"Return the reorder point level of the shelf.", "rpl", false}, // named in full too
+	}
+	for _, tc := range tests {
+		got := false
+		for _, s := range searchAll(t, p, tc.query).Plan {
+			if slices.Contains(strings.Fields(s.Text), tc.acronym) {
+				got = true
+			}
+		}
+		if got != tc.added {
+			t.Errorf("%q: a step's text holds %s: %v, want %v", tc.query, tc.acronym, got, tc.added)
 		}
 	}
 }

@@ -94,7 +94,13 @@ type Features struct {
 	// from it
 	// ("collection of http cookies": a noun phrase; "log an error": a
 	// verb and its object).
-	Opening   []string
+	Opening []string
+	// Acronyms are the terms of the snapshot's search index that spell
+	// the initials of three or four adjacent content words ("host domain
+	// name": hdn) the snapshot does not also name in full, for the rules
+	// to add to the search text (acronyms); empty without a Lexicon that
+	// knows the search index's terms (Lexicon.Term).
+	Acronyms  []Acronym
 	Truncated bool // the text was longer than MaxFeatureBytes
 }
 
@@ -377,6 +383,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 		f.Subject, f.DocWording = docWording(work, toks[clause:], lower[clause:])
 	}
 
+	var contentPos []int // the token position of each content word
 	for i, w := range lower {
 		// A doc-worded sentence's relation words are context, and so is
 		// what follows them: "X is used for debugging" is about
@@ -388,6 +395,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 			continue
 		}
 		f.ContentWords = append(f.ContentWords, w)
+		contentPos = append(contentPos, i)
 	}
 	f.Content = len(f.ContentWords)
 	// A lone lowercase word is a name to try, not a description.
@@ -403,6 +411,7 @@ func QueryFeaturesIn(text string, lex Lexicon) Features {
 			}
 		}
 	}
+	f.Acronyms = acronyms(f.ContentWords, contentPos, lower, lex)
 	return f
 }
 
@@ -629,7 +638,9 @@ func identShape(t string, first, alone bool) string {
 
 // Term converts features to the term the rules read:
 //
-//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints, SourceNames, Opening)
+//	features(Tokens, Content, Idents, Paths, Quoted, Relation, RelationObject, Cue, Text, Words, Constraints, SourceNames, Opening, Acronyms)
+//
+// Acronyms is a list of acronym(Words, Term), Words strings, Term a string.
 //
 // (see rules/classify.pl, feature/2). Strings become String terms; only
 // closed-vocabulary words (shapes, relations, cues, constraint values
@@ -642,6 +653,10 @@ func (f Features) Term() engine.Term {
 	obj := engine.Atom("none")
 	if f.RelationObject != "" {
 		obj = engine.String(f.RelationObject)
+	}
+	acs := make([]engine.Term, len(f.Acronyms))
+	for i, a := range f.Acronyms {
+		acs[i] = engine.Compound("acronym", engine.Strings(a.Words), engine.String(a.Term))
 	}
 	cs := make([]engine.Term, len(f.Constraints))
 	for i, c := range f.Constraints {
@@ -661,5 +676,6 @@ func (f Features) Term() engine.Term {
 		engine.List(cs...),
 		engine.Strings(f.SourceNames),
 		engine.Strings(f.Opening),
+		engine.List(acs...),
 	)
 }

@@ -30,16 +30,25 @@ type Lexicon struct {
 	// the snapshot's own code: one whose role is retrieval.RoleSource,
 	// not a test or an example; nil: no name is known to.
 	Source func(name string) bool
+	// Term reports whether some document of the snapshot's search index
+	// holds word (lowercase) as a token of its text, in any field; nil:
+	// no word is known to (no acronyms are found, Features.Acronyms).
+	Term func(word string) bool
 }
 
 // MaxLexiconLookups bounds the names and paths one query asks a backend
 // about.
 const MaxLexiconLookups = 32
 
+// MaxTermLookups bounds the words (candidate acronyms) one query asks a
+// backend about, apart from MaxLexiconLookups.
+const MaxTermLookups = 24
+
 // BackendLexicon is a Lexicon over a retrieval backend: a name is known if
 // an exact, case-sensitive look-up of it finds a definition, and in the
 // source if one with the role filter retrieval.RoleSource does; a path is
-// known if a structural listing under it finds one. Errors count as
+// known if a structural listing under it finds one; a word is a term if
+// a lexical search of it alone finds a document. Errors count as
 // unknown (a query is never refused for them). The look-ups are memoised
 // and bounded by MaxLexiconLookups, so a Lexicon is for one query.
 func BackendLexicon(ctx context.Context, b retrieval.Backend) Lexicon {
@@ -104,12 +113,18 @@ func BackendLexiconMemo(ctx context.Context, b retrieval.Backend, memo *LexiconM
 		return Lexicon{}
 	}
 	caps := b.Capabilities()
-	seen := map[string]bool{}
+	seen := map[string]bool{}  // names and paths asked
+	terms := map[string]bool{} // words asked
 	ask := func(k string, req retrieval.Request) bool {
+		seen := seen
+		max := MaxLexiconLookups
+		if strings.HasPrefix(k, "term:") {
+			seen, max = terms, MaxTermLookups
+		}
 		if known, ok := seen[k]; ok {
 			return known
 		}
-		if len(seen) >= MaxLexiconLookups {
+		if len(seen) >= max {
 			return false
 		}
 		if known, ok := memo.get(k); ok {
@@ -139,6 +154,14 @@ func BackendLexiconMemo(ctx context.Context, b retrieval.Backend, memo *LexiconM
 			req := retrieval.Request{Strategy: retrieval.Exact, Name: name, Limit: 1}
 			req.Filter.Roles = []string{retrieval.RoleSource}
 			return ask("source:"+name, req)
+		}
+	}
+	if caps.Supports(retrieval.Lexical) {
+		lex.Term = func(w string) bool {
+			if w == "" || len(w) > MaxTokenBytes {
+				return false
+			}
+			return ask("term:"+w, retrieval.Request{Strategy: retrieval.Lexical, Text: w, Limit: 1})
 		}
 	}
 	if caps.Supports(retrieval.Structural) {

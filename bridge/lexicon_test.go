@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,5 +99,64 @@ func TestALexiconMemoAsksTheBackendOncePerWordAndKeepsNoError(t *testing.T) {
 	}
 	if want[MaxLexiconLookups] {
 		t.Errorf("BackendLexicon answered look-up %d: the bound is not tested", MaxLexiconLookups+1)
+	}
+}
+
+// termBackend answers a lexical search of one word (a hit when the word
+// is one of its terms) and an exact look-up of a name NameN.
+type termBackend struct {
+	retrieval.Backend
+	terms map[string]bool
+	asked []string
+}
+
+func (b *termBackend) Capabilities() retrieval.Capabilities {
+	return retrieval.Capabilities{Strategies: []retrieval.Strategy{retrieval.Exact, retrieval.Lexical}}
+}
+
+func (b *termBackend) Search(_ context.Context, req retrieval.Request) ([]retrieval.Hit, error) {
+	if req.Strategy == retrieval.Exact {
+		if strings.HasPrefix(req.Name, "Name") {
+			return []retrieval.Hit{{Document: retrieval.Document{ID: req.Name}}}, nil
+		}
+		return nil, nil
+	}
+	b.asked = append(b.asked, req.Text)
+	if req.Strategy == retrieval.Lexical && b.terms[req.Text] {
+		return []retrieval.Hit{{Document: retrieval.Document{ID: req.Text}}}, nil
+	}
+	return nil, nil
+}
+
+// TestABackendLexiconKnowsTheIndexsTermsWithinItsOwnBound: Term asks a
+// lexical search of the word alone (known when it finds a document),
+// each word once per query, and at most MaxTermLookups words, a bound
+// apart from the names' (MaxLexiconLookups): a query's candidate
+// acronyms do not use up its names' look-ups.
+func TestABackendLexiconKnowsTheIndexsTermsWithinItsOwnBound(t *testing.T) {
+	b := &termBackend{terms: map[string]bool{"hdn": true}}
+	lex := BackendLexicon(context.Background(), b)
+	if !lex.Term("hdn") || lex.Term("xyz") || !lex.Term("hdn") {
+		t.Fatalf("Term: hdn known, xyz not: got asked %q", b.asked)
+	}
+	if want := []string{"hdn", "xyz"}; !cmp.Equal(want, b.asked) {
+		t.Errorf("asked %q, want each word once: %q", b.asked, want)
+	}
+	for i := range MaxTermLookups - 2 {
+		w := fmt.Sprintf("w%d", i)
+		b.terms[w] = true
+		if !lex.Term(w) {
+			t.Errorf("Term(%s) within the bound: false", w)
+		}
+	}
+	b.terms["over"] = true
+	if lex.Term("over") || len(b.asked) != MaxTermLookups {
+		t.Errorf("asked %d words (over the bound answered: %v), want the bound %d", len(b.asked), lex.Term("over"), MaxTermLookups)
+	}
+	for i := range MaxLexiconLookups {
+		if n := fmt.Sprintf("Name%d", i); !lex.Symbol(n) {
+			t.Errorf("Symbol(%s), look-up %d of the names, after the terms': false", n, i+1)
+			break
+		}
 	}
 }

@@ -14,10 +14,10 @@ import (
 	"github.com/rlm-dev/rlm/rules"
 )
 
-// featureArgs are the properties of a features/13 term, in argument order
+// featureArgs are the properties of a features/14 term, in argument order
 // (rules/retrieval/classify.pl, feature/2).
 var featureArgs = []string{"tokens", "content", "idents", "paths", "quoted", "relation",
-	"relation_object", "cue", "text", "words", "constraints", "source_names", "opening"}
+	"relation_object", "cue", "text", "words", "constraints", "source_names", "opening", "acronyms"}
 
 // featureTerm is one features_from_list([...]) written in a rule test
 // whose list has text(Q): the properties the test wrote, decoded.

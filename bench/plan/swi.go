@@ -131,7 +131,11 @@ func featuresText(f bridge.Features) string {
 			cs = append(cs, fmt.Sprintf("%s('%s')", c.Kind, c.Value))
 		}
 	}
-	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s, [%s], %s, %s)",
+	var acs []string
+	for _, a := range f.Acronyms {
+		acs = append(acs, fmt.Sprintf("acronym(%s, %s)", quotedList(a.Words), q(a.Term)))
+	}
+	return fmt.Sprintf("features(%d, %d, [%s], %s, %s, %s, %s, %s, %s, %s, [%s], %s, %s, [%s])",
 		f.Tokens, f.Content, strings.Join(ids, ", "), quotedList(f.Paths), quotedList(f.Quoted), f.Relation, obj, cue, q(f.Text), quotedList(f.ContentWords),
-		strings.Join(cs, ", "), quotedList(f.SourceNames), quotedList(f.Opening))
+		strings.Join(cs, ", "), quotedList(f.SourceNames), quotedList(f.Opening), strings.Join(acs, ", "))
 }

@@ -3,7 +3,8 @@
     Input is the features term Go computes from the query text (see
     bridge.QueryFeatures); the text itself is only data here. It is
     features(Tokens, Content, Idents, Paths, Quoted, Relation,
-    RelationObject, Cue, Text, Words, Constraints, SourceNames); read it
+    RelationObject, Cue, Text, Words, Constraints, SourceNames, Opening,
+    Acronyms); read it
     with feature/2, which names each argument by a property:
 
       tokens(N)            number of tokens
@@ -44,6 +45,14 @@
                            tokens, quoted spans left out), lowercased,
                            stopwords included (strings): its opening
                            phrase, see typeword.pl
+      acronyms(As)         acronym(Words, Term) for each term of the
+                           snapshot's search index that spells the
+                           initials of three or four adjacent content
+                           words ("host domain name": "hdn") the
+                           snapshot names no definition by in full
+                           (strings; bridge.Acronym, [] without a
+                           snapshot); see
+                           expand.pl
 
     Classes: identifier, relationship, conceptual, path, broad; harness
     authors add classes with the extra_class_rule/4 hook.
@@ -78,10 +87,10 @@ rule_id(cls_fallback_broad, "nothing more specific applies").
 %  The property's clause of feature_arg/3 is chosen by its first argument
 %  (a head of three small arguments, tried in turn, no list scan) and
 %  arg/3 reads the one argument of Features it names: the interpreter
-%  (which indexes no clauses) binds two variables, not Features' thirteen
+%  (which indexes no clauses) binds two variables, not Features' fourteen
 %  arguments, per look-up.
 feature(P, F) :-
-    functor(F, features, 13),
+    functor(F, features, 14),
     feature_arg(P, I, X),
     arg(I, F, X).
 
@@ -100,13 +109,14 @@ feature_arg(words(X), 10, X).
 feature_arg(constraints(X), 11, X).
 feature_arg(source_names(X), 12, X).
 feature_arg(opening(X), 13, X).
+feature_arg(acronyms(X), 14, X).
 
 %! features_from_list(+Properties, -Features) is det.
 %  Builds a features term from a list of properties; a property left out
 %  takes its empty value (0, [], none, or "" for text). For tests and the
 %  REPL.
 features_from_list(Ps, F) :-
-    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs, Sn, Op),
+    F = features(T, C, I, P, Q, R, O, Cu, X, W, Cs, Sn, Op, Ac),
     fl_default(tokens(T), Ps, 0),
     fl_default(content(C), Ps, 0),
     fl_default(idents(I), Ps, []),
@@ -119,7 +129,8 @@ features_from_list(Ps, F) :-
     fl_default(words(W), Ps, []),
     fl_default(constraints(Cs), Ps, []),
     fl_default(source_names(Sn), Ps, []),
-    fl_default(opening(Op), Ps, []).
+    fl_default(opening(Op), Ps, []),
+    fl_default(acronyms(Ac), Ps, []).
 
 fl_default(Prop, Ps, Default) :-
     (   memberchk(Prop, Ps)

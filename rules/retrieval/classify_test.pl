@@ -140,15 +140,15 @@ test(strong_idents_drop_acronyms) :-
 
 % feature/2 reads the argument its property names, enumerates the
 % properties in argument order when none is given, fails on a term that
-% is not features/13 and builds one when given none.
+% is not features/14 and builds one when given none.
 test(feature_reads_each_property_by_its_argument) :-
-    F = features(t, c, i, p, q, r, o, cu, x, w, cs, sn, op),
+    F = features(t, c, i, p, q, r, o, cu, x, w, cs, sn, op, ac),
     findall(P, feature(P, F), Ps),
     Ps == [tokens(t), content(c), idents(i), paths(p), quoted(q), relation(r),
            relation_object(o), cue(cu), text(x), words(w), constraints(cs),
-           source_names(sn), opening(op)],
+           source_names(sn), opening(op), acronyms(ac)],
     feature(cue(Cue), F), Cue == cu,
     \+ feature(cue(_), features(t, c)),
     \+ feature(colour(_), F),
     feature(tokens(3), G),
-    G = features(N, _, _, _, _, _, _, _, _, _, _, _, _), N == 3.
+    G = features(N, _, _, _, _, _, _, _, _, _, _, _, _, _), N == 3.

@@ -9,6 +9,14 @@
     of the rule that planned the step, so the plan shows the added words
     and the explanation says which word brought them, by which relation.
 
+    Acronyms (relation acronym): when three or four adjacent words of the
+    query spell the initials of a term the snapshot's search index holds
+    ("return true if text is a host domain name" and is_HDN's part hdn),
+    and the snapshot names no definition by those words in full, the
+    text adds that term (the acronyms(As) feature, which Go finds
+    against the snapshot, bridge.Acronym): a description spells out what
+    the code abbreviates. because(cx_acronym, [words(Ws), adds([T])]).
+
     Constraints: the filters the query asks for in words (the constraints
     feature: path(S), language(L), kind(K), tests(only|exclude),
     changed(N|last), parser(P)) become
@@ -33,6 +41,7 @@ rule_id(cx_synonym, "a word of the query has synonyms in a concept vocabulary: t
 rule_id(cx_narrower, "a word of the query has narrower terms in a concept vocabulary: the search text adds them").
 rule_id(cx_broader, "a word of the query has broader terms in a concept vocabulary: the search text adds them").
 rule_id(cx_inflection, "a word of the query is inflected: the search text adds its base forms, as identifier parts spell them").
+rule_id(cx_acronym, "adjacent words of the query spell the initials of a term the snapshot's search index holds: the search text adds it").
 rule_id(cn_constraint, "the query asks for a filter in words: the evidence step applies it").
 
 % expansion_rule/2 carries its rule ID as its first argument.
@@ -47,6 +56,7 @@ expansion_rule(cx_inflection, inflection).
 expand_relation(synonym).
 expand_relation(narrower).
 expand_relation(inflection).
+expand_relation(acronym).
 
 %! max_expansion(-N) is det.
 %  At most N terms are added to a query's text.
@@ -54,14 +64,41 @@ max_expansion(12).
 
 %! expand_text(+Features, +Text, -Expanded, -Whys) is det.
 %  Expanded is Text followed by the terms the concept vocabularies relate
-%  to the query's words (content words and plain lowercase names), each
-%  term once and none already a word of the query; Whys has one
-%  because(RuleID, [word(W), adds(Terms)]) per word that added terms.
+%  to the query's words (content words and plain lowercase names), then
+%  the acronyms its words spell, each term once and none already a word
+%  of the query; Whys has one because(RuleID, [word(W), adds(Terms)]) per
+%  word that added terms and one because(cx_acronym, [words(Ws),
+%  adds([T])]) per acronym.
 expand_text(F, T, T2, Whys) :-
     expansion_words(F, Ws),
     max_expansion(Max),
-    expand_words(Ws, Ws, Max, [], Adds, Whys), !,
+    expand_words(Ws, Ws, Max, [], Adds0, Whys0), !,
+    length(Adds0, N),
+    Left is Max - N,
+    expand_acronyms(F, Ws, Left, Adds0, Adds, Whys1),
+    append(Whys0, Whys1, Whys),
     foldl(append_word, Adds, T, T2).
+
+%! expand_acronyms(+Features, +Query, +Left, +Added, -Adds, -Whys) is det.
+%  Adds is Added followed by the acronyms(As) terms that are neither a
+%  word of Query nor added, at most Left of them.
+expand_acronyms(F, Q, Left, Added, Adds, Whys) :-
+    expand_relation(acronym),
+    feature(acronyms(As), F), !,
+    acronym_adds(As, Q, Left, Added, Adds, Whys).
+expand_acronyms(_, _, _, Added, Added, []).
+
+acronym_adds(_, _, Left, Added, Added, []) :-
+    Left =< 0, !.
+acronym_adds([], _, _, Added, Added, []).
+acronym_adds([acronym(Ws, T)|As], Q, Left, Added, Adds, [because(cx_acronym, [words(Ws), adds([T])])|Whys]) :-
+    \+ memberchk(T, Q),
+    \+ memberchk(T, Added), !,
+    append(Added, [T], Added1),
+    Left1 is Left - 1,
+    acronym_adds(As, Q, Left1, Added1, Adds, Whys).
+acronym_adds([_|As], Q, Left, Added, Adds, Whys) :-
+    acronym_adds(As, Q, Left, Added, Adds, Whys).
 
 append_word(W, Acc, Out) :-
     append(Acc, [' '|W], Out).

@@ -90,3 +90,27 @@ test(a_query_of_filters_alone_lists_what_passes_them) :-
     query_features("prolog facts", F2),
     plan_features(F2, [exact, structural, graph, lexical], plan(broad, [step(structural, A2, evidence)], _)),
     A2 == [parser('ichiban-prolog')].
+
+test(an_acronym_the_words_spell_is_added_once_after_the_concepts) :-
+    features_from_list([words(["stock", "keep", "unit"]),
+                        acronyms([acronym(["stock", "keep", "unit"], "sku"),
+                                  acronym(["keeping", "unit", "price"], "sku"),
+                                  acronym(["unit", "price", "tag"], "unit")])], F),
+    expand_text(F, "stock keep unit", T, Whys),
+    T == "stock keep unit sku",
+    Whys == [because(cx_acronym, [words(["stock", "keep", "unit"]), adds(["sku"])])].
+
+test(acronyms_count_toward_the_expansion_bound) :-
+    max_expansion(Max),
+    As = [acronym(["x", "y", "z"], "xyz"), acronym(["a", "b", "c"], "t1"), acronym(["a", "b", "c"], "t2"),
+          acronym(["a", "b", "c"], "t3"), acronym(["a", "b", "c"], "t4"), acronym(["a", "b", "c"], "t5"),
+          acronym(["a", "b", "c"], "t6"), acronym(["a", "b", "c"], "t7"), acronym(["a", "b", "c"], "t8"),
+          acronym(["a", "b", "c"], "t9"), acronym(["a", "b", "c"], "t10"), acronym(["a", "b", "c"], "t11"),
+          acronym(["a", "b", "c"], "t12"), acronym(["a", "b", "c"], "t13")],
+    length(As, NA), NA > Max,
+    features_from_list([words(["retry"]), acronyms(As)], F),
+    expand_text(F, "retry", _, Whys),
+    findall(A, ( member(because(_, Ps), Whys), memberchk(adds(Ts), Ps), member(A, Ts) ), All),
+    length(All, Max),
+    memberchk("attempt", All),
+    memberchk("xyz", All).

@@ -152,3 +152,23 @@ mutant "the type whose lines hold the member joins" retrieval/typesfirst.go 's|\
 mutant "an imperative verb and its object is not type-worded" rules/retrieval/typeword.pl 's|^    \\+ ( Rest = \[_\|_\], imperative_verb(First) ),$|    true,|' ./rules -run TestRules
 mutant "a quantifier after a relation word names nothing" bridge/features.go 's|		if quantifierObject(toks, lower, i+1, known) {|		if false \&\& quantifierObject(toks, lower, i+1, known) {|' ./bridge -run TestAQuantifierAfterARelationWordNamesNothing
 mutant "as defined by is no definition cue" bridge/features.go 's|		if cueWords\[w\] \&\& !(i > 0 \&\& lower\[i-1\] == "as") {|		if cueWords[w] {|' ./bridge -run TestAsDefinedByIsNoDefinitionCue
+
+# Adjacent words that spell the initials of a term of the search index
+# add it to the search text (bridge.Acronym, expand.pl's cx_acronym).
+AC='. -run TestAnAcronymInTheCodeIsFoundByTheWordsItAbbreviates'
+mutant "the acronyms are found" bridge/features.go 's|	f.Acronyms = acronyms(f.ContentWords, contentPos, lower, lex)|	f.Acronyms = nil|' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "an acronym is a term of the index" bridge/acronym.go 's/if seen\[a\] || contains(query, a) || !term(a) {/if seen[a] || contains(query, a) {/' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "a word between breaks the run" bridge/acronym.go 's/ || j > 0 \&\& x.tok-run\[j-1\].tok > 1 {/ || j < 0 {/' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "an acronym spells three words or more" bridge/acronym.go 's/	MinAcronymWords = 3/	MinAcronymWords = 2/' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "a word of the query is no acronym" bridge/acronym.go 's/if seen\[a\] || contains(query, a) || !term(a) {/if seen[a] || !term(a) {/' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "a hyphened token gives one word per part" bridge/acronym.go 's|		for _, p := range strings.Split(w, "-") {|		for _, p := range []string{w} {|' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "the backend lexicon knows the index's terms" bridge/lexicon.go 's|	if caps.Supports(retrieval.Lexical) {|	if false \&\& caps.Supports(retrieval.Lexical) {|' $AC
+mutant "the acronyms reach the rules" bridge/features.go 's|		engine.List(acs...),|		engine.List(),|' $AC
+mutant "the rules add the acronym" rules/retrieval/expand.pl 's|^expand_relation(acronym).$||' $AC
+mutant "an acronym is added once" rules/retrieval/expand.pl 's|^    \\+ memberchk(T, Added), !,$|    !,|' ./rules -run TestRules
+mutant "acronyms count toward the bound" rules/retrieval/expand.pl 's|^    Left =< 0, !.$|    fail.|' ./rules -run TestRules
+mutant "the terms' look-ups are bounded" bridge/lexicon.go 's|			seen, max = terms, MaxTermLookups|			seen, max = terms, 1 << 20|' ./bridge -run TestABackendLexiconKnowsTheIndexsTermsWithinItsOwnBound
+mutant "the terms' bound is apart from the names'" bridge/lexicon.go 's|	terms := map\[string\]bool{} // words asked|	terms := seen|' ./bridge -run TestABackendLexiconKnowsTheIndexsTermsWithinItsOwnBound
+mutant "words named in full give no acronym" bridge/acronym.go 's|			if spelledOut(rw, lex.Symbol) {|			if false \&\& spelledOut(rw, lex.Symbol) {|' $AC
+mutant "a snake_case name spells the words out" bridge/acronym.go 's|	for _, n := range \[\]string{pascal.String(), camel.String(), snake, strings.ToUpper(snake)} {|	for _, n := range []string{pascal.String(), camel.String(), strings.ToUpper(snake)} {|' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
+mutant "a camelCase name spells the words out" bridge/acronym.go 's|	for _, n := range \[\]string{pascal.String(), camel.String(), snake, strings.ToUpper(snake)} {|	for _, n := range []string{pascal.String(), snake, strings.ToUpper(snake)} {|' ./bridge -run TestAdjacentWordsSpellAnAcronymTheSnapshotHolds
