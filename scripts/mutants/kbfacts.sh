@@ -29,3 +29,5 @@ mutant "Symbols ignores the name" sourcefacts/store/snapshot.go 's|if y.Name == 
 X='./sourcefacts/store -run TestFactsReadFromTheDatabaseAreTheExtractedFacts'
 mutant "a reference's module is not stored" sourcefacts/store/packed.go 's|^\t\tw.str(f.Module)$|\t\tw.str("")|' $X
 mutant "a reference's module is not read back" sourcefacts/store/packed.go 's|r.Via, r.Module, r.Type, r.Path = in(r.Via), in(r.Module), in(r.Type), in(r.Path)|r.Via, r.Module, r.Type, r.Path = in(r.Via), "", in(r.Type), in(r.Path)|' $X
+mutant "a file whose facts hold the name is skipped" sourcefacts/store/snapshot.go 's|\t\t\tif !bytes.Contains(p, want) {|\t\t\tif bytes.Contains(p, want) {|' $M
+mutant "a file whose facts hold the import path is skipped" sourcefacts/store/snapshot.go 's|\t\t\tif file == "" \&\& !bytes.Contains(p, want) {|\t\t\tif file == "" \&\& bytes.Contains(p, want) {|' $M

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -505,7 +506,7 @@ func splitQualified(name string) (qual, base string) {
 func (sn *Snapshot) Symbols(ctx context.Context, name string) ([]SymbolHit, error) {
 	qual, base := splitQualified(name)
 	var out []SymbolHit
-	err := sn.scanFacts(ctx, func(f *FileState, ff *sourcefacts.FileFacts) error {
+	err := sn.scanFacts(ctx, base, func(f *FileState, ff *sourcefacts.FileFacts) error {
 		for _, y := range ff.Symbols {
 			if y.Name == base && (qual == "" || y.Receiver == qual) {
 				out = append(out, SymbolHit{Snapshot: sn.id, Provenance: f.provenance(sn.project), Status: f.Status, Symbol: y})
@@ -516,11 +517,13 @@ func (sn *Snapshot) Symbols(ctx context.Context, name string) ([]SymbolHit, erro
 	return out, err
 }
 
-// scanFacts calls fn with every present file in scope that has facts, in
-// path order, and its facts (unpackInto's form), within one read of the
-// snapshot. Facts of another file generation than the file's, or that do
-// not decode, are ErrCorrupt.
-func (sn *Snapshot) scanFacts(ctx context.Context, fn func(f *FileState, ff *sourcefacts.FileFacts) error) error {
+// scanFacts calls fn with every present file in scope whose packed facts
+// hold the bytes of needle (a name fn looks for: a file without them has
+// no fact of that name, and is not decoded), in path order, and its facts
+// (unpackInto's form), within one read of the snapshot. Facts of another
+// file generation than the file's, or that do not decode, are ErrCorrupt.
+func (sn *Snapshot) scanFacts(ctx context.Context, needle string, fn func(f *FileState, ff *sourcefacts.FileFacts) error) error {
+	want := []byte(needle)
 	return sn.query(func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+`, x.file_gen, x.data`+fileStateFrom+
 			`JOIN facts x ON x.file_id = f.id WHERE f.present = 1 ORDER BY f.path`)
@@ -544,11 +547,14 @@ func (sn *Snapshot) scanFacts(ctx context.Context, fn func(f *FileState, ff *sou
 				return fmt.Errorf("%w: %s facts of file generation %d, file has %d", ErrCorrupt, f.Path, gen, f.FileGeneration)
 			}
 			p, err := loadFacts(data)
-			var ff sourcefacts.FileFacts
-			if err == nil {
-				err = p.unpackInto(&ff)
-			}
 			if err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
+			}
+			if !bytes.Contains(p, want) {
+				continue
+			}
+			var ff sourcefacts.FileFacts
+			if err := p.unpackInto(&ff); err != nil {
 				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
 			}
 			if err := fn(&f, &ff); err != nil {
@@ -578,7 +584,7 @@ type CallerHit struct {
 func (sn *Snapshot) Callers(ctx context.Context, name string) ([]CallerHit, error) {
 	qual, base := splitQualified(name)
 	var out []CallerHit
-	err := sn.scanFacts(ctx, func(f *FileState, ff *sourcefacts.FileFacts) error {
+	err := sn.scanFacts(ctx, base, func(f *FileState, ff *sourcefacts.FileFacts) error {
 		for _, r := range ff.References {
 			if r.Name != base || r.Kind != sourcefacts.RefCall || qual != "" && r.Receiver != qual {
 				continue
@@ -629,6 +635,7 @@ func (sn *Snapshot) Importers(ctx context.Context, importPath string) ([]ImportH
 func (sn *Snapshot) imports(ctx context.Context, file, importPath string) ([]ImportHit, bool, error) {
 	var out []ImportHit
 	found := false
+	want := []byte(importPath)
 	err := sn.query(func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+`, x.file_gen IS NOT NULL, COALESCE(x.file_gen, 0), x.data`+fileStateFrom+
 			`LEFT JOIN facts x ON x.file_id = f.id WHERE f.present = 1 AND (?1 = '' OR f.path = ?1) ORDER BY f.path`, file)
@@ -657,11 +664,14 @@ func (sn *Snapshot) imports(ctx context.Context, file, importPath string) ([]Imp
 				return fmt.Errorf("%w: %s facts of file generation %d, file has %d", ErrCorrupt, f.Path, gen, f.FileGeneration)
 			}
 			p, err := loadFacts(data)
-			var ff sourcefacts.FileFacts
-			if err == nil {
-				err = p.unpackInto(&ff)
-			}
 			if err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
+			}
+			if file == "" && !bytes.Contains(p, want) {
+				continue // no import of importPath (see scanFacts)
+			}
+			var ff sourcefacts.FileFacts
+			if err := p.unpackInto(&ff); err != nil {
 				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
 			}
 			for _, im := range ff.Imports {
