@@ -20,7 +20,7 @@ mutant "a Python relative import counts its dots" sourcefacts/scopes.go 's|for i
 
 # store: the facts survive the round trip.
 mutant "schema 6 adds the calls' resolution" sourcefacts/store/schema.go '/ADD COLUMN via TEXT/d' ./sourcefacts/store -run TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction
-mutant "a declaration's written type is stored" sourcefacts/store/writefile.go 's|n.StartCol, n.EndCol, y.Role, y.Type)|n.StartCol, n.EndCol, y.Role, "")|' ./sourcefacts/store -run TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction
+mutant "a declaration's written type is stored" sourcefacts/store/packed.go 's|^\t\tw.str(y.Type)$|\t\tw.str("")|' ./sourcefacts/store -run TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction
 
 # retrieval/embedded: matching calls to the definitions a name denotes.
 mutant "a resolved call matches only its own definition" retrieval/embedded/callers.go 's|case !ext \&\& targets\[callTarget{scope, typ, base}\]:|case !ext:|' ./retrieval/embedded -run TestCallersFollowResolvedCallsNotNames

@@ -13,7 +13,6 @@ mutant "held facts of another project generation are used" sourcefacts/store/pac
 mutant "held facts of other bytes are used" sourcefacts/store/packed.go 's|return f.Hash == h.hash \&\& |return |' $H
 mutant "held facts are recorded with the row's old parse generation" sourcefacts/store/writefile.go 's|parseGen: r.parseGen + 1|parseGen: r.parseGen|' $H
 mutant "held definitions keep spare capacity" sourcefacts/store/packed.go 's|ff.Symbols = make(\[\]sourcefacts.Symbol, len(u.Symbols))|ff.Symbols = make([]sourcefacts.Symbol, len(u.Symbols), len(u.Symbols)+1)|' $H
-mutant "a held reference's module is not read" sourcefacts/store/packed.go 's|r.Via, r.Module, r.Type, r.Path = in(r.Via), in(r.Module), in(r.Type), in(r.Path)|r.Via, r.Module, r.Type, r.Path = in(r.Via), "", in(r.Type), in(r.Path)|' $H
 mutant "ReleaseFacts keeps the facts" sourcefacts/store/snapshot.go 's|^\tdelete(sn.held, path)$|\t_ = path|' $H
 mutant "a closed snapshot keeps the held facts" sourcefacts/store/snapshot.go 's|sn.tx, sn.conn, sn.held = nil, nil, nil|sn.tx, sn.conn = nil, nil|' $H
 mutant "a check not asked to hold facts holds them" sourcefacts/store/validate.go 's|^\tif s.hold {$|\tif true {|' $H

@@ -25,7 +25,7 @@ mutant "a symbol repeats no role of its file" sourcefacts/roles.go 's|if role !=
 # The store keeps roles; documents carry them.
 FACADE='TestRoleFiltersAreHonouredInEveryMode|TestDescriptionsRankTheCodeBeforeItsTestsAndExamplesInEveryLanguage'
 mutant "the store keeps a file's role" sourcefacts/store/writefile.go 's|checked, skipped, pv.LanguageBy, ff.Role, r.id)|checked, skipped, pv.LanguageBy, "", r.id)|' . -run "$FACADE"
-mutant "the store keeps a definition's own role" sourcefacts/store/writefile.go 's|n.StartCol, n.EndCol, y.Role, y.Type)|n.StartCol, n.EndCol, "", y.Type)|' . -run "$FACADE"
+mutant "the store keeps a definition's own role" sourcefacts/store/packed.go 's|^\t\tw.str(y.Role)$|\t\tw.str("")|' . -run "$FACADE"
 mutant "documents carry their role" project/documents.go 's|Role:        role,|Role:        "",|' . -run "$FACADE"
 
 # Role filters and demotion in the backends.

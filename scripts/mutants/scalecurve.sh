@@ -11,6 +11,6 @@ mutant "the local embedder's default cap is below the texts it is given" provide
 # Cold index RSS: the whole tree's facts, held at once by the search index
 # build, keep repeated strings once and no spare slice capacity.
 I='./sourcefacts/store -run TestFactsReadBackShareRepeatedStringsAndSpareNoCapacity'
-mutant "reference names are separate copies" sourcefacts/store/snapshot.go 's|return \[\]any{interned{\&r.Name}, |return []any{\&r.Name, |' $I
-mutant "import paths are separate copies" sourcefacts/store/snapshot.go 's|return \[\]any{interned{\&im.Path}, |return []any{\&im.Path, |' $I
-mutant "fact slices keep their spare capacity" sourcefacts/store/snapshot.go 's|\tif cap(out) > len(out) {|\tif false {|' $I
+mutant "reference names are separate copies" sourcefacts/store/packed.go 's|r.Name, r.Kind, r.Receiver = in(r.Name), in(r.Kind), in(r.Receiver)|r.Name, r.Kind, r.Receiver = strings.Clone(r.Name), in(r.Kind), in(r.Receiver)|' $I
+mutant "import paths are separate copies" sourcefacts/store/packed.go 's|im.Path, im.Alias = in(im.Path), in(im.Alias)|im.Path, im.Alias = strings.Clone(im.Path), in(im.Alias)|' $I
+mutant "fact slices keep their spare capacity" sourcefacts/store/packed.go 's|ff.References = make(\[\]sourcefacts.Reference, len(u.References))|ff.References = make([]sourcefacts.Reference, len(u.References), len(u.References)+1)|' $I

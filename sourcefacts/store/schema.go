@@ -4,12 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
+
+	"github.com/rlm-dev/rlm/sourcefacts"
 )
 
 // SchemaVersion is the database schema this build writes, stored in PRAGMA
 // user_version. Open migrates older databases up to it, in one transaction,
 // and refuses newer ones with *SchemaError.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migrations[i] takes a database from version i to i+1. Append only: never
 // edit a migration that has shipped.
@@ -20,6 +23,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	migrate4, // settings that outlive one command (the size cap)
 	migrate5, // roles of files and symbols (source, test, example)
 	migrate6, // how each call was resolved
+	migrate7, // facts one row per file (storedfacts.go)
 }
 
 // migrate brings the database to version want (≤ len(migrations)).
@@ -47,7 +51,20 @@ func migrate(ctx context.Context, db *sql.DB, path string, want int) error {
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", want)); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if have > 0 && have < 7 && want >= 7 {
+		// The fact tables migrate7 dropped left their pages free (most of
+		// the file); give them back: VACUUM writes the smaller file into
+		// the WAL, the checkpoint into the file. Either fails while
+		// another connection reads: then the pages stay free for later
+		// writes, and the next checkpoint shrinks the file.
+		if _, err := db.ExecContext(ctx, "VACUUM"); err == nil {
+			_, _ = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+		}
+	}
+	return nil
 }
 
 func execAll(ctx context.Context, tx *sql.Tx, stmts ...string) error {
@@ -221,4 +238,141 @@ func migrate6(ctx context.Context, tx *sql.Tx) error {
 		`ALTER TABLE refs ADD COLUMN path TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE symbols ADD COLUMN type TEXT NOT NULL DEFAULT ''`,
 	)
+}
+
+// migrate7 moves the facts from one row per fact (symbols, refs, imports
+// and their indexes) to one row per file (facts, see storedfacts.go):
+// file_id, the file_gen the facts were extracted for, the numbers of
+// symbols, refs and imports (Stats counts them without decoding), and
+// data; facts_counts covers the counts, so Stats reads them without
+// the rows. Every file's rows are kept as they were, in idx order; a file
+// whose rows disagree on their file_gen gets -1, which no file has, so
+// its facts read as ErrCorrupt as they did. Open vacuums the file after
+// it (the old tables' pages are free).
+func migrate7(ctx context.Context, tx *sql.Tx) error {
+	if err := execAll(ctx, tx, `CREATE TABLE facts (
+			file_id INTEGER PRIMARY KEY,
+			file_gen INTEGER NOT NULL,
+			symbols INTEGER NOT NULL,
+			refs INTEGER NOT NULL,
+			imports INTEGER NOT NULL,
+			data BLOB NOT NULL
+		)`,
+		`CREATE INDEX facts_counts ON facts(symbols, refs, imports)`); err != nil {
+		return err
+	}
+	var ids []int64
+	rows, err := tx.QueryContext(ctx, `SELECT file_id FROM symbols UNION SELECT file_id FROM refs UNION SELECT file_id FROM imports ORDER BY 1`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO facts(file_id, file_gen, symbols, refs, imports, data) VALUES (?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, id := range ids {
+		ff := &sourcefacts.FileFacts{}
+		gen, seen := int64(0), false
+		see := func(g int64) {
+			if !seen {
+				gen, seen = g, true
+			} else if g != gen {
+				gen = -1
+			}
+		}
+		if ff.Symbols, err = oldFacts(ctx, tx, `SELECT file_gen, `+symbolCols("")+` FROM symbols WHERE file_id = ? ORDER BY idx`, id, see, symbolDest); err != nil {
+			return err
+		}
+		if ff.References, err = oldFacts(ctx, tx, `SELECT file_gen, `+refCols("")+` FROM refs WHERE file_id = ? ORDER BY idx`, id, see, refDest); err != nil {
+			return err
+		}
+		if ff.Imports, err = oldFacts(ctx, tx, `SELECT file_gen, `+importCols("")+` FROM imports WHERE file_id = ? ORDER BY idx`, id, see, importDest); err != nil {
+			return err
+		}
+		p, err := packFacts(ff)
+		if err != nil {
+			return err
+		}
+		if _, err := ins.ExecContext(ctx, id, gen, len(ff.Symbols), len(ff.References), len(ff.Imports), storeFacts(p)); err != nil {
+			return err
+		}
+	}
+	return execAll(ctx, tx, `DROP TABLE symbols`, `DROP TABLE refs`, `DROP TABLE imports`)
+}
+
+// oldFacts reads one file's rows of a schema 6 fact table, passing each
+// row's file_gen to see.
+func oldFacts[T any](ctx context.Context, tx *sql.Tx, query string, id int64, see func(int64), dest func(*T) []any) ([]T, error) {
+	rows, err := tx.QueryContext(ctx, query, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var gen int64
+		var v T
+		if err := rows.Scan(append([]any{&gen}, dest(&v)...)...); err != nil {
+			return nil, err
+		}
+		see(gen)
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// The columns of the schema 6 fact tables, as migrate7 reads them.
+
+func prefixed(p, cols string) string {
+	if p == "" {
+		return cols
+	}
+	parts := strings.Split(cols, ", ")
+	for i := range parts {
+		parts[i] = p + "." + parts[i]
+	}
+	return strings.Join(parts, ", ")
+}
+
+func symbolCols(p string) string {
+	return prefixed(p, "name, kind, receiver, container, signature, doc, sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role, type")
+}
+
+func symbolDest(y *sourcefacts.Symbol) []any {
+	g, n := &y.Range, &y.NameRange
+	return []any{&y.Name, &y.Kind, &y.Receiver, &y.Container, &y.Signature, &y.Doc,
+		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol,
+		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol, &y.Role, &y.Type}
+}
+
+func refCols(p string) string {
+	return prefixed(p, "name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec, via, module, type, path")
+}
+
+func refDest(r *sourcefacts.Reference) []any {
+	g := &r.Range
+	return []any{&r.Name, &r.Kind, &r.Receiver, &r.Enclosing,
+		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol, &r.Via, &r.Module, &r.Type, &r.Path}
+}
+
+func importCols(p string) string {
+	return prefixed(p, "path, alias, sb, eb, sl, el, sc, ec")
+}
+
+func importDest(im *sourcefacts.Import) []any {
+	g := &im.Range
+	return []any{&im.Path, &im.Alias, &g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol}
 }

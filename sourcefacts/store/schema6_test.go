@@ -27,14 +27,20 @@ func TestSchema6KeepsOlderFactsAndResolvesCallsOnReextraction(t *testing.T) {
 	}
 	old.Close()
 
-	s := openStore(t, root, nil)
+	s6, err := open(ctx, root, nil, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var name, via, module, typ, path string
-	if err := s.db.QueryRowContext(ctx, `SELECT name, via, module, type, path FROM refs WHERE file_id = 1`).Scan(&name, &via, &module, &typ, &path); err != nil {
+	if err := s6.db.QueryRowContext(ctx, `SELECT name, via, module, type, path FROM refs WHERE file_id = 1`).Scan(&name, &via, &module, &typ, &path); err != nil {
 		t.Fatal(err)
 	}
 	if name != "Read" || via+module+typ+path != "" {
 		t.Fatalf("kept row: %q via %q module %q type %q path %q", name, via, module, typ, path)
 	}
+	s6.Close()
+
+	s := openStore(t, root, nil)
 	sn := snapshot(t, s, All(), SnapshotOptions{RequireCurrent: true})
 	r := testfixture.Must(sn.Facts(ctx, "list/list.go"))(t)
 	var lazy *sourcefacts.Reference

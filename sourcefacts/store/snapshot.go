@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unique"
 
 	"github.com/rlm-dev/rlm/sourcefacts"
 )
@@ -414,6 +414,7 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 	}
 	var res *FileFactsResult
 	var held packedFacts
+	stored := false // held was read from the database
 	err := sn.query(func(tx *sql.Tx) error {
 		var f FileState
 		var h fileScan
@@ -443,22 +444,29 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 			held = hf.facts // decoded below, outside the lock
 			return nil
 		}
-		if ff.Symbols, err = readFacts(ctx, tx, f, path, "symbol", `SELECT idx, file_gen, `+symbolCols("")+` FROM symbols WHERE file_id = ? ORDER BY idx`, symbolDest); err != nil {
+		var gen int64
+		var data []byte
+		switch err := tx.QueryRowContext(ctx, `SELECT file_gen, data FROM facts WHERE file_id = ?`, f.ID).Scan(&gen, &data); {
+		case err == sql.ErrNoRows:
+			return nil // no facts
+		case err != nil:
 			return err
+		case gen != f.FileGeneration:
+			return fmt.Errorf("%w: %s facts of file generation %d, file has %d", ErrCorrupt, path, gen, f.FileGeneration)
 		}
-		if ff.References, err = readFacts(ctx, tx, f, path, "reference", `SELECT idx, file_gen, `+refCols("")+` FROM refs WHERE file_id = ? ORDER BY idx`, refDest); err != nil {
-			return err
+		if held, err = loadFacts(data); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 		}
-		if ff.Imports, err = readFacts(ctx, tx, f, path, "import", `SELECT idx, file_gen, `+importCols("")+` FROM imports WHERE file_id = ? ORDER BY idx`, importDest); err != nil {
-			return err
-		}
+		stored = true
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if held != nil {
-		if err := held.unpackInto(res.Facts); err != nil {
+		if err := held.unpackInto(res.Facts); err != nil && stored {
+			return nil, fmt.Errorf("store: facts of %s: %w: %v", path, ErrCorrupt, err)
+		} else if err != nil {
 			return nil, fmt.Errorf("store: facts of %s: %w", path, err)
 		}
 	}
@@ -472,96 +480,6 @@ func (sn *Snapshot) ReleaseFacts(path string) {
 	sn.mu.Lock()
 	defer sn.mu.Unlock()
 	delete(sn.held, path)
-}
-
-// readFacts reads one fact table's rows of file f, (idx, file_gen, cols...)
-// in idx order, and checks that every row belongs to the file's generation
-// and that the indexes run 0, 1, 2, ... (ErrCorrupt otherwise). The slice
-// it returns has no spare capacity: a caller holding every file's facts
-// (the search index resolving calls across the tree) holds no more than
-// the facts.
-func readFacts[T any](ctx context.Context, tx *sql.Tx, f FileState, path, table, query string, dest func(*T) []any) ([]T, error) {
-	rows, err := tx.QueryContext(ctx, query, f.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		var idx int
-		var gen int64
-		var v T
-		if err := rows.Scan(append([]any{&idx, &gen}, dest(&v)...)...); err != nil {
-			return nil, err
-		}
-		if gen != f.FileGeneration || idx != len(out) {
-			return nil, fmt.Errorf("%w: %s %s row %d has file generation %d, file has %d", ErrCorrupt, path, table, idx, gen, f.FileGeneration)
-		}
-		out = append(out, v)
-	}
-	if cap(out) > len(out) {
-		out = append(make([]T, 0, len(out)), out...)
-	}
-	return out, rows.Err()
-}
-
-// interned scans a TEXT column into the string at p as the canonical copy
-// of its value (unique.Make): the names, kinds, receivers and types that
-// repeat across a tree's facts are kept once, however many files' facts
-// a caller holds.
-type interned struct{ p *string }
-
-func (s interned) Scan(src any) error {
-	switch v := src.(type) {
-	case string:
-		*s.p = unique.Make(v).Value()
-	case []byte:
-		*s.p = unique.Make(string(v)).Value()
-	default:
-		return fmt.Errorf("%w: a text column holds %T, not text", ErrCorrupt, src)
-	}
-	return nil
-}
-
-func prefixed(p, cols string) string {
-	if p == "" {
-		return cols
-	}
-	parts := strings.Split(cols, ", ")
-	for i := range parts {
-		parts[i] = p + "." + parts[i]
-	}
-	return strings.Join(parts, ", ")
-}
-
-func symbolCols(p string) string {
-	return prefixed(p, "name, kind, receiver, container, signature, doc, sb, eb, sl, el, sc, ec, nsb, neb, nsl, nel, nsc, nec, role, type")
-}
-
-func symbolDest(y *sourcefacts.Symbol) []any {
-	g, n := &y.Range, &y.NameRange
-	return []any{interned{&y.Name}, interned{&y.Kind}, interned{&y.Receiver}, interned{&y.Container}, &y.Signature, &y.Doc,
-		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol,
-		&n.StartByte, &n.EndByte, &n.StartLine, &n.EndLine, &n.StartCol, &n.EndCol, interned{&y.Role}, interned{&y.Type}}
-}
-
-func refCols(p string) string {
-	return prefixed(p, "name, kind, receiver, enclosing, sb, eb, sl, el, sc, ec, via, module, type, path")
-}
-
-func refDest(r *sourcefacts.Reference) []any {
-	g := &r.Range
-	return []any{interned{&r.Name}, interned{&r.Kind}, interned{&r.Receiver}, &r.Enclosing,
-		&g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol, interned{&r.Via}, interned{&r.Module}, interned{&r.Type}, interned{&r.Path}}
-}
-
-func importCols(p string) string {
-	return prefixed(p, "path, alias, sb, eb, sl, el, sc, ec")
-}
-
-func importDest(im *sourcefacts.Import) []any {
-	g := &im.Range
-	return []any{interned{&im.Path}, interned{&im.Alias}, &g.StartByte, &g.EndByte, &g.StartLine, &g.EndLine, &g.StartCol, &g.EndCol}
 }
 
 // SymbolHit is a definition found in a snapshot.
@@ -583,20 +501,32 @@ func splitQualified(name string) (qual, base string) {
 
 // Symbols returns the definitions named name in scope, sorted by path and
 // position. "Recv.Name" matches methods Name with receiver type Recv.
+// It reads every file's facts (no index of names: no search asks the
+// knowledge base for a name; the search index answers).
 func (sn *Snapshot) Symbols(ctx context.Context, name string) ([]SymbolHit, error) {
 	qual, base := splitQualified(name)
-	q := `SELECT ` + fileStateCols + `, s.file_gen, ` + symbolCols("s") +
-		` FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN dirty d ON d.path = f.path
-		WHERE s.name = ? AND f.present = 1`
-	args := []any{base}
-	if qual != "" {
-		q += ` AND s.receiver = ?`
-		args = append(args, qual)
-	}
-	q += ` ORDER BY f.path, s.idx`
 	var out []SymbolHit
-	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, q, args...)
+	err := sn.scanFacts(ctx, base, func(f *FileState, ff *sourcefacts.FileFacts) error {
+		for _, y := range ff.Symbols {
+			if y.Name == base && (qual == "" || y.Receiver == qual) {
+				out = append(out, SymbolHit{Snapshot: sn.id, Provenance: f.provenance(sn.project), Status: f.Status, Symbol: y})
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// scanFacts calls fn with every present file in scope whose packed facts
+// hold the bytes of needle (a name fn looks for: a file without them has
+// no fact of that name, and is not decoded), in path order, and its facts
+// (unpackInto's form), within one read of the snapshot. Facts of another
+// file generation than the file's, or that do not decode, are ErrCorrupt.
+func (sn *Snapshot) scanFacts(ctx context.Context, needle string, fn func(f *FileState, ff *sourcefacts.FileFacts) error) error {
+	want := []byte(needle)
+	return sn.query(func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+`, x.file_gen, x.data`+fileStateFrom+
+			`JOIN facts x ON x.file_id = f.id WHERE f.present = 1 ORDER BY f.path`)
 		if err != nil {
 			return err
 		}
@@ -605,9 +535,8 @@ func (sn *Snapshot) Symbols(ctx context.Context, name string) ([]SymbolHit, erro
 			var f FileState
 			var h fileScan
 			var gen int64
-			var y sourcefacts.Symbol
-			dest := append(sn.fileStateDest(&f, &h), &gen)
-			if err := rows.Scan(append(dest, symbolDest(&y)...)...); err != nil {
+			var data []byte
+			if err := rows.Scan(append(sn.fileStateDest(&f, &h), &gen, &data)...); err != nil {
 				return err
 			}
 			if !sn.scope.Match(f.Path) {
@@ -615,13 +544,25 @@ func (sn *Snapshot) Symbols(ctx context.Context, name string) ([]SymbolHit, erro
 			}
 			sn.finishFileState(&f, h)
 			if gen != f.FileGeneration {
-				return fmt.Errorf("%w: %s symbol %s of file generation %d, file has %d", ErrCorrupt, f.Path, y.Name, gen, f.FileGeneration)
+				return fmt.Errorf("%w: %s facts of file generation %d, file has %d", ErrCorrupt, f.Path, gen, f.FileGeneration)
 			}
-			out = append(out, SymbolHit{Snapshot: sn.id, Provenance: f.provenance(sn.project), Status: f.Status, Symbol: y})
+			p, err := loadFacts(data)
+			if err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
+			}
+			if !bytes.Contains(p, want) {
+				continue
+			}
+			var ff sourcefacts.FileFacts
+			if err := p.unpackInto(&ff); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
+			}
+			if err := fn(&f, &ff); err != nil {
+				return err
+			}
 		}
 		return rows.Err()
 	})
-	return out, err
 }
 
 // CallerHit is a call reference found in a snapshot, with the definition
@@ -638,58 +579,24 @@ type CallerHit struct {
 
 // Callers returns the call references to name in scope, sorted by path and
 // position. Matching is syntactic: "X.Y" matches calls of Y whose receiver
-// text is X (x.Y() with X = "x", pkg.Y() with X = "pkg").
+// text is X (x.Y() with X = "x", pkg.Y() with X = "pkg"). Like Symbols it
+// reads every file's facts (no index of names).
 func (sn *Snapshot) Callers(ctx context.Context, name string) ([]CallerHit, error) {
 	qual, base := splitQualified(name)
-	q := `SELECT ` + fileStateCols + `, r.file_gen, ` + refCols("r") + `, e.idx IS NOT NULL, COALESCE(e.file_gen, 0),
-		COALESCE(e.name, ''), COALESCE(e.kind, ''), COALESCE(e.receiver, ''), COALESCE(e.container, ''),
-		COALESCE(e.signature, ''), COALESCE(e.doc, ''),
-		COALESCE(e.sb, 0), COALESCE(e.eb, 0), COALESCE(e.sl, 0), COALESCE(e.el, 0), COALESCE(e.sc, 0), COALESCE(e.ec, 0),
-		COALESCE(e.nsb, 0), COALESCE(e.neb, 0), COALESCE(e.nsl, 0), COALESCE(e.nel, 0), COALESCE(e.nsc, 0), COALESCE(e.nec, 0),
-		COALESCE(e.role, ''), COALESCE(e.type, '')
-		FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN dirty d ON d.path = f.path
-		LEFT JOIN symbols e ON e.file_id = r.file_id AND e.idx = r.enclosing
-		WHERE r.name = ? AND r.kind = 'call' AND f.present = 1`
-	args := []any{base}
-	if qual != "" {
-		q += ` AND r.receiver = ?`
-		args = append(args, qual)
-	}
-	q += ` ORDER BY f.path, r.idx`
 	var out []CallerHit
-	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var f FileState
-			var h fileScan
-			var gen, egen int64
-			var r sourcefacts.Reference
-			var y sourcefacts.Symbol
-			var hasCaller bool
-			dest := append(sn.fileStateDest(&f, &h), &gen)
-			dest = append(dest, refDest(&r)...)
-			dest = append(dest, &hasCaller, &egen)
-			if err := rows.Scan(append(dest, symbolDest(&y)...)...); err != nil {
-				return err
-			}
-			if !sn.scope.Match(f.Path) {
+	err := sn.scanFacts(ctx, base, func(f *FileState, ff *sourcefacts.FileFacts) error {
+		for _, r := range ff.References {
+			if r.Name != base || r.Kind != sourcefacts.RefCall || qual != "" && r.Receiver != qual {
 				continue
 			}
-			sn.finishFileState(&f, h)
-			if gen != f.FileGeneration || hasCaller && egen != f.FileGeneration {
-				return fmt.Errorf("%w: %s reference %s of file generation %d/%d, file has %d", ErrCorrupt, f.Path, r.Name, gen, egen, f.FileGeneration)
-			}
 			hit := CallerHit{Snapshot: sn.id, Provenance: f.provenance(sn.project), Status: f.Status, Reference: r}
-			if hasCaller {
+			if r.Enclosing >= 0 && r.Enclosing < len(ff.Symbols) {
+				y := ff.Symbols[r.Enclosing]
 				hit.Caller = &y
 			}
 			out = append(out, hit)
 		}
-		return rows.Err()
+		return nil
 	})
 	return out, err
 }
@@ -708,7 +615,7 @@ func (sn *Snapshot) Imports(ctx context.Context, path string) ([]ImportHit, erro
 	if !sn.scope.Match(path) {
 		return nil, fmt.Errorf("%w: %s (out of scope)", ErrNotFound, path)
 	}
-	out, found, err := sn.imports(ctx, `f.path = ?`, path)
+	out, found, err := sn.imports(ctx, path, "")
 	if err == nil && !found {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, path)
 	}
@@ -716,22 +623,22 @@ func (sn *Snapshot) Imports(ctx context.Context, path string) ([]ImportHit, erro
 }
 
 // Importers returns the imports of importPath (e.g. "net/url") by files in
-// scope, sorted by file path.
+// scope, sorted by file path. It reads every file's facts.
 func (sn *Snapshot) Importers(ctx context.Context, importPath string) ([]ImportHit, error) {
-	out, _, err := sn.imports(ctx, `i.path = ?`, importPath)
+	out, _, err := sn.imports(ctx, "", importPath)
 	return out, err
 }
 
-func (sn *Snapshot) imports(ctx context.Context, where string, arg string) ([]ImportHit, bool, error) {
-	q := `SELECT ` + fileStateCols + `, i.file_gen IS NOT NULL, COALESCE(i.file_gen, 0),
-		COALESCE(i.path, ''), COALESCE(i.alias, ''), COALESCE(i.sb, 0), COALESCE(i.eb, 0), COALESCE(i.sl, 0),
-		COALESCE(i.el, 0), COALESCE(i.sc, 0), COALESCE(i.ec, 0)
-		FROM files f LEFT JOIN dirty d ON d.path = f.path LEFT JOIN imports i ON i.file_id = f.id
-		WHERE f.present = 1 AND ` + where + ` ORDER BY f.path, i.idx`
+// imports returns the imports of the file at path (file != ""), or those
+// of importPath by every file in scope, in path and source order, and
+// whether a present file in scope was read.
+func (sn *Snapshot) imports(ctx context.Context, file, importPath string) ([]ImportHit, bool, error) {
 	var out []ImportHit
 	found := false
+	want := []byte(importPath)
 	err := sn.query(func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, q, arg)
+		rows, err := tx.QueryContext(ctx, `SELECT `+fileStateCols+`, x.file_gen IS NOT NULL, COALESCE(x.file_gen, 0), x.data`+fileStateFrom+
+			`LEFT JOIN facts x ON x.file_id = f.id WHERE f.present = 1 AND (?1 = '' OR f.path = ?1) ORDER BY f.path`, file)
 		if err != nil {
 			return err
 		}
@@ -741,9 +648,8 @@ func (sn *Snapshot) imports(ctx context.Context, where string, arg string) ([]Im
 			var h fileScan
 			var gen int64
 			var has bool
-			var im sourcefacts.Import
-			dest := append(sn.fileStateDest(&f, &h), &has, &gen)
-			if err := rows.Scan(append(dest, importDest(&im)...)...); err != nil {
+			var data []byte
+			if err := rows.Scan(append(sn.fileStateDest(&f, &h), &has, &gen, &data)...); err != nil {
 				return err
 			}
 			if !sn.scope.Match(f.Path) {
@@ -755,9 +661,24 @@ func (sn *Snapshot) imports(ctx context.Context, where string, arg string) ([]Im
 			}
 			sn.finishFileState(&f, h)
 			if gen != f.FileGeneration {
-				return fmt.Errorf("%w: %s import %s of file generation %d, file has %d", ErrCorrupt, f.Path, im.Path, gen, f.FileGeneration)
+				return fmt.Errorf("%w: %s facts of file generation %d, file has %d", ErrCorrupt, f.Path, gen, f.FileGeneration)
 			}
-			out = append(out, ImportHit{Snapshot: sn.id, Provenance: f.provenance(sn.project), Status: f.Status, Import: im})
+			p, err := loadFacts(data)
+			if err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
+			}
+			if file == "" && !bytes.Contains(p, want) {
+				continue // no import of importPath (see scanFacts)
+			}
+			var ff sourcefacts.FileFacts
+			if err := p.unpackInto(&ff); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
+			}
+			for _, im := range ff.Imports {
+				if file != "" || im.Path == importPath {
+					out = append(out, ImportHit{Snapshot: sn.id, Provenance: f.provenance(sn.project), Status: f.Status, Import: im})
+				}
+			}
 		}
 		return rows.Err()
 	})

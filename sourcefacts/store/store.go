@@ -7,7 +7,9 @@
 //   - Every file has a stable id, the content hash (XXH64 + length) of the
 //     bytes its facts came from, a file generation that bumps when that hash
 //     changes and a status (current, partial, error, or stale while dirty).
-//     Every fact row carries the file generation it belongs to.
+//     A file's facts are one row (the facts table, schema 7: its packed
+//     definitions, references and imports, deflated) carrying the file
+//     generation they belong to.
 //   - A project generation is a published state of all files. Publishing
 //     one is a single transaction: changed files' rows and facts replaced,
 //     a generations row (number, fingerprint over the sorted path→hash list,
@@ -177,13 +179,6 @@ type Store struct {
 	pendMu   sync.Mutex
 	pending  map[string]string
 
-	// bulkIndexFiles: a publish into empty fact tables writing this many
-	// files or more builds their secondary indexes after the rows
-	// (deferIndexes; bulkIndexFiles by default, tests lower it).
-	bulkIndexFiles int
-	// bulkBuilds counts the publishes that did (tests).
-	bulkBuilds atomic.Int64
-
 	// beforePublish, if set (tests), is called with each changed file's
 	// path just before it is re-read and re-hashed inside the publish
 	// transaction.
@@ -229,8 +224,6 @@ func open(ctx context.Context, root string, opts *Options, version int) (*Store,
 		attempts:  o.MaxPublishAttempts,
 		jlimit:    o.JournalLimit,
 		hints:     map[string]struct{}{},
-
-		bulkIndexFiles: bulkIndexFiles,
 
 		releaseCMemory: sourcefacts.ReleaseFreedCMemory,
 	}
@@ -542,16 +535,13 @@ func (s *Store) Verify(ctx context.Context) error {
 	if got != uint64(fp) {
 		return fmt.Errorf("%w: generation %d fingerprint %016x, files hash to %016x", ErrCorrupt, gen, uint64(fp), got)
 	}
-	for _, t := range []string{"symbols", "refs", "imports"} {
-		var n int
-		q := `SELECT COUNT(*) FROM ` + t + ` x LEFT JOIN files f ON f.id = x.file_id
-			WHERE f.id IS NULL OR f.present = 0 OR x.file_gen != f.file_gen`
-		if err := tx.QueryRowContext(ctx, q).Scan(&n); err != nil {
-			return err
-		}
-		if n != 0 {
-			return fmt.Errorf("%w: %d %s rows of another file generation or of a gone file", ErrCorrupt, n, t)
-		}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM facts x LEFT JOIN files f ON f.id = x.file_id
+		WHERE f.id IS NULL OR f.present = 0 OR x.file_gen != f.file_gen`).Scan(&n); err != nil {
+		return err
+	}
+	if n != 0 {
+		return fmt.Errorf("%w: %d files' facts of another file generation or of a gone file", ErrCorrupt, n)
 	}
 	return nil
 }

@@ -501,20 +501,10 @@ func (s *Store) tryPublish(ctx context.Context, pr *priorState, D map[string]*ob
 	if len(work) > 0 {
 		gen := st.gen + 1
 		defer ps.close()
-		create, err := deferIndexes(ctx, tx, work, s.bulkIndexFiles)
-		if err != nil {
-			return nil, err
-		}
 		for _, w := range work {
 			if err := s.writeFile(ctx, ps, gen, w); err != nil {
 				return nil, fmt.Errorf("%s: %w", w.path, err)
 			}
-		}
-		if err := createIndexes(ctx, tx, create); err != nil {
-			return nil, err
-		}
-		if create != nil {
-			s.bulkBuilds.Add(1)
 		}
 		fp, n := fingerprintAfter(st, work)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO generations(gen, fingerprint, files, changed, published_ns) VALUES (?, ?, ?, ?, ?)`,
