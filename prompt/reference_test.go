@@ -162,12 +162,12 @@ extra_conflict(my_one_writer, A, B, []) :- unit_prop(kind(tool), A), unit_prop(k
 		hooks bool
 	}
 	setups := []setup{
-		{"synthetic 20", syntheticUnits(20), 40, false},
-		{"synthetic 200", syntheticUnits(200), 40, false},
-		{"relational 40", relationalUnits(40, 1), 60, false},
-		{"relational 200", relationalUnits(200, 2), 60, false},
-		{"relational 2000", relationalUnits(2000, 3), 6, false},
-		{"relational 200, hooks", relationalUnits(200, 4), 12, true},
+		{"synthetic 20", syntheticUnits(20), 32, false},
+		{"synthetic 200", syntheticUnits(200), 32, false},
+		{"relational 40", relationalUnits(40, 1), 40, false},
+		{"relational 200", relationalUnits(200, 2), 40, false},
+		{"relational 2000", relationalUnits(2000, 3), 4, false},
+		{"relational 200, hooks", relationalUnits(200, 4), 8, true},
 	}
 	if testing.Short() {
 		for i := range setups {
