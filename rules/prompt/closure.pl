@@ -11,7 +11,8 @@
 
     The units reached this way are decided when first needed
     (ensure_state/6, select.pl). Active units are marked in a vector of
-    unbound variables, so that a membership test is one arg/3.
+    unbound variables, so that a membership test is one arg/3, and are
+    listed as the in/2 and in/3 terms compile_units/5 answers.
 */
 
 :- multifile(rule_id/2).
@@ -20,35 +21,46 @@ rule_id(cl_required, "an active unit requires this unit").
 rule_id(cl_suggested, "an active unit suggests this unit").
 rule_id(cl_requires_unavailable, "the unit requires a unit that cannot be active").
 
-%! close_units(+In, +T, +SV, +BanV, +Wanted, +Seen0, -Seen, -Active, -NotViable) is det.
+%! close_units(+In, +T, +SV, +BanV, +Wanted, +Seen0, -Seen, -AV, -Active, -NotViable) is det.
 %  In, T, SV   the input, the candidate table, the state vector (compile.pl)
 %  BanV        a vector marking the banned units
-%  Wanted      [N-Because] the wanted units
+%  Wanted      [N-Because] the wanted units, by candidate number
 %  Seen        Seen0 with every unit decided on the way
-%  Active      [N-Because] the active units; Because is pulled(Because1)
-%              for a unit active only because an active unit requires or
+%  AV          a vector marking the active units
+%  Active      the active units as compile_units/5 answers them: in(N,
+%              Because) for a wanted unit, in(N, Because, pulled) for a
+%              unit active only because an active unit requires or
 %              suggests it
 %  NotViable   [N-Because] the wanted units ruled out by a requirement
-close_units(In, T, SV, BanV, Wanted, Seen0, Seen, Active, NotViable) :-
+close_units(In, T, SV, BanV, Wanted, Seen0, Seen, AV, Active, NotViable) :-
     functor(T, _, Len),
     functor(AV, active, Len),
     plain_wanted(Wanted, T, BanV, AV, Plain, Others),
-    viable_wanted(Others, In, T, SV, BanV, AV, Seen0, Seen1, Base, NotViable),
-    pull_all(Base, In, T, SV, BanV, AV, Seen1, Seen, Plain, Active).
+    close_linked(Others, In, T, SV, BanV, AV, Seen0, Seen, Pulled, NotViable),
+    append(Pulled, Plain, Active).
 
-% plain_wanted(+Wanted, +T, +BanV, +AV, -Plain, -Others): Plain the wanted
-% units that require and suggest nothing and are not banned, marked
-% active in AV (nothing to pull in, nothing to block them); Others the
-% rest.
+%! close_linked(+Wanted, +In, +T, +SV, +BanV, +AV, +Seen0, -Seen, -Active, -NotViable) is det.
+%  The closure of wanted units that may require or suggest something,
+%  with AV marking the units already active: Active their in/2 and in/3
+%  terms, the unit that was reached last first.
+close_linked(Wanted, In, T, SV, BanV, AV, Seen0, Seen, Active, NotViable) :-
+    viable_wanted(Wanted, In, T, SV, BanV, AV, Seen0, Seen1, Base, NotViable),
+    pull_all(Base, In, T, SV, BanV, AV, Seen1, Seen, [], Active).
+
+% plain_wanted(+Wanted, +T, +BanV, +AV, -Plain, -Others): Plain the in/2
+% terms of the wanted units that require and suggest nothing and are not
+% banned, marked active in AV (nothing to pull in, nothing to block
+% them); Others the rest.
 plain_wanted([], _, _, _, [], []).
-plain_wanted([N-W|Ws], T, BanV, AV, [N-W|Plain], Others) :-
+plain_wanted([N-W|Ws], T, BanV, AV, Plain, Others) :-
     arg(N, T, U),
     arg(11, U, []),                     % requires nothing
     arg(12, U, []),                     % suggests nothing
     arg(N, BanV, X),
     var(X), !,
     arg(N, AV, yes),
-    plain_wanted(Ws, T, BanV, AV, Plain, Others).
+    Plain = [in(N, W)|Plain1],
+    plain_wanted(Ws, T, BanV, AV, Plain1, Others).
 plain_wanted([P|Ws], T, BanV, AV, Plain, [P|Others]) :-
     plain_wanted(Ws, T, BanV, AV, Plain, Others).
 
@@ -96,18 +108,18 @@ pull_all([N-W|Ps], In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
     u_requires(U, Rs),
     u_suggests(U, Ss),
     u_id(U, Id),
-    pull_required(Rs, pulled(because(cl_required, [by(Id)])), AV, [N-W|A0], A1),
+    pull_required(Rs, because(cl_required, [by(Id)]), AV, [in(N, W)|A0], A1),
     pull_suggested(Ss, Id, In, T, SV, BanV, AV, Seen0, Seen1, A1, A2),
     pull_all(Ps, In, T, SV, BanV, AV, Seen1, Seen, A2, A).
 
-% pull_required(+Ns, +Pulled, +AV, +A0, -A): each of Ns not active yet
-% becomes active with Pulled, pulled(Because).
+% pull_required(+Ns, +Because, +AV, +A0, -A): each of Ns not active yet
+% becomes active, in(N, Because, pulled).
 pull_required([], _, _, A, A).
 pull_required([R|Rs], W, AV, A0, A) :-
     arg(R, AV, X),
     var(X), !,
     X = yes,
-    pull_required(Rs, W, AV, [R-W|A0], A).
+    pull_required(Rs, W, AV, [in(R, W, pulled)|A0], A).
 pull_required([_|Rs], W, AV, A0, A) :-
     pull_required(Rs, W, AV, A0, A).
 
@@ -122,12 +134,15 @@ pull_suggested([S|Ss], By, In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
     B == none, !,
     X = yes,
     u_id(U, Id),
-    pull_required(Rs, pulled(because(cl_required, [by(Id)])), AV, [S-pulled(because(cl_suggested, [by(By)]))|A0], A1),
+    pull_required(Rs, because(cl_required, [by(Id)]), AV, [in(S, because(cl_suggested, [by(By)]), pulled)|A0], A1),
     pull_suggested(Ss, By, In, T, SV, BanV, AV, Seen1, Seen, A1, A).
 pull_suggested([_|Ss], By, In, T, SV, BanV, AV, Seen0, Seen, A0, A) :-
     pull_suggested(Ss, By, In, T, SV, BanV, AV, Seen0, Seen, A0, A).
 
+% mark_pairs(+Xs, +V): binds V's place of each N to yes; Xs holds N-Because
+% pairs or in/2, in/3 terms (their first argument is N).
 mark_pairs([], _).
-mark_pairs([N-_|Ps], V) :-
+mark_pairs([P|Ps], V) :-
+    arg(1, P, N),
     arg(N, V, yes),
     mark_pairs(Ps, V).

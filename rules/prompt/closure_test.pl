@@ -22,7 +22,7 @@ close(Wanted, Refused, Banned, Active, NV) :-
     set_wanted(Wanted, SV),
     functor(BanV, banned, Len),
     set_slots(Banned, BanV, yes),
-    close_units(In, T, SV, BanV, Wanted, [], _, Active, NV).
+    close_units(In, T, SV, BanV, Wanted, [], _, _, Active, NV).
 
 % set_slots(+Ns, +V, +X): binds V's place of each of Ns to X (forall/2
 % would undo the bindings).
@@ -34,31 +34,31 @@ set_wanted([N-B|Ws], SV) :- arg(N, SV, wanted(B)), set_wanted(Ws, SV).
 test(requires_are_pulled_in) :-
     close([1-because(sel_always, [])], [], [], Active, NV),
     NV == [],
-    memberchk(1-because(sel_always, []), Active),
-    memberchk(2-pulled(because(cl_required, [by("a")])), Active),
-    memberchk(3-pulled(because(cl_required, [by("a")])), Active),
+    memberchk(in(1, because(sel_always, [])), Active),
+    memberchk(in(2, because(cl_required, [by("a")]), pulled), Active),
+    memberchk(in(3, because(cl_required, [by("a")]), pulled), Active),
     length(Active, 3).
 
 test(suggests_are_pulled_in_unless_blocked) :-
     close([4-because(sel_always, [])], [], [], A1, _),
-    memberchk(5-pulled(because(cl_suggested, [by("d")])), A1),
+    memberchk(in(5, because(cl_suggested, [by("d")]), pulled), A1),
     close([4-because(sel_always, [])], [5], [], A2, NV),
-    A2 == [4-because(sel_always, [])],
+    A2 == [in(4, because(sel_always, []))],
     NV == [].
 
 test(a_suggested_unit_comes_with_what_it_requires_or_not_at_all) :-
     close([8-because(sel_always, [])], [], [], A1, _),
-    memberchk(6-pulled(because(cl_suggested, [by("h")])), A1),
-    memberchk(7-pulled(because(cl_required, [by("f")])), A1),
+    memberchk(in(6, because(cl_suggested, [by("h")]), pulled), A1),
+    memberchk(in(7, because(cl_required, [by("f")]), pulled), A1),
     close([8-because(sel_always, [])], [7], [], A2, _),
-    A2 == [8-because(sel_always, [])].
+    A2 == [in(8, because(sel_always, []))].
 
 test(a_blocked_requirement_rules_out_the_wanted_unit) :-
     close([1-because(sel_always, []), 6-because(sel_always, [])], [3], [], Active, NV),
     NV == [1-because(cl_requires_unavailable, [requires("c")])],
-    \+ memberchk(1-_, Active),
-    memberchk(6-_, Active),
-    memberchk(7-pulled(because(cl_required, [by("f")])), Active).
+    \+ memberchk(in(1, _), Active),
+    memberchk(in(6, _), Active),
+    memberchk(in(7, because(cl_required, [by("f")]), pulled), Active).
 
 test(a_banned_unit_is_neither_active_nor_reported_here) :-
     close([6-because(sel_always, [])], [], [6], Active, NV),
@@ -72,7 +72,7 @@ test(undecided_units_are_decided_when_reached) :-
     functor(SV, states, Len),
     arg(1, SV, wanted(w)),
     functor(BanV, banned, Len),
-    close_units(In, T, SV, BanV, [1-w], [1], Seen, _, _),
+    close_units(In, T, SV, BanV, [1-w], [1], Seen, _, _, _),
     msort(Seen, Decided),
     Decided == [1, 2, 3],
     arg(2, SV, St),

@@ -102,3 +102,44 @@ test(ranked_units_past_the_lexical_cut_are_out) :-
     \+ memberchk(out(1, _), Outs),
     \+ memberchk(out(5, _), Outs),
     Default = because(sel_not_relevant, [lexical_cut(_, _)]).
+
+% A wanted unit that requires and suggests nothing but lists supersedes or
+% conflicts is not plain: its relations still rule units out.
+test(a_unit_that_pulls_nothing_still_supersedes) :-
+    unit_from_list([n(1), id("style_v2"), kind(instruction), rank(1), percent(100), supersedes([2])], A),
+    unit_from_list([n(2), id("style_v1"), kind(instruction), activation(always)], B),
+    input_from_list([], In),
+    compile_units(In, units(A, B), [2], [1], compiled(Ins, Outs, _)),
+    Ins == [in(1, because(sel_relevant, [lexical_rank(1), score_percent(100)]))],
+    Outs == [out(2, because(cf_superseded, [by("style_v2")]))].
+
+test(a_unit_that_pulls_nothing_still_conflicts) :-
+    unit_from_list([n(1), id("grep"), kind(tool), rank(1), percent(100), conflicts([2])], A),
+    unit_from_list([n(2), id("ripgrep"), kind(tool), activation(always)], B),
+    input_from_list([], In),
+    compile_units(In, units(A, B), [2], [1], compiled(Ins, Outs, _)),
+    Ins == [in(2, because(sel_always, []))],
+    Outs == [out(1, because(cf_conflict, [with("ripgrep")]))].
+
+% A wanted unit that suggests something is not plain: what it suggests
+% comes with it.
+test(a_wanted_unit_brings_what_it_suggests) :-
+    unit_from_list([n(1), id("deploy"), kind(tool), rank(1), percent(100), suggests([2])], A),
+    unit_from_list([n(2), id("rollback_notes"), kind(skill)], B),
+    input_from_list([], In),
+    compile_units(In, units(A, B), [], [1, 2], compiled(Ins0, Outs, _)),
+    msort(Ins0, Ins),
+    Ins == [in(1, because(sel_relevant, [lexical_rank(1), score_percent(100)])),
+            in(2, because(cl_suggested, [by("deploy")]), pulled)],
+    Outs == [].
+
+% A unit that requires another and lists conflicts is checked for
+% conflicts even when no plain unit lists any.
+test(a_unit_with_requirements_still_conflicts) :-
+    unit_from_list([n(1), id("ripgrep"), kind(tool), rank(1), percent(100), requires([2]), conflicts([3])], A),
+    unit_from_list([n(2), id("rg_config"), kind(resource)], B),
+    unit_from_list([n(3), id("grep"), kind(tool), activation(always)], C),
+    input_from_list([], In),
+    compile_units(In, units(A, B, C), [3], [1, 2], compiled(Ins, Outs, _)),
+    Ins == [in(3, because(sel_always, []))],
+    memberchk(out(1, because(cf_conflict, [with("grep")])), Outs).

@@ -33,8 +33,10 @@ rule_id(cf_superseded, "an active unit supersedes this unit").
 rule_id(cf_conflict, "the unit conflicts with a stronger active unit").
 
 %! conflict_losers(+Table, +Active, -Losers) is det.
-%  Losers lists N-Because for the units of Active ([N-Because]) that
-%  supersession and conflicts rule out. Like compile.pl, no control
+%  Losers lists N-Because for the units of Active that supersession and
+%  conflicts rule out. Each element of Active is a term whose first
+%  argument is a candidate number: N-Because, or the in/2 and in/3 terms
+%  of closure.pl. Like compile.pl, no control
 %  constructs where the table is in reach.
 conflict_losers(T, Active, Losers) :-
     conflict_hook(Hook),
@@ -60,7 +62,9 @@ losers(Hook, T, Active, Losers) :-
     keep_compatible(Ordered, T, Hook, [], [], Lost),
     append(Sup, Lost, Losers).
 
-% no_relations(+Active, +T): no active unit lists conflicts or supersedes.
+%! no_relations(+Active, +T) is semidet.
+%  No unit of Active (as for conflict_losers/3) lists conflicts or
+%  supersedes.
 no_relations(Active, T) :-
     has_relations(Active, T), !,
     fail.
@@ -68,7 +72,8 @@ no_relations(_, _).
 
 % has_relations(+Active, +T): some active unit lists conflicts or
 % supersedes.
-has_relations([N-_|_], T) :-
+has_relations([P|_], T) :-
+    arg(1, P, N),
     arg(N, T, U),
     arg(13, U, Cs),                     % Conflicts
     arg(14, U, Ss),                     % Supersedes
@@ -83,7 +88,8 @@ relations([], [_|_]).
 %  S-because(cf_superseded, [by(Id)]) for every active S that an active
 %  unit Id supersedes, unless S supersedes it back and is the stronger.
 superseded_units([], _, _, []).
-superseded_units([N-_|Ps], T, AV, Sup) :-
+superseded_units([P|Ps], T, AV, Sup) :-
+    arg(1, P, N),
     arg(N, T, U),
     u_id(U, Id),
     u_supersedes(U, Ss),
@@ -123,7 +129,8 @@ first_per_unit([N-W|Xs], Seen, [N-W|Out]) :-
     first_per_unit(Xs, [N|Seen], Out).
 
 exclude_losers([], _, []).
-exclude_losers([N-_|Xs], Losers, Out) :-
+exclude_losers([P|Xs], Losers, Out) :-
+    arg(1, P, N),
     memberchk(N-_, Losers), !,
     exclude_losers(Xs, Losers, Out).
 exclude_losers([P|Xs], Losers, [P|Out]) :-
@@ -155,7 +162,8 @@ rank_key(R, R).
 
 % strength_keys(+Active, +T, -Pairs): Key-N for each active unit.
 strength_keys([], _, []).
-strength_keys([N-_|Ps], T, [K-N|Ks]) :-
+strength_keys([P|Ps], T, [K-N|Ks]) :-
+    arg(1, P, N),
     arg(N, T, U),
     strength_key(U, K),
     strength_keys(Ps, T, Ks).

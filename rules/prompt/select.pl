@@ -137,11 +137,16 @@ relevant_because(R, P, B) :-
 %  not mandatory and is not a tool in mode all_tools (else Go would have
 %  put it in Called),
 %  so only host denial's absence, capabilities and sel_relevant apply.
+%  A unit that needs no capability is wanted at once: unauthorized/3
+%  holds only of a unit that needs one.
+decide_ranked(_, U, R, P, St) :-
+    arg(10, U, []), !,                  % needs no capability
+    St = wanted(because(sel_relevant, [lexical_rank(R), score_percent(P)])).
 decide_ranked(In, U, _, _, St) :-
     unauthorized(In, U, B), !,
     St = refused(B).
-decide_ranked(_, _, R, P, wanted(B)) :-
-    relevant_because(R, P, B).
+decide_ranked(_, _, R, P, St) :-
+    St = wanted(because(sel_relevant, [lexical_rank(R), score_percent(P)])).
 
 %! in_lexical_cut(+Rank, +Percent) is semidet.
 %  A lexical match of this rank and score is good enough (lexical_cut/2).

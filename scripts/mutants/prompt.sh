@@ -6,8 +6,8 @@ mutant "host denial refuses a unit" rules/prompt/select.pl 's#u_host(U, denied),
 mutant "an always unit is wanted on any task" rules/prompt/select.pl 's#u_activation(U, always), !,#u_activation(U, relevant), !,#' ./prompt -run TestAlwaysToolIsActiveOnAnUnrelatedQuery
 mutant "all_tools wants every tool" rules/prompt/select.pl 's#in_mode(In, all_tools),#in_mode(In, compiled),#' ./prompt -run TestAllToolsModeShowsEveryTool
 mutant "a good lexical match is selected" rules/prompt/select.pl 's#^lexical_cut(12, 40)\.#lexical_cut(0, 40).#' ./prompt -run 'TestPlannerHidesAnIrrelevantTool|TestRelevantToolTurnsVisibleHiddenVisibleAcrossTurns'
-mutant "a non-tool unit matching the task is selected" rules/prompt/select.pl 's#^decide_ranked(_, _, R, P, wanted(B)) :-#decide_ranked(_, U, _, _, idle(because(sel_not_relevant, []))) :- u_kind(U, K), \\+ tool_kind(K), !.\ndecide_ranked(_, _, R, P, wanted(B)) :-#' ./prompt -run TestNonToolUnitMatchingTheQueryIsSelected
-mutant "requires closure pulls dependencies in" rules/prompt/closure.pl 's#pull_required(Rs, pulled(because(cl_required, \[by(Id)\])), AV, \[N-W|A0\], A1),#pull_required([], pulled(because(cl_required, [by(Id)])), AV, [N-W|A0], A1),#' ./prompt -run TestRequiresClosurePullsDependenciesIn
+mutant "a non-tool unit matching the task is selected" rules/prompt/select.pl 's#^decide_ranked(_, U, R, P, St) :-$#decide_ranked(_, U, _, _, idle(because(sel_not_relevant, []))) :- u_kind(U, K), \\+ tool_kind(K), !.\ndecide_ranked(_, U, R, P, St) :-#' ./prompt -run TestNonToolUnitMatchingTheQueryIsSelected
+mutant "requires closure pulls dependencies in" rules/prompt/closure.pl 's#pull_required(Rs, because(cl_required, \[by(Id)\]), AV, \[in(N, W)|A0\], A1),#pull_required([], because(cl_required, [by(Id)]), AV, [in(N, W)|A0], A1),#' ./prompt -run TestRequiresClosurePullsDependenciesIn
 mutant "a superseded unit is out" rules/prompt/conflicts.pl 's#superseded_by(Ss, N, Id, T, AV, Sup, Sup1),#superseded_by([], N, Id, T, AV, Sup, Sup1),#' ./prompt -run TestConflictsAndSupersessionResolveDeterministically
 mutant "the conflict winner does not depend on order" rules/prompt/conflicts.pl 's#^    keysort(Ks, Sorted),#    Sorted = Ks,#' ./rules -run TestPromptRules
 mutant "the stronger lexical match wins a conflict" rules/prompt/conflicts.pl 's#^rank_key(R, R)\.#rank_key(_, 0).#' ./prompt -run TestConflictsAndSupersessionResolveDeterministically
@@ -49,7 +49,7 @@ mutant "no catalog unit takes the reserved id prefix" prompt/catalog.go 's#if st
 mutant "a packed-out unit takes what was pulled in only for it" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\]#if true || p.fixed[cd.n]#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "a pulled unit another unit still requires stays" prompt/pack.go 's#if y != cd \&\& !p.out\[y.n\] \&\&#if false \&\& y != cd \&\& !p.out[y.n] \&\&#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "a pulled mandatory unit stays" prompt/pack.go 's#if !cd.pulled || p.fixed\[cd.n\] ||#if !cd.pulled ||#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
-mutant "the rules mark pulled units" rules/prompt/compile.pl 's#^    I = in(N, W, pulled)\.#    I = in(N, W).#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
+mutant "the rules mark pulled units" rules/prompt/closure.pl 's#pull_required(Rs, W, AV, \[in(R, W, pulled)|A0\], A)#pull_required(Rs, W, AV, [in(R, W)|A0], A)#' ./prompt -run TestPackedOutUnitLeavesNoRequirementBehind
 mutant "only in(N, B, pulled) has three arguments" prompt/compile.go 's#len(d.Args) == 3 \&\& d.Args\[2\] == engine.AtomValue("pulled")#len(d.Args) == 3#' ./prompt -run TestAnswersOutsideTheProtocolAreRuleErrors
 mutant "catalog problems are listed in line order" prompt/load.go 's#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(a.Line, b.Line) })#slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(0, 0) })#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
 mutant "a wrong type does not hide the problems after it" prompt/load.go 's#^\tc, found := prepare(units, opts)#\tc, found := prepare(units, opts)\n\tif len(r.problems) > 0 { found = nil }#' ./prompt -run TestCatalogErrorMessagesArePlainSortedAndComplete
@@ -69,7 +69,7 @@ mutant "the prompt compiler doc shows only compiled calls" docs/prompt-compiler.
 mutant "bidi overrides never reach the terminal" internal/termsafe/termsafe.go 's#|| bidiControl(r)$#|| false \&\& bidiControl(r)#' ./internal/termsafe
 mutant "extra tool units give their schema" prompt/catalog.go 's|^\(\t*\)units\[i\].Kind, units\[i\].Schema = u.Kind, u.Schema$|\1_ = u|' ./prompt -run TestExtraToolUnitsGiveTheirSchema
 mutant "a banned unit is never plain-active" rules/prompt/closure.pl '/^plain_wanted(\[N-W|Ws\], T, BanV, AV/,/var(X), !,/s#^    var(X), !,#    !,#' ./rules -run TestPromptRules
-mutant "a suggested unit is marked pulled" rules/prompt/closure.pl 's#\[S-pulled(because(cl_suggested, \[by(By)\]))|A0\]#[S-because(cl_suggested, [by(By)])|A0]#' ./rules -run TestPromptRules
+mutant "a suggested unit is marked pulled" rules/prompt/closure.pl 's#\[in(S, because(cl_suggested, \[by(By)\]), pulled)|A0\]#[in(S, because(cl_suggested, [by(By)]))|A0]#' ./rules -run TestPromptRules
 mutant "a catalog unit cannot hide an extra unit of another kind" prompt/catalog.go 's#^\t\t\tcase units\[i\].Kind.IsTool() != u.Kind.IsTool():#\t\t\tcase false:#' ./prompt -run TestACatalogUnitCannotHideAnExtraUnitOfAnotherKind
 
 # A catalog is checked, rendered and counted on every core (forEach).
@@ -90,3 +90,15 @@ mutant "a token count is kept by the text's hash" prompt/tokens.go 's#hash: xxha
 mutant "a token count is kept by encoding" prompt/tokens.go 's#k := tokenKey{enc: enc, #k := tokenKey{#' ./prompt -run TestTokenCountMemoFollowsTheText
 mutant "only the exact bytes of an accepted schema skip the check" prompt/unit.go 's#ok := validSchemas.raw\[string(raw)\]#ok := len(validSchemas.raw) > 0#' ./prompt -run TestSchemaCheckMemoRefusesAChangedSchema
 mutant "a kept index image is opened only for the same units" prompt/indeximage.go 's#b, err := json.Marshal(docs)#b, err := json.Marshal(len(docs))#' ./prompt -run TestCatalogIndexImageFollowsTheUnits
+
+# Plain units filed as they are examined (rules/prompt/compile.pl): the
+# default rules decide as the reference pipeline (prompt/testdata/reference-rules).
+mutant "a unit that lists conflicts is not plain" rules/prompt/compile.pl 's#^    arg(13, U, \[\]),                     % conflicts with nothing#    true,#' ./rules -run TestPromptRules
+mutant "a unit that lists supersedes is not plain" rules/prompt/compile.pl 's#^    arg(14, U, \[\]), !,                  % supersedes nothing#    !,#' ./rules -run TestPromptRules
+mutant "a unit that suggests is not plain" rules/prompt/compile.pl '/^file_unit(wanted(B)/,/^    arg(12, U/s#^    arg(12, U, \[\]),                     % suggests nothing#    true,#' ./rules -run TestPromptRules
+mutant "the first round ends only without relations" rules/prompt/compile.pl 's#^    no_relations(Pulled, T), !,#    !,#' ./rules -run TestPromptRules
+mutant "units that list conflicts but pull nothing are checked" rules/prompt/compile.pl 's#^    append(PlainRel, Plain, Plains0),#    Plains0 = Plain,#' ./prompt -short -run 'TestDefaultRulesDecideAsTheReferencePipeline/relational_(40|200)$'
+mutant "later rounds close every wanted unit again" rules/prompt/compile.pl 's#^    in_pairs(Plains, Linked, Wanted0),#    Wanted0 = Linked,#' ./prompt -short -run 'TestDefaultRulesDecideAsTheReferencePipeline/relational_(40|200)$'
+mutant "a banned unit is reported once, for its conflict" rules/prompt/compile.pl '/^outs(\[N|Ns\], SV, AV, BanV, Outs) :-/,/^    var(Y), !,/s#^    var(Y), !,#    !,#' ./prompt -short -run 'TestDefaultRulesDecideAsTheReferencePipeline/relational_(40|200)$'
+mutant "a ranked unit that needs a capability is checked" rules/prompt/select.pl 's#^    arg(10, U, \[\]), !,                  % needs no capability#    !,#' ./prompt -short -run 'TestDefaultRulesDecideAsTheReferencePipeline/relational_(40|200)$'
+mutant "the lexical cut's minimum score holds for ranked units" rules/prompt/compile.pl 's#^    Pc >= Mn, !,#    !,#' ./rules -run TestPromptRules
