@@ -580,8 +580,15 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte) (ff *F
 
 	tree, timedOut := e.parse(ctx, w.parser, src)
 	if tree == nil {
-		w.parser.Reset()
-		reuse = true
+		// A parse that stopped (budget, ctx) is not resumed, and its
+		// parser is not used again: tree-sitter 0.25.0's ts_parser_reset
+		// leaves canceled_balancing set when the parse stopped while
+		// balancing the tree, so the next parse on that parser jumps to
+		// balancing a tree Reset released and aborts the process
+		// (parser.c: Assertion `self->finished_tree.ptr' failed; fixed
+		// upstream in tree-sitter PR #4176, after the 0.25.0 that
+		// go-tree-sitter v0.25.0 bundles). reuse stays false: the
+		// deferred close frees the worker.
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

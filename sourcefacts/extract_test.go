@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -637,5 +638,42 @@ func checkInvariants(t *testing.T, ff *FileFacts, src []byte) {
 	}
 	if !utf8.ValidString(ff.Package) {
 		t.Errorf("package %.80q: invalid UTF-8", ff.Package)
+	}
+}
+
+// TestAParserWhoseParseStoppedIsNotUsedAgain: a parse that runs out of
+// its budget leaves its parser out of the pool (tree-sitter 0.25.0 cannot
+// reset a parser stopped while balancing: the next parse on it aborts the
+// process), and the next extraction gets a new parser that works.
+func TestAParserWhoseParseStoppedIsNotUsedAgain(t *testing.T) {
+	e := newTestExtractor(t)
+	g := e.grammars["go"]
+	ok := []byte("package q\nfunc F() {}\n")
+	if ff, err := e.Extract(context.Background(), "q.go", ok); err != nil || ff.Status != StatusCurrent {
+		t.Fatalf("first extraction: %v, %+v", err, ff)
+	}
+	idle := func() []*worker {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return slices.Clone(g.idle)
+	}
+	before := idle()
+	if len(before) != 1 {
+		t.Fatalf("%d idle parsers after one extraction, want 1", len(before))
+	}
+	e.SetParseTimeout(time.Millisecond)
+	ff, err := e.Extract(context.Background(), "p.go", []byte("package p; var x = "+strings.Repeat("(", 64<<10)))
+	if err != nil || ff.Error != "parse timeout" {
+		t.Fatalf("the stopped parse: %v, %+v", err, ff)
+	}
+	if after := idle(); len(after) != 0 {
+		t.Errorf("the parser of the stopped parse went back to the pool (%d idle)", len(after))
+	}
+	e.SetParseTimeout(0)
+	if ff, err := e.Extract(context.Background(), "q.go", ok); err != nil || ff.Status != StatusCurrent || len(ff.Symbols) != 1 {
+		t.Errorf("after the stopped parse: %v, %+v", err, ff)
+	}
+	if after := idle(); len(after) != 1 || after[0] == before[0] {
+		t.Errorf("idle parsers after a new extraction: %d, the stopped one among them: %v", len(after), len(after) == 1 && after[0] == before[0])
 	}
 }

@@ -63,3 +63,8 @@ mutant "a damaged index found by a read is removed" project/project.go 's|	if c 
 mutant "data the backend never writes is damage" project/indexfile.go 's|	if errors.Is(err, embedded.ErrDamaged) \&\& !errors.Is(err, ErrCorruptIndex) {|	if false \&\& errors.Is(err, embedded.ErrDamaged) {|' . -run TestADamagedSearchIndexIsMadeAgainNotServed
 mutant "a search over a damaged index runs again" rlm.go 's|	if errors.Is(err, project.ErrCorruptIndex) {|	if false {|' . -run TestADamagedSearchIndexIsMadeAgainNotServed
 mutant "a body of unknown flags is damage" retrieval/embedded/bodytext.go 's|return fmt.Errorf("%w: document %q: body: unknown flags %#x", ErrDamaged, d.ID, flags)|return fmt.Errorf("document %q: body: unknown flags %#x", d.ID, flags)|' . -run TestADamagedSearchIndexIsMadeAgainNotServed
+
+# A parser whose parse stopped (budget, ctx) is never pooled again:
+# tree-sitter 0.25.0 aborts the process on its next parse when it stopped
+# while balancing (sourcefacts/extract.go).
+mutant "a stopped parser goes back to the pool" sourcefacts/extract.go 's|^\tif tree == nil {$|\tif tree == nil {\n\t\tw.parser.Reset()\n\t\treuse = true|' ./sourcefacts -run TestAParserWhoseParseStoppedIsNotUsedAgain
