@@ -70,6 +70,11 @@ type Detection struct {
 //   - A .pl file that is a Perl script (a #! line naming perl, or Perl
 //     statements such as `use strict;`, `my $x`, `sub name {` starting a
 //     line) is skipped with SkipNotOurs; other .pl files are Prolog.
+//   - A .pro file that is a ProGuard/R8 configuration (a line starting
+//     with an option such as `-keep` or `-dontwarn`), a qmake project
+//     file (a line assigning TEMPLATE, QT, SOURCES, ...) or starts with a
+//     `#` comment, which no Prolog text does, is skipped with SkipNotOurs;
+//     other .pro files are Prolog.
 //   - Every other file is of its extension's language (LanguageForPath).
 func Detect(p string, src []byte) Detection {
 	ext := path.Ext(path.Base(p))
@@ -89,6 +94,11 @@ func Detect(p string, src []byte) Detection {
 	case g == LangProlog:
 		if isPerlScript(head) {
 			return Detection{By: "content: Perl", Skip: SkipNotOurs + ": a Perl script"}
+		}
+		if strings.EqualFold(ext, ".pro") {
+			if by, what := notPrologPro(head); by != "" {
+				return Detection{By: by, Skip: SkipNotOurs + ": " + what}
+			}
 		}
 	}
 	if g == "" {
@@ -226,6 +236,31 @@ func isPerlScript(head []byte) bool {
 		return strings.HasPrefix(prog, "perl")
 	}
 	return perlLine.Match(head)
+}
+
+var (
+	// proGuardLine matches a line that starts with a ProGuard/R8 option.
+	proGuardLine = regexp.MustCompile(`(?m)^[ \t]*-(?:keep[a-z]*|dont[a-z]+|include|injars|outjars|libraryjars|assume[a-z]+|optimizations|optimizationpasses|repackageclasses|flattenpackagehierarchy|allowaccessmodification|renamesourcefileattribute|adapt[a-z]+|printmapping|printseeds|printusage|printconfiguration|applymapping|ignorewarnings|verbose|target|basedirectory)\b`)
+	// qmakeLine matches a line that assigns one of qmake's variables.
+	qmakeLine = regexp.MustCompile(`(?m)^[ \t]*(?:TEMPLATE|QT|CONFIG|SOURCES|HEADERS|FORMS|TARGET|INCLUDEPATH|DEPENDPATH|LIBS|DEFINES|SUBDIRS|RESOURCES|DESTDIR|OTHER_FILES|DISTFILES|TRANSLATIONS)[ \t]*[-+*~]?=`)
+	// hashComment matches a `#` comment as the first non-blank line: a
+	// shell-style comment (`# ...`, `###`, a lone `#`), never a `#!` line.
+	hashComment = regexp.MustCompile(`\A[ \t\r\n]*#(?:[ \t#]|\r|\n|\z)`)
+)
+
+// notPrologPro says how a .pro file's start shows it is not Prolog (its
+// Detection.By and what it is), or "" when it may be Prolog.
+func notPrologPro(head []byte) (by, what string) {
+	head = bytes.TrimPrefix(head, []byte("\uFEFF"))
+	switch {
+	case proGuardLine.Match(head):
+		return "content: ProGuard", "a ProGuard configuration"
+	case qmakeLine.Match(head):
+		return "content: qmake", "a qmake project file"
+	case hashComment.Match(head):
+		return "content: # comment", "starts with a # comment, not Prolog"
+	}
+	return "", ""
 }
 
 // cppWords are the C++ keywords that make a .h header C++ where C cannot

@@ -289,6 +289,25 @@ func TestPerlFilesAreSkippedAsNotOursNotErrors(t *testing.T) {
 	checkKindDefs(t, ffs, []kindDef{{"rules.pl", [2]int{3, 3}, "allowed/1", KindPredicate, nil}})
 }
 
+func TestProFilesThatAreNotPrologAreSkippedAsNotOursNotErrors(t *testing.T) {
+	ffs := walkTree(t, "pro", WalkOptions{})
+	want := []fileStatus{
+		{"app.pro", "", "", "content: qmake", StatusSkipped, "not ours: a qmake project file"},
+		{"family.pro", LangProlog, "prolog", "extension .pro", StatusCurrent, ""},
+		{"notes.pro", "", "", "content: # comment", StatusSkipped, "not ours: starts with a # comment, not Prolog"},
+		{"r8.pro", "", "", "content: ProGuard", StatusSkipped, "not ours: a ProGuard configuration"},
+	}
+	if d := cmp.Diff(want, fileStatuses(ffs)); d != "" {
+		t.Errorf("statuses (-want +got):\n%s", d)
+	}
+	for _, ff := range ffs {
+		if ff.Status == StatusSkipped && len(ff.Symbols)+len(ff.References)+len(ff.Imports) != 0 {
+			t.Errorf("%s: a skipped file has facts", ff.Provenance.Path)
+		}
+	}
+	checkKindDefs(t, ffs, []kindDef{{"family.pro", [2]int{3, 4}, "ancestor/2", KindPredicate, nil}})
+}
+
 func TestLineNumbersHoldForEveryLineEndingWithOrWithoutAByteOrderMark(t *testing.T) {
 	// Each source has its definitions' lines and its call's line; the
 	// variants rewrite its "\n" line endings.
@@ -403,6 +422,15 @@ func TestDetectDecidesByExtensionShebangModeLineAndContent(t *testing.T) {
 		{"x.pl", "# comment\nmy $x = 1;\n", Detection{"", "", "content: Perl", "not ours: a Perl script"}},
 		{"x.pl", "package Foo::Bar;\n", Detection{"", "", "content: Perl", "not ours: a Perl script"}},
 		{"x.pl", ":- module(m, []).\nuse(strict).\nmy(X) :- X.\n", Detection{LangProlog, "prolog", "extension .pl", ""}},
+		// .pro: ProGuard, qmake and #-commented files are skipped as not
+		// ours; Prolog, #! line included, is read.
+		{"x.pro", "-keep class a.B { *; }\n", Detection{"", "", "content: ProGuard", "not ours: a ProGuard configuration"}},
+		{"x.PRO", "\uFEFF  -dontwarn a.**\n", Detection{"", "", "content: ProGuard", "not ours: a ProGuard configuration"}},
+		{"x.pro", "%% qmake\nQT += core\n", Detection{"", "", "content: qmake", "not ours: a qmake project file"}},
+		{"x.pro", "\n\n#\nfoo\n", Detection{"", "", "content: # comment", "not ours: starts with a # comment, not Prolog"}},
+		{"x.pro", "#!/usr/bin/env swipl\n:- initialization(main).\nmain.\n", Detection{LangProlog, "prolog", "extension .pro", ""}},
+		{"x.pro", "p(X) :-\n    X #= 1,\n    - X < 0,\n    keep(X).\nqt(QT) :- QT = 1.\n", Detection{LangProlog, "prolog", "extension .pro", ""}},
+		{"x.pl", "-keep class a.B\n", Detection{LangProlog, "prolog", "extension .pl", ""}},
 	}
 	for _, tt := range tests {
 		if got := Detect(tt.path, []byte(tt.src)); got != tt.want {

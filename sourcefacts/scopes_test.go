@@ -300,3 +300,43 @@ func TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript(t *testing.T) {
 		}
 	}
 }
+
+// TestACallOnSuperResolvesToTheBaseNotTheOverride: `super.f()` in Java,
+// JavaScript and TypeScript and `super().f()` in Python call the base's
+// f (or what the base inherits), not the override that makes the call; a
+// nested class takes its own base, not its outer class's; a class with
+// several bases (Python multiple inheritance) or a base the tree does not
+// define leaves the call unresolved, to its name.
+func TestACallOnSuperResolvesToTheBaseNotTheOverride(t *testing.T) {
+	ffs, sc := scopedTree(t, "/lib/pkg", map[string]string{
+		"base.py": "class Base:\n    def send(self, d):\n        return d\n",
+		"child.py": "from .base import Base\n\n\n" +
+			"class Child(Base):\n    def send(self, d):\n        return super().send(d)\n\n\n" +
+			"class Grand(Child):\n    def send(self, d):\n        super( ).send(d)\n\n\n" +
+			"class Two(Base, Child):\n    def send(self, d):\n        super().send(d)\n\n\n" +
+			"class Ext(object):\n    def send(self, d):\n        super().send(d)\n\n\n" +
+			"class Outer(Base):\n    class Inner(Child):\n        def send(self, d):\n            super().send(d)\n",
+		"j/b/Base.java":  "package b;\n\npublic class Base {\n  public void send() {}\n}\n",
+		"j/a/Child.java": "package a;\n\nimport b.Base;\n\nclass Child extends Base {\n  void send() {\n    super.send();\n  }\n}\n",
+		"j/a/Sub.java":   "package a;\n\nclass Sub extends Child {\n  void send() {\n    super.send();\n  }\n}\n",
+		"j/a/Nest.java":  "package a;\n\nclass Nest {\n  static class In extends Child {\n    void send() { super.send(); }\n  }\n}\n",
+		"web/same.js":    "class A {\n  close() {}\n}\nclass B extends A {\n  close() {\n    super.close();\n  }\n}\n",
+		"ts/base.ts":     "export class Base {\n  send(): void {}\n}\n",
+		"ts/child.ts":    "import { Base } from './base';\nclass Child extends Base {\n  send(): void {\n    super.send();\n  }\n}\n",
+	})
+	for _, tc := range []struct {
+		path, name string
+		want       map[int]string
+	}{
+		{"child.py", "send", map[int]string{6: "import py:base Base", 11: "receiver py:child Child", 16: "  ", 21: "  ", 27: "receiver py:child Child"}},
+		{"j/a/Child.java", "send", map[int]string{7: "import java:b Base"}},
+		{"j/a/Sub.java", "send", map[int]string{5: "receiver java:a Child"}},
+		{"j/a/Nest.java", "send", map[int]string{5: "receiver java:a Child"}},
+		{"web/same.js", "close", map[int]string{6: "receiver js:web/same A"}},
+		{"ts/child.ts", "send", map[int]string{4: "import js:ts/base Base"}},
+	} {
+		if d := cmp.Diff(tc.want, callTargets(ffs, sc, tc.path, tc.name)); d != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tc.path, tc.name, d)
+		}
+	}
+}

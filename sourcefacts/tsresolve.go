@@ -103,6 +103,9 @@ type callEnv struct {
 	imports map[string]importBinding
 	topDefs map[string]bool // names of this file's top-level functions and types
 	types   map[string]bool // names of this file's top-level types and classes
+	// bases holds the base references (resolved by resolveBase) of each
+	// class of the file, by the class's qualified name (Container.Name).
+	bases map[string][]Reference
 }
 
 // resolveCalls sets Via, Module and Type of every call reference of
@@ -115,12 +118,18 @@ func (x *extraction) resolveCalls(c *captures, ops map[int]ts.Node) {
 		return
 	}
 	env := x.callEnv(c, spec)
+	// Bases first: a call on super (see superCall) takes its class's base.
 	for i := range x.ff.References {
 		r := &x.ff.References[i]
 		if r.Kind == RefClass && c.bases[uint(r.Range.StartByte)] {
 			env.resolveBase(x, r, ops)
-			continue
+			if cls := x.classAt(r.Range.StartByte); cls != "" {
+				env.bases[cls] = append(env.bases[cls], *r)
+			}
 		}
+	}
+	for i := range x.ff.References {
+		r := &x.ff.References[i]
 		if r.Kind != RefCall {
 			continue
 		}
@@ -134,7 +143,7 @@ func (x *extraction) resolveCalls(c *captures, ops map[int]ts.Node) {
 
 func (x *extraction) callEnv(c *captures, spec *callSpec) *callEnv {
 	env := &callEnv{spec: spec, byName: map[string][]int{}, imports: map[string]importBinding{},
-		topDefs: map[string]bool{}, types: map[string]bool{}}
+		topDefs: map[string]bool{}, types: map[string]bool{}, bases: map[string][]Reference{}}
 	if spec.importBindings != nil {
 		env.imports = spec.importBindings(x.ff.Imports)
 	} else {
@@ -412,9 +421,66 @@ func (x *extraction) enclosingClass(r *Reference) string {
 	return s.Container
 }
 
+// classAt is the qualified name (Container.Name) of the innermost class
+// of the file whose range holds byte pos, or "".
+func (x *extraction) classAt(pos int) string {
+	best := -1
+	for i, s := range x.ff.Symbols {
+		if s.Kind != KindClass || pos < s.Range.StartByte || pos >= s.Range.EndByte {
+			continue
+		}
+		if best < 0 || s.Range.EndByte-s.Range.StartByte < x.ff.Symbols[best].Range.EndByte-x.ff.Symbols[best].Range.StartByte {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	if c := x.ff.Symbols[best]; c.Container != "" {
+		return c.Container + "." + c.Name
+	}
+	return x.ff.Symbols[best].Name
+}
+
+// superCall resolves a call on super — `super.f()` (Java, JavaScript,
+// TypeScript) or `super().f()` (Python) — to f as the enclosing class's
+// base has it, found like `Base.f()`: only when the class names exactly
+// one base and that base resolved (several bases, as Java's extends and
+// implements or Python's multiple inheritance, leave the call to its
+// name). It reports whether op is super at all.
+func (env *callEnv) superCall(x *extraction, r *Reference, op *ts.Node) bool {
+	if t := strings.Join(strings.Fields(x.text(op, 64)), ""); t != "super" && t != "super()" {
+		return false
+	}
+	if r.Enclosing < 0 {
+		return true
+	}
+	// A method's Receiver is its class's name, its Container the class's
+	// container: Outer.Inner for a method of a nested class Inner.
+	m := x.ff.Symbols[r.Enclosing]
+	cls := m.Receiver
+	if cls != "" && m.Container != "" {
+		cls = m.Container + "." + cls
+	}
+	bases := env.bases[cls]
+	if len(bases) != 1 {
+		return true
+	}
+	switch b := bases[0]; b.Via {
+	case ViaImport:
+		r.Via, r.Module, r.Type = ViaImport, b.Module, b.Type
+	case ViaScope:
+		r.Via, r.Type = ViaReceiver, b.Type
+	}
+	return true
+}
+
 // qualified resolves a call `op.Name()`.
 func (env *callEnv) qualified(x *extraction, r *Reference, op *ts.Node) {
 	spec := env.spec
+	if spec.expr == nil && env.superCall(x, r, op) {
+		return
+	}
 	if spec.expr != nil {
 		t, ok := spec.expr(env, x, op, 0)
 		switch {

@@ -45,3 +45,9 @@ mutant "reading goes on after a clause that cannot be read" sourcefacts/prologsr
 mutant "declaration operators are installed" sourcefacts/prologsrc/prologsrc.go 's|\tif err := installDirectiveOps(declVM); err != nil {|\tif err := error(nil); err != nil {|' ./sourcefacts -run TestExtractPrologStatus
 mutant "a clause is read with the ISO table first" sourcefacts/prologsrc/prologsrc.go 's|terms, err := plsyntax.ReadClause(r.vm, r.src, c)|terms, err := plsyntax.ReadClause(r.declVM, r.src, c)|' ./sourcefacts/prologsrc -run TestParseErrors
 mutant "a bad clause does not split a predicate's definition" sourcefacts/prologsrc/prologsrc.go 's|^\t\tr.res.Skipped++$|\t\tr.res.Skipped++\n\t\tr.hasLast = false|' ./sourcefacts/prologsrc -run TestParseErrors
+mutant "a ProGuard .pro is skipped as not ours" $D 's|case proGuardLine.Match(head):|case false:|' $P -run 'TestProFilesThatAreNotPrologAreSkippedAsNotOursNotErrors'
+mutant "a qmake .pro is skipped as not ours" $D 's|case qmakeLine.Match(head):|case false:|' $P -run 'TestProFilesThatAreNotPrologAreSkippedAsNotOursNotErrors'
+mutant "a .pro starting with a # comment is skipped as not ours" $D 's|case hashComment.Match(head):|case false:|' $P -run 'TestProFilesThatAreNotPrologAreSkippedAsNotOursNotErrors'
+mutant "a #! line is not a # comment" $D 's|#(?:\[ \\t#\]|#(?:[ \\t#!]|' $P -run 'TestDetectDecidesByExtensionShebangModeLineAndContent'
+mutant "only .pro files are checked for ProGuard and qmake" $D 's|if strings.EqualFold(ext, ".pro") {|if true {|' $P -run 'TestDetectDecidesByExtensionShebangModeLineAndContent'
+mutant "a ProGuard option starts with -, a Prolog keep(X) goal is none" $D 's|-(?:keep\[a-z\]\*|-?(?:keep[a-z]*|' $P -run 'TestDetectDecidesByExtensionShebangModeLineAndContent'
