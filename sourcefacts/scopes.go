@@ -279,24 +279,57 @@ func (s *Scopes) resolve(r Reference, scope, typ string, ext bool) CallTarget {
 const extScope = "ext:"
 
 // member finds the definition of name in type typ of scope (typ "": at
-// the top of scope), or in a type a Go struct embeds or an alias stands
-// for (depth-first, depth bounded).
+// the top of scope), or in a type a Go struct embeds, a class inherits
+// from or an alias stands for (depth-first, depth bounded by
+// maxMemberDepth). It returns the scope and type that define name and the
+// definition.
 func (s *Scopes) member(scope, typ, name string, depth int) (string, string, DefAt, bool) {
+	var failed map[scopeType]int // made at the first failure below the start
+	return s.memberIn(scope, typ, name, depth, &failed)
+}
+
+// maxMemberDepth bounds the steps (bases, embedded types, aliases) member
+// takes from the type it starts at.
+const maxMemberDepth = 4
+
+// scopeType is a type of a scope (typ "": the scope's top level).
+type scopeType struct{ scope, typ string }
+
+// memberIn is member with *failed: for each type already searched for
+// name without finding it, the least depth it was searched from. A type
+// met again at that depth or deeper can reach only what that search
+// reached, so it is not searched again: the answer is the one the
+// unmemoised depth-first search gives, in time linear in the bases and
+// embedded types within reach rather than exponential in them (a class
+// whose bases all inherit from each other).
+func (s *Scopes) memberIn(scope, typ, name string, depth int, failed *map[scopeType]int) (string, string, DefAt, bool) {
+	k := scopeType{scope, typ}
+	if d, ok := (*failed)[k]; ok && depth >= d {
+		return "", "", DefAt{}, false
+	}
 	if d, ok := s.def(scope, typ, name); ok {
 		return scope, typ, d, true
 	}
-	if typ == "" || depth >= 4 {
+	if typ == "" || depth >= maxMemberDepth {
 		return "", "", DefAt{}, false
 	}
 	if a, ok := s.def(scope, "", typ); ok && a.Kind == KindType && a.Decl != "" {
 		if sc, t, ok := s.typeOf(a, a.Decl); ok && !strings.HasPrefix(sc, extScope) {
-			return s.member(sc, t, name, depth+1) // an alias
+			return s.memberIn(sc, t, name, depth+1, failed) // an alias
 		}
 	}
 	for _, e := range s.embeddedOf(scope, typ) {
-		if sc, t, d, ok := s.member(e.scope, e.typ, name, depth+1); ok {
+		if sc, t, d, ok := s.memberIn(e.scope, e.typ, name, depth+1, failed); ok {
 			return sc, t, d, true
 		}
+	}
+	if depth > 0 { // the search from the start is over: nothing to remember
+		if *failed == nil {
+			*failed = map[scopeType]int{}
+		}
+		// Any entry for k is a deeper visit from within this one: this
+		// depth is the least.
+		(*failed)[k] = depth
 	}
 	return "", "", DefAt{}, false
 }

@@ -21,6 +21,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -37,13 +38,29 @@ import (
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 )
 
+// checkFlags is the error of flags that give no measurement: no root, an
+// unknown query, fewer than one worker (no file would be parsed, and the
+// line would report a tree's files parsed in no time).
+func checkFlags(root, query string, workers int) error {
+	switch {
+	case root == "":
+		return errors.New("-root is required")
+	case query != "none" && query != "tags":
+		return fmt.Errorf("-query %q: want none or tags", query)
+	case workers < 1:
+		return fmt.Errorf("-workers %d: want at least 1", workers)
+	}
+	return nil
+}
+
 func main() {
 	root := flag.String("root", "", "tree whose .go files are parsed")
 	query := flag.String("query", "tags", "none (parse only) or tags (parse, then tree-sitter-go's tags query to the end)")
 	tagsFile := flag.String("tags-query", "sourcefacts/queries/go-tags.scm", "the tags query file (tree-sitter-go's own, as rlm embeds it)")
 	workers := flag.Int("workers", runtime.NumCPU(), "goroutines, each with its own parser")
 	flag.Parse()
-	if *root == "" || (*query != "none" && *query != "tags") {
+	if err := checkFlags(*root, *query, *workers); err != nil {
+		fmt.Fprintln(os.Stderr, "tsfloor:", err)
 		fmt.Fprintln(os.Stderr, "usage: tsfloor -root DIR [-query none|tags] [-workers N]")
 		os.Exit(2)
 	}

@@ -25,3 +25,6 @@ mutant "a word the memo remembers gets the first word's split" retrieval/embedde
 
 mutant "the profile is never stopped (nor written)" cmd/rlm/index.go 's|^\t\tdefer stop()$|\t\t_ = stop|' ./cmd/rlm -run TestIndexCPUProfileWritesAProfileOfTheRun
 mutant "an uncreatable profile is ignored" cmd/rlm/index.go 's|^\t\t\treturn err$|\t\t\t_ = err; return nil|' ./cmd/rlm -run TestIndexCPUProfileWritesAProfileOfTheRun
+
+# bench/tsfloor: flags that give no measurement are refused (breaker5).
+mutant "tsfloor refuses fewer than one worker" bench/tsfloor/main.go 's|case workers < 1:|case workers < 0:|' ./bench/tsfloor -run TestFlagsThatGiveNoMeasurementAreRefused

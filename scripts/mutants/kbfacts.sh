@@ -31,3 +31,11 @@ mutant "a reference's module is not stored" sourcefacts/store/packed.go 's|^\t\t
 mutant "a reference's module is not read back" sourcefacts/store/packed.go 's|r.Via, r.Module, r.Type, r.Path = in(r.Via), in(r.Module), in(r.Type), in(r.Path)|r.Via, r.Module, r.Type, r.Path = in(r.Via), "", in(r.Type), in(r.Path)|' $X
 mutant "a file whose facts hold the name is skipped" sourcefacts/store/snapshot.go 's|\t\t\tif !bytes.Contains(p, want) {|\t\t\tif bytes.Contains(p, want) {|' $M
 mutant "a file whose facts hold the import path is skipped" sourcefacts/store/snapshot.go 's|\t\t\tif file == "" \&\& !bytes.Contains(p, want) {|\t\t\tif file == "" \&\& bytes.Contains(p, want) {|' $M
+
+# A facts row whose data was packed for another file is corrupt, not the
+# other file's facts (breaker5).
+R='./sourcefacts/store -run TestAFactsRowHoldingAnotherFilesFactsIsCorrupt'
+mutant "a facts row packed for another path is not read as the file's" sourcefacts/store/packed.go 's|if got := u.Provenance.Path; path != "" \&\& got != "" \&\& got != path {|if got := u.Provenance.Path; false \&\& got != path {|' $R
+mutant "Facts checks whose facts a row it reads holds" sourcefacts/store/snapshot.go 's|^\t\t\twant = path$|\t\t\twant = ""|' $R
+mutant "a Symbols scan checks whose facts a row holds" sourcefacts/store/snapshot.go '0,/p.unpackInto(f.Path, \&ff)/s|p.unpackInto(f.Path, \&ff)|p.unpackInto(func() string { u, _ := p.unpack(); return u.Provenance.Path }(), \&ff)|' $R
+mutant "a row the schema 6 upgrade writes says whose facts it holds" sourcefacts/store/schema.go 's|`SELECT path FROM files WHERE id = ?`, id).Scan(\&ff.Provenance.Path)|`SELECT ? + 0`, 0).Scan(new(int))|' ./sourcefacts/store -run TestSchema7MovesEveryFactRowIntoItsFilesRow

@@ -293,10 +293,17 @@ func (h heldFacts) matches(f *FileState) bool {
 // non-nil with no spare capacity, the text columns Facts interns
 // interned (unique.Make), signatures and docs copies of their own, so
 // nothing a caller keeps holds on to the file's whole decoded copy.
-func (p packedFacts) unpackInto(ff *sourcefacts.FileFacts) error {
+// Facts packed for another path than path (a row of another file's, by
+// their Provenance.Path; "" only in a row a schema 6 upgrade wrote before
+// it stamped the path) are errPacked: they decode, but they are not
+// path's. path "" checks nothing (facts this process holds).
+func (p packedFacts) unpackInto(path string, ff *sourcefacts.FileFacts) error {
 	u, err := p.unpack()
 	if err != nil {
 		return err
+	}
+	if got := u.Provenance.Path; path != "" && got != "" && got != path {
+		return fmt.Errorf("%w: packed for %q", errPacked, got)
 	}
 	in := func(s string) string { return unique.Make(s).Value() }
 	ff.Symbols = make([]sourcefacts.Symbol, len(u.Symbols))

@@ -302,6 +302,11 @@ func migrate7(ctx context.Context, tx *sql.Tx) error {
 		if ff.Imports, err = oldFacts(ctx, tx, `SELECT file_gen, `+importCols("")+` FROM imports WHERE file_id = ? ORDER BY idx`, id, see, importDest); err != nil {
 			return err
 		}
+		// The path the facts belong to, as a publish packs it, so that a
+		// reader can tell them from another file's (unpackInto).
+		if err := tx.QueryRowContext(ctx, `SELECT path FROM files WHERE id = ?`, id).Scan(&ff.Provenance.Path); err != nil && err != sql.ErrNoRows {
+			return err
+		}
 		p, err := packFacts(ff)
 		if err != nil {
 			return err

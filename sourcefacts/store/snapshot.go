@@ -464,7 +464,11 @@ func (sn *Snapshot) Facts(ctx context.Context, path string) (*FileFactsResult, e
 		return nil, err
 	}
 	if held != nil {
-		if err := held.unpackInto(res.Facts); err != nil && stored {
+		want := "" // held facts are this process's own, of the row's identity
+		if stored {
+			want = path
+		}
+		if err := held.unpackInto(want, res.Facts); err != nil && stored {
 			return nil, fmt.Errorf("store: facts of %s: %w: %v", path, ErrCorrupt, err)
 		} else if err != nil {
 			return nil, fmt.Errorf("store: facts of %s: %w", path, err)
@@ -554,7 +558,7 @@ func (sn *Snapshot) scanFacts(ctx context.Context, needle string, fn func(f *Fil
 				continue
 			}
 			var ff sourcefacts.FileFacts
-			if err := p.unpackInto(&ff); err != nil {
+			if err := p.unpackInto(f.Path, &ff); err != nil {
 				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
 			}
 			if err := fn(&f, &ff); err != nil {
@@ -671,7 +675,7 @@ func (sn *Snapshot) imports(ctx context.Context, file, importPath string) ([]Imp
 				continue // no import of importPath (see scanFacts)
 			}
 			var ff sourcefacts.FileFacts
-			if err := p.unpackInto(&ff); err != nil {
+			if err := p.unpackInto(f.Path, &ff); err != nil {
 				return fmt.Errorf("%w: %s: %v", ErrCorrupt, f.Path, err)
 			}
 			for _, im := range ff.Imports {

@@ -373,6 +373,8 @@ func TestSchema7MovesEveryFactRowIntoItsFilesRow(t *testing.T) {
 	if err := s.Verify(ctx); err != nil {
 		t.Error(err)
 	}
+	// The migrated rows say whose facts they are.
+	assertSwappedRowIsCorrupt(t, ctx, s)
 }
 
 func fileSize(t *testing.T, path string) int64 {
@@ -426,5 +428,79 @@ func TestFactsReadFromTheDatabaseAreTheExtractedFacts(t *testing.T) {
 	}
 	if refs == 0 || modules == 0 || typed == 0 {
 		t.Fatalf("%d references, %d with a module, %d with a type: the case proves little", refs, modules, typed)
+	}
+}
+
+// swapFactsRows swaps the facts data of the first two files (by path)
+// with facts of s, and returns their paths.
+func swapFactsRows(t *testing.T, s *Store) (string, string) {
+	t.Helper()
+	ctx := testCtx(t)
+	var a, b string
+	var ia, ib int64
+	if err := s.db.QueryRowContext(ctx, `SELECT f.path, f.id FROM files f JOIN facts x ON x.file_id = f.id ORDER BY f.path LIMIT 1`).Scan(&a, &ia); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT f.path, f.id FROM files f JOIN facts x ON x.file_id = f.id ORDER BY f.path LIMIT 1 OFFSET 1`).Scan(&b, &ib); err != nil {
+		t.Fatal(err)
+	}
+	// The same file generation on both, so only the data tells them apart.
+	if _, err := s.db.ExecContext(ctx, `UPDATE facts SET file_gen = (SELECT file_gen FROM files WHERE files.id = ?),
+		data = (SELECT data FROM facts WHERE file_id = ?) WHERE file_id = ?`, ia, ib, ia); err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
+// TestAFactsRowHoldingAnotherFilesFactsIsCorrupt: a facts row whose data
+// decodes but was packed for another file (rows swapped or copied in a
+// damaged or hand-edited database, the generations agreeing) is
+// ErrCorrupt naming the file, not the other file's definitions
+// attributed to it (TestSchema7MovesEveryFactRowIntoItsFilesRow: the
+// same in an upgraded knowledge base).
+func TestAFactsRowHoldingAnotherFilesFactsIsCorrupt(t *testing.T) {
+	ctx := testCtx(t)
+	root := realTree(t)
+	dbPath := t.TempDir() + "/kb.sqlite"
+	snapshot(t, openStore(t, root, &Options{DBPath: dbPath}), All(), SnapshotOptions{RequireCurrent: true}).Close()
+	s := openStore(t, root, &Options{DBPath: dbPath})
+	assertSwappedRowIsCorrupt(t, ctx, s)
+}
+
+// assertSwappedRowIsCorrupt swaps in another file's facts data into a
+// file's row of s and checks that Facts of the file is ErrCorrupt naming
+// it, and that the file's own facts read before the swap.
+func assertSwappedRowIsCorrupt(t *testing.T, ctx context.Context, s *Store) {
+	t.Helper()
+	sn := snapshot(t, s, All(), SnapshotOptions{SkipValidation: true})
+	var a string
+	if err := s.db.QueryRowContext(ctx, `SELECT f.path FROM files f JOIN facts x ON x.file_id = f.id ORDER BY f.path LIMIT 1`).Scan(&a); err != nil {
+		t.Fatal(err)
+	}
+	var b string
+	if err := s.db.QueryRowContext(ctx, `SELECT f.path FROM files f JOIN facts x ON x.file_id = f.id ORDER BY f.path LIMIT 1 OFFSET 1`).Scan(&b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sn.Facts(ctx, a); err != nil {
+		t.Fatalf("Facts(%s) before the swap: %v", a, err)
+	}
+	fb, err := sn.Facts(ctx, b)
+	if err != nil || len(fb.Facts.Symbols) == 0 {
+		t.Fatalf("Facts(%s) before the swap: %v, %d definitions", b, err, len(fb.Facts.Symbols))
+	}
+	name := fb.Facts.Symbols[0].Name
+	sn.Close()
+	if a2, b2 := swapFactsRows(t, s); a2 != a || b2 != b {
+		t.Fatalf("swapped %s and %s, want %s and %s", a2, b2, a, b)
+	}
+	sn = snapshot(t, s, All(), SnapshotOptions{SkipValidation: true})
+	defer sn.Close()
+	_, err = sn.Facts(ctx, a)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
+		t.Errorf("Facts(%s) of a row holding %s's facts: %v, want ErrCorrupt naming both", a, b, err)
+	}
+	// A scan decodes the row too (it holds the name's bytes).
+	if _, err := sn.Symbols(ctx, name); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), a) {
+		t.Errorf("Symbols(%s) with %s's row holding %s's facts: %v, want ErrCorrupt naming %s", name, a, b, err, a)
 	}
 }
