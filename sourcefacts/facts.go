@@ -37,7 +37,7 @@ import (
 // ExtractorVersion names the version of the extraction logic and the query
 // files together. Bump it whenever either changes the facts produced for the
 // same bytes, so that stored facts can be told apart.
-const ExtractorVersion = "rlm-extract/9"
+const ExtractorVersion = "rlm-extract/10"
 
 // ContentHash identifies exact file bytes: XXH64 (seed 0, as computed by
 // github.com/cespare/xxhash/v2) plus the length in bytes. Exact bytes are

@@ -266,7 +266,9 @@ func TestAPythonMethodCallResolvesToTheBaseClassThatDefinesIt(t *testing.T) {
 // unqualified call and one through this), JavaScript (a base required
 // from another module, one of the same file) and TypeScript (a base
 // imported by name); a Java class's own method still wins, `new X()` (a
-// RefClass reference too) makes X no base, and a JavaScript class imported
+// RefClass reference too) makes X no base, a generic or package-qualified
+// Java base (Local<String>, b.Base, b.Base<Integer>) is followed, and a
+// JavaScript class imported
 // by name keeps its name when its module is found (`Base.make()` is
 // Base's, not the module's function make).
 func TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript(t *testing.T) {
@@ -276,6 +278,9 @@ func TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript(t *testing.T) {
 		"j/a/Local.java": "package a;\n\nclass Local {\n  void shut() {}\n}\n",
 		"j/a/Sub.java":   "package a;\n\nclass Sub extends Local {\n  void run() {\n    shut();\n    Object o = new X();\n    other();\n  }\n}\n",
 		"j/a/X.java":     "package a;\n\nclass X {\n  void other() {}\n}\n",
+		"j/a/Gen.java":   "package a;\n\nclass Gen extends Local<String> {\n  void run() {\n    shut();\n  }\n}\n",
+		"j/c/Q.java":     "package c;\n\nclass Q extends b.Base {\n  void run() {\n    send();\n  }\n}\n",
+		"j/c/R.java":     "package c;\n\nclass R extends b.Base<Integer> {\n  void run() {\n    send();\n  }\n}\n",
 		"web/base.js":    "class Base {\n  send() {}\n  static make() {}\n}\nfunction make() {}\nmodule.exports = { Base, make };\n",
 		"web/child.js":   "const { Base } = require('./base');\nclass Child extends Base {\n  run() {\n    this.send();\n    Base.make();\n  }\n}\n",
 		"web/same.js":    "class A {\n  close() {}\n}\nclass B extends A {\n  run() {\n    this.close();\n  }\n}\n",
@@ -290,6 +295,9 @@ func TestAnInheritedMethodResolvesToItsBaseInJavaAndJavaScript(t *testing.T) {
 		{"j/a/Child.java", "close", map[int]string{9: "scope java:a Child"}},
 		{"j/a/Sub.java", "shut", map[int]string{5: "scope java:a Local"}},
 		{"j/a/Sub.java", "other", map[int]string{7: "  "}},
+		{"j/a/Gen.java", "shut", map[int]string{5: "scope java:a Local"}},
+		{"j/c/Q.java", "send", map[int]string{5: "scope java:b Base"}},
+		{"j/c/R.java", "send", map[int]string{5: "scope java:b Base"}},
 		{"web/child.js", "send", map[int]string{4: "receiver js:web/base Base"}},
 		{"web/child.js", "make", map[int]string{5: "import js:web/base Base"}},
 		{"web/same.js", "close", map[int]string{6: "receiver js:web/same A"}},

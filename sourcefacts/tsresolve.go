@@ -400,6 +400,10 @@ func (env *callEnv) resolveBase(x *extraction, r *Reference, ops map[int]ts.Node
 	}
 	ib, ok := env.imports[parts[0]]
 	if !ok {
+		if env.spec.qualifiedTypes {
+			// A package-qualified type (Java `extends a.b.Base`).
+			r.Via, r.Module, r.Type = ViaImport, strings.Join(parts, "."), r.Name
+		}
 		return
 	}
 	names := slices.Clone(parts[1:])

@@ -73,3 +73,12 @@
 ; marks it a base, whose members Scopes follows)
 ((superclass (type_identifier) @name) @reference.class
   (#set! reference.base "true"))
+; class A extends Base<T>, class A extends a.Base, class A extends a.Base<T>
+((superclass (generic_type (type_identifier) @name)) @reference.class
+  (#set! reference.base "true"))
+((superclass
+  [
+    (scoped_type_identifier (_) @receiver . (type_identifier) @name .)
+    (generic_type (scoped_type_identifier (_) @receiver . (type_identifier) @name .))
+  ]) @reference.class
+  (#set! reference.base "true"))
