@@ -41,6 +41,11 @@ type Status struct {
 	// VectorFailure is the recorded failure of an embedder on a snapshot
 	// (see VectorFailure), nil without one.
 	VectorFailure *VectorFailure
+	// SearchIndexBytes is the size on disk, in bytes, of the search index
+	// files beside the knowledge base (every generation's still there,
+	// with their quantised vector bases and write-ahead logs); 0 when
+	// there are none.
+	SearchIndexBytes int64
 }
 
 // ReadStatus validates root's existing knowledge base against the files'
@@ -95,7 +100,7 @@ func readStatus(ctx context.Context, st *store.Store, progress func(Progress)) (
 	}
 	defer sn.Close()
 	s := &Status{DBPath: st.DBPath(), Snapshot: sn.Identity(), Faults: sn.Faults(), ReadOnly: st.ReadOnly(),
-		VectorFailure: readVectorFailure(st.DBPath())}
+		VectorFailure: readVectorFailure(st.DBPath()), SearchIndexBytes: searchIndexBytes(st.DBPath())}
 	if s.Stats, err = st.Stats(ctx); err != nil {
 		return nil, err
 	}
@@ -115,4 +120,23 @@ func readStatus(ctx context.Context, st *store.Store, progress func(Progress)) (
 		}
 	}
 	return s, nil
+}
+
+// searchIndexBytes sums the sizes of the search index files (named
+// searchIndexPrefix…) in the knowledge base's directory.
+func searchIndexBytes(dbPath string) int64 {
+	entries, err := os.ReadDir(filepath.Dir(dbPath))
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), searchIndexPrefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
 }

@@ -61,12 +61,12 @@ func cmdStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"published": id.Published, "files": stats.Files, "bytes": stats.SourceBytes, "symbols": stats.Symbols,
 			"references": stats.References, "imports": stats.Imports, "dirty": stats.Dirty, "db_bytes": stats.DBBytes,
 			"not_current": files, "skipped": skipped, "language_by_content": decided, "unreadable": faultsOut(s.Faults), "read_only": s.ReadOnly,
-			"vectors_unavailable": s.VectorFailure,
+			"vectors_unavailable": s.VectorFailure, "search_index_bytes": s.SearchIndexBytes,
 		})
 	}
-	fmt.Fprintf(stdout, "%s\n%s, published %s\n%d files (%.1f MB), %d symbols, %d references, %d imports; %d dirty; database %.1f MB\n",
+	fmt.Fprintf(stdout, "%s\n%s, published %s\n%d files (%.1f MB), %d symbols, %d references, %d imports; %d dirty; database %.1f MB, search index %.1f MB\n",
 		s.DBPath, id, id.Published.Format("2006-01-02 15:04:05"), stats.Files, float64(stats.SourceBytes)/1e6,
-		stats.Symbols, stats.References, stats.Imports, stats.Dirty, float64(stats.DBBytes)/1e6)
+		stats.Symbols, stats.References, stats.Imports, stats.Dirty, float64(stats.DBBytes)/1e6, float64(s.SearchIndexBytes)/1e6)
 	if s.ReadOnly {
 		fmt.Fprintf(stdout, "read-only: %s cannot be written; answers come from generation %d\n", s.DBPath, id.Generation)
 	}

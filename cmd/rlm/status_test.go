@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,5 +118,54 @@ func TestTheDefinitionIsAnsweredBeforeItsPrototype(t *testing.T) {
 		if len(a.Hits) != 1 || a.Hits[0].Path != tt.path || a.Hits[0].StartLine != tt.line {
 			t.Errorf("%q: first hit %+v, want %s:%d", tt.query, a.Hits, tt.path, tt.line)
 		}
+	}
+}
+
+// TestStatusReportsTheSearchIndexBesideTheKnowledgeBase: status gives the
+// search index's size on disk as well as the knowledge base's (a new user
+// read "database 1.2 MB" beside a 12.6 MB search index): the sum of the
+// search index files in the knowledge base's directory, in the JSON in
+// bytes and in the text in MB; other files there do not count.
+func TestStatusReportsTheSearchIndexBesideTheKnowledgeBase(t *testing.T) {
+	root := t.TempDir()
+	testfixture.WriteFiles(t, root, map[string]string{"ok.go": "package p\n\n// Fine is small.\nfunc Fine() {}\n"})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "kb.sqlite")
+	if _, errs, code := runCLI(t, "", "index", "--root", root, "--db", db, "--embedder", "none"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, errs)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), make([]byte, 5<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "search-") {
+			info, err := e.Info()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want += info.Size()
+		}
+	}
+	if want == 0 {
+		t.Fatalf("no search index file in %s: %v", dir, entries)
+	}
+	out, errs, code := runCLI(t, "", "status", "--root", root, "--db", db, "--json")
+	var st struct {
+		SearchIndexBytes int64 `json:"search_index_bytes"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 {
+		t.Fatalf("status --json: exit %d %v: %s %s", code, err, out, errs)
+	}
+	if st.SearchIndexBytes != want {
+		t.Errorf("search_index_bytes = %d, want %d (the search index files)", st.SearchIndexBytes, want)
+	}
+	out, _, _ = runCLI(t, "", "status", "--root", root, "--db", db)
+	if line := fmt.Sprintf(", search index %.1f MB\n", float64(want)/1e6); !strings.Contains(out, line) {
+		t.Errorf("status lacks %q:\n%s", line, out)
 	}
 }

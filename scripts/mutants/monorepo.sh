@@ -45,3 +45,8 @@ mutant "the query memo gives out copies" project/querymemo.go 's#return slices.C
 mutant "the query memo is bounded" project/querymemo.go 's#lru.New\[string, \[\]float32\](queryMemoSize)#lru.New[string, []float32](1 << 20)#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
 mutant "batches are not remembered" project/embedderfail.go 's#if len(texts) == 1 \&\& g.memo != nil {#if g.memo != nil \&\& len(texts) > 0 {#' ./project -run 'TestARepeatedQueryIsEmbeddedOnce'
 mutant "rlm.Options.RetryVectorsAfter reaches the project" rlm.go 's#MaxFileBytes: o.MaxFileBytes, RetryVectorsAfter: o.RetryVectorsAfter}#MaxFileBytes: o.MaxFileBytes}#' . -run 'TestEveryProjectSettingOfOptionsReachesTheProject'
+
+# rlm status gives the search index's size on disk: its files only
+# (project/status.go searchIndexBytes).
+mutant "status counts every file beside the knowledge base" project/status.go 's/|| !strings.HasPrefix(e.Name(), searchIndexPrefix)//' ./cmd/rlm -run TestStatusReportsTheSearchIndexBesideTheKnowledgeBase
+mutant "status gives no search index size" project/status.go 's/SearchIndexBytes: searchIndexBytes(st.DBPath())}/}/' ./cmd/rlm -run TestStatusReportsTheSearchIndexBesideTheKnowledgeBase
