@@ -305,22 +305,14 @@ func FileScopeOf(f *FileFacts) FileScope {
 // classBases are the resolved bases of f's classes (the RefClass
 // references call resolution resolved, resolveBase), in the order the
 // file names them: each a ScopeField of the class the base is written in
-// (the innermost class whose range holds it, after its name), Index the
-// reference's index in f.References.
+// (innermostClass), Index the reference's index in f.References.
 func classBases(f *FileFacts) []ScopeField {
 	var out []ScopeField
 	for i, r := range f.References {
 		if r.Kind != RefClass || r.Via != ViaImport && r.Via != ViaScope || r.Type == "" {
 			continue
 		}
-		cls := -1
-		for j, y := range f.Symbols {
-			if y.Kind == KindClass && y.NameRange.EndByte <= r.Range.StartByte && r.Range.EndByte <= y.Range.EndByte &&
-				(cls < 0 || y.Range.StartByte >= f.Symbols[cls].Range.StartByte) {
-				cls = j
-			}
-		}
-		if cls >= 0 {
+		if cls := innermostClass(f.Symbols, r.Range.StartByte); cls >= 0 {
 			out = append(out, ScopeField{Index: i, Container: f.Symbols[cls].Name, Qual: r.Module, Name: r.Type})
 		}
 	}

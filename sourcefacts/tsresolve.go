@@ -428,22 +428,31 @@ func (x *extraction) enclosingClass(r *Reference) string {
 // classAt is the qualified name (Container.Name) of the innermost class
 // of the file whose range holds byte pos, or "".
 func (x *extraction) classAt(pos int) string {
+	i := innermostClass(x.ff.Symbols, pos)
+	if i < 0 {
+		return ""
+	}
+	if c := x.ff.Symbols[i]; c.Container != "" {
+		return c.Container + "." + c.Name
+	}
+	return x.ff.Symbols[i].Name
+}
+
+// innermostClass is the index in syms of the innermost class whose range
+// holds byte pos (the shortest such range), or -1. A base a class names
+// lies in its header, inside its range and outside any class nested in
+// it: this is the class it is a base of.
+func innermostClass(syms []Symbol, pos int) int {
 	best := -1
-	for i, s := range x.ff.Symbols {
+	for i, s := range syms {
 		if s.Kind != KindClass || pos < s.Range.StartByte || pos >= s.Range.EndByte {
 			continue
 		}
-		if best < 0 || s.Range.EndByte-s.Range.StartByte < x.ff.Symbols[best].Range.EndByte-x.ff.Symbols[best].Range.StartByte {
+		if best < 0 || s.Range.EndByte-s.Range.StartByte < syms[best].Range.EndByte-syms[best].Range.StartByte {
 			best = i
 		}
 	}
-	if best < 0 {
-		return ""
-	}
-	if c := x.ff.Symbols[best]; c.Container != "" {
-		return c.Container + "." + c.Name
-	}
-	return x.ff.Symbols[best].Name
+	return best
 }
 
 // superCall resolves a call on super — `super.f()` (Java, JavaScript,
